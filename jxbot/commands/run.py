@@ -1,0 +1,43 @@
+"""``jxbot run``: start the Discord bot with the settings from the environment / ``.env``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+HOW_TO_GET_A_TOKEN = """\
+jxbot: no Discord bot token (DISCORD_TOKEN is not set).
+
+To get one, follow the README section "Running the bot on Discord" (also in docs/bot.md):
+  1. https://discord.com/developers/applications → New Application → Bot → Reset Token.
+  2. Put it in a .env file beside you:  DISCORD_TOKEN=...   (see .env.example for every setting)
+  3. Invite the bot with the link printed in docs/bot.md, then run `jxbot run` again.
+
+No token at hand? Play a full match in the terminal against three computer players:
+  jxbot play
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)")
+    p.add_argument("--env-file", default=".env", help="settings file read before the environment (default .env)")
+    p.add_argument("--no-sync", action="store_true", help="do not sync slash commands at start")
+
+
+def run(args: argparse.Namespace) -> int:
+    from jxbot.config import ConfigError, Settings
+
+    try:
+        settings = Settings.load(args.env_file)
+    except ConfigError as exc:
+        print(f"jxbot: bad setting: {exc}", file=sys.stderr)
+        return 2
+    if not settings.has_token:
+        print(HOW_TO_GET_A_TOKEN, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from jxbot.bot import run_bot
+
+    return run_bot(settings, sync=not args.no_sync)

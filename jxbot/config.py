@@ -1,0 +1,185 @@
+"""Settings from the environment and an optional ``.env`` file (the environment wins).
+
+``Settings.load()`` reads ``.env`` (a tiny parser: ``KEY=value`` lines, ``#`` comments, optional
+``export`` and quotes), overlays ``os.environ`` and converts each setting to its type. The bot token is
+never printed: ``repr(settings)`` and ``settings.describe()`` mask it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+
+class ConfigError(ValueError):
+    """A setting has a value that cannot be used; the message names the setting."""
+
+
+def parse_dotenv(text: str) -> dict[str, str]:
+    """Parse ``.env`` text. Unknown syntax on a line is an error naming the line number."""
+    out: dict[str, str] = {}
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export "):].lstrip()
+        key, sep, value = line.partition("=")
+        key = key.strip()
+        if not sep or not key or not key.replace("_", "").isalnum():
+            raise ConfigError(f".env line {lineno}: expected KEY=value")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        else:
+            # an unquoted value ends at an inline comment
+            hash_at = value.find(" #")
+            if hash_at >= 0:
+                value = value[:hash_at].rstrip()
+        out[key] = value
+    return out
+
+
+def _int(name: str, value: str, *, lo: int | None = None, hi: int | None = None) -> int:
+    try:
+        n = int(value.strip())
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {value!r}") from None
+    if lo is not None and n < lo or hi is not None and n > hi:
+        raise ConfigError(f"{name} must be between {lo} and {hi}, not {n}")
+    return n
+
+
+def _float(name: str, value: str, *, lo: float, hi: float) -> float:
+    try:
+        x = float(value.strip())
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, not {value!r}") from None
+    if not lo <= x <= hi:
+        raise ConfigError(f"{name} must be between {lo} and {hi}, not {x}")
+    return x
+
+
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+@dataclass(frozen=True)
+class Settings:
+    discord_token: str | None = field(default=None, repr=False)
+    dev_guild_id: int | None = None
+    db_path: str = "jxbot.sqlite3"
+    silver_scope: str = "guild"  # "guild": a wallet per server; "global": one wallet everywhere
+    discord_api_base: str | None = None  # point the bot at a local Discord API double
+    log_level: str = "INFO"
+    lang: str = "zh"  # language of channel messages when a guild has none set
+    # table defaults (a guild's admin can change them with /admin settings)
+    default_stake: int = 5
+    min_stake: int = 1
+    max_stake: int = 1000
+    fee: int = 1
+    claim_window: float = 5.0
+    turn_seconds: float = 20.0
+    contract_seconds: float = 15.0
+    next_hand_seconds: float = 10.0
+    starting_grant: int = 1000
+    daily_amount: int = 100
+    edit_interval: float = 1.0  # at most one edit per message per this many seconds
+
+    ENV = {
+        "discord_token": "DISCORD_TOKEN",
+        "dev_guild_id": "DEV_GUILD_ID",
+        "db_path": "JXBOT_DB",
+        "silver_scope": "SILVER_SCOPE",
+        "discord_api_base": "DISCORD_API_BASE",
+        "log_level": "LOG_LEVEL",
+        "lang": "JXBOT_LANG",
+        "default_stake": "JXBOT_DEFAULT_STAKE",
+        "min_stake": "JXBOT_MIN_STAKE",
+        "max_stake": "JXBOT_MAX_STAKE",
+        "fee": "JXBOT_FEE",
+        "claim_window": "JXBOT_CLAIM_WINDOW",
+        "turn_seconds": "JXBOT_TURN_SECONDS",
+        "contract_seconds": "JXBOT_CONTRACT_SECONDS",
+        "next_hand_seconds": "JXBOT_NEXT_HAND_SECONDS",
+        "starting_grant": "JXBOT_STARTING_GRANT",
+        "daily_amount": "JXBOT_DAILY_AMOUNT",
+        "edit_interval": "JXBOT_EDIT_INTERVAL",
+    }
+
+    @classmethod
+    def from_mapping(cls, env: Mapping[str, str]) -> Settings:
+        kw: dict[str, object] = {}
+        e = {k: v for k, v in env.items() if v is not None and str(v).strip() != ""}
+        get = e.get
+        if (v := get("DISCORD_TOKEN")) is not None:
+            kw["discord_token"] = v.strip()
+        if (v := get("DEV_GUILD_ID")) is not None:
+            kw["dev_guild_id"] = _int("DEV_GUILD_ID", v, lo=1, hi=2**64 - 1)
+        if (v := get("JXBOT_DB")) is not None:
+            kw["db_path"] = v
+        if (v := get("SILVER_SCOPE")) is not None:
+            v = v.strip().lower()
+            if v not in ("guild", "global"):
+                raise ConfigError(f"SILVER_SCOPE must be 'guild' or 'global', not {v!r}")
+            kw["silver_scope"] = v
+        if (v := get("DISCORD_API_BASE")) is not None:
+            v = v.strip().rstrip("/")
+            if not v.startswith(("http://", "https://")):
+                raise ConfigError(f"DISCORD_API_BASE must be an http(s) URL, not {v!r}")
+            kw["discord_api_base"] = v
+        if (v := get("LOG_LEVEL")) is not None:
+            v = v.strip().upper()
+            if v not in _LOG_LEVELS:
+                raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, not {v!r}")
+            kw["log_level"] = v
+        if (v := get("JXBOT_LANG")) is not None:
+            v = v.strip().lower()
+            kw["lang"] = "zh" if v.startswith("zh") else "en"
+        ints = {"default_stake": (1, 10**9), "min_stake": (1, 10**9), "max_stake": (1, 10**9),
+                "fee": (0, 10**9), "starting_grant": (0, 10**12), "daily_amount": (0, 10**12)}
+        for name, (lo, hi) in ints.items():
+            if (v := get(cls.ENV[name])) is not None:
+                kw[name] = _int(cls.ENV[name], v, lo=lo, hi=hi)
+        floats = {"claim_window": (1.0, 60.0), "turn_seconds": (3.0, 600.0), "contract_seconds": (3.0, 120.0),
+                  "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0)}
+        for name, (flo, fhi) in floats.items():
+            if (v := get(cls.ENV[name])) is not None:
+                kw[name] = _float(cls.ENV[name], v, lo=flo, hi=fhi)
+        s = cls(**kw)  # type: ignore[arg-type]
+        if not s.min_stake <= s.default_stake <= s.max_stake:
+            raise ConfigError("JXBOT_DEFAULT_STAKE must lie between JXBOT_MIN_STAKE and JXBOT_MAX_STAKE")
+        return s
+
+    @classmethod
+    def load(cls, env_file: str | os.PathLike[str] | None = ".env",
+             environ: Mapping[str, str] | None = None) -> Settings:
+        merged: dict[str, str] = {}
+        if env_file is not None:
+            p = Path(env_file)
+            if p.is_file():
+                merged.update(parse_dotenv(p.read_text(encoding="utf-8")))
+        merged.update(os.environ if environ is None else environ)
+        return cls.from_mapping(merged)
+
+    @property
+    def has_token(self) -> bool:
+        return bool(self.discord_token)
+
+    def describe(self) -> str:
+        """One line per setting for the log; the token shows only whether it is set."""
+        lines = []
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.name == "discord_token":
+                v = "(set)" if v else "(not set)"
+            lines.append(f"{self.ENV[f.name]}={v}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        parts = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.name != "discord_token"]
+        tok = "'***'" if self.discord_token else "None"
+        return f"Settings(discord_token={tok}, {', '.join(parts)})"
+
+    __str__ = __repr__
