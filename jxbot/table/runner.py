@@ -1,0 +1,613 @@
+"""The async table runner: one :class:`TableRunner` per table drives a ``jxbot.game.Match``.
+
+It owns every clock of the table (claim window, turn limit, contract decision), plays computer seats
+and seats on auto-play, takes human input through :meth:`TableRunner.submit`, persists every event
+to an :class:`~jxbot.table.sink.EventSink`, settles each hand, and sends every seat its new view.
+Many runners share one event loop; nothing here blocks it for long (computer decisions are timed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from jxbot.game.actions import Action, ActionType, action_from_json
+
+from .clock import Clock, RealClock
+from .seats import Seat, SeatInfo, TableConfig
+from .sink import EventSink, NullSink
+
+log = logging.getLogger("jxbot.table")
+
+BalancesFn = Callable[[Sequence[SeatInfo]], Awaitable[Sequence[int | None]]]
+
+# Answers inside a claim / rob / contract window: they do not restart the window's clock.
+ANSWER_TYPES = frozenset({ActionType.PASS, ActionType.HU, ActionType.PUNG, ActionType.KONG, ActionType.CHOW,
+                          ActionType.PERSIST, ActionType.GIVE_UP})
+WIN_TYPES = frozenset({ActionType.HU, ActionType.TSUMO})
+
+# Error codes returned by submit() besides the game's IllegalAction codes.
+ERR_NO_HAND = "no_hand"
+ERR_PAUSED = "paused"
+ERR_NOT_YOUR_SEAT = "not_your_seat"
+ERR_ESCAPED = "escaped"
+ERR_BAD_ACTION = "bad_action"
+ERR_TABLE = "table_error"
+
+
+class TableError(RuntimeError):
+    """The table cannot continue (e.g. the sink failed); the runner stops and can be resumed."""
+
+
+async def _no_balances(seats: Sequence[SeatInfo]) -> list[int | None]:
+    return [None] * len(seats)
+
+
+def _hand_id(hand: Any) -> str:
+    hid = getattr(hand, "hand_id", None)
+    if hid is None:
+        hid = hand.context.hand_id
+    return str(hid)
+
+
+class TableRunner:
+    """Runs a match at one table. See docs/table.md.
+
+    ``seats``: four :class:`SeatInfo`; ``interfaces``: for each seat a :class:`Seat` (humans) or None;
+    ``observers``: seats that get the public view (the channel). ``balances(seats)`` is awaited before
+    each deal and each settlement (None = house-backed computer seat).
+    """
+
+    def __init__(
+        self,
+        seats: Sequence[SeatInfo],
+        config: TableConfig | None = None,
+        *,
+        interfaces: Sequence[Seat | None] | Mapping[int, Seat] = (),
+        observers: Sequence[Seat] = (),
+        sink: EventSink | None = None,
+        clock: Clock | None = None,
+        balances: BalancesFn | None = None,
+        match: Any = None,
+        players: Mapping[int, Any] | None = None,
+    ) -> None:
+        if len(seats) != 4:
+            raise ValueError("a table has four seats")
+        self.seats: list[SeatInfo] = list(seats)
+        self.config = config or TableConfig()
+        if isinstance(interfaces, Mapping):
+            self.interfaces: list[Seat | None] = [interfaces.get(i) for i in range(4)]
+        else:
+            self.interfaces = list(interfaces) + [None] * (4 - len(interfaces))
+        self.observers = list(observers)
+        self.sink: EventSink = sink or NullSink()
+        self.clock: Clock = clock or RealClock()
+        self._balances_fn = balances or _no_balances
+        if self.config.seed is None:
+            self.config.seed = secrets.randbits(63)
+        self.match = match if match is not None else self._new_match()
+        self._players: dict[int, Any] = dict(players or {})  # seat -> computer player
+        self.hand: Any = None
+        self.results: list[dict] = []  # result views of the finished hands
+        self.totals = [0, 0, 0, 0]  # silver won/lost per seat over the match
+        self.balances: list[int | None] = [None] * 4
+        self.decision_ms: deque[float] = deque(maxlen=50_000)
+        self.hands_played = 0
+        self._persisted = 0
+        self._settled = False
+        self._step_start = 0.0
+        self._deadline: float | None = None
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._pause = False
+        self._task: asyncio.Task | None = None
+        self._error: BaseException | None = None
+        self.finished = False
+
+    # ------------------------------------------------------------------ construction / resume
+    def _ruleset(self) -> Any:
+        from jxbot.rules import get_ruleset
+
+        return get_ruleset(self.config.ruleset)
+
+    def _new_match(self) -> Any:
+        from jxbot.game import Match
+
+        c = self.config
+        return Match(c.seed, ruleset=c.ruleset, rounds=c.rounds, stake=c.stake, fee=c.fee)
+
+    def state(self) -> dict:
+        """The resumable state: config, seats, match, current hand id, totals."""
+        return {
+            "table_id": self.config.table_id,
+            "config": self.config.to_json(),
+            "seats": [s.to_json() for s in self.seats],
+            "match": self.match.to_json(),
+            "hand_id": _hand_id(self.hand) if self.hand is not None and not self._settled else None,
+            "totals": list(self.totals),
+            "hands_played": self.hands_played,
+            "over": self.finished,
+        }
+
+    @classmethod
+    def resume(cls, state: dict, events: Sequence[dict] = (), **kw: Any) -> TableRunner:
+        """Rebuild a table from :meth:`state` and the stored events of its running hand.
+
+        The hand is rebuilt with ``Hand.replay``; its clocks start afresh when the runner starts.
+        Keyword arguments are those of the constructor (interfaces, observers, sink, clock, balances).
+        """
+        from jxbot.game import Hand, Match, event_from_json
+
+        config = TableConfig.from_json(state["config"])
+        seats = [SeatInfo.from_json(s) for s in state["seats"]]
+        match = kw.pop("match", None) or Match.from_json(state["match"])
+        runner = cls(seats, config, match=match, **kw)
+        runner.totals = list(state.get("totals", [0, 0, 0, 0]))
+        runner.hands_played = int(state.get("hands_played", 0))
+        runner.finished = bool(state.get("over", False))
+        if state.get("hand_id") and events:
+            runner.hand = Hand.replay([event_from_json(e) for e in events])
+            runner._persisted = len(events)
+            runner._settled = getattr(runner.hand, "settlement", None) is not None
+        return runner
+
+    # ------------------------------------------------------------------ public control
+    def start(self) -> asyncio.Task:
+        """Run the match in a task (or continue it after :meth:`pause`)."""
+        if self._task is not None and not self._task.done():
+            return self._task
+        self._pause = False
+        self._task = asyncio.create_task(self.run(), name=f"table:{self.config.table_id}")
+        return self._task
+
+    async def pause(self) -> None:
+        """Stop at the next safe point; every event so far is persisted. :meth:`start` continues."""
+        self._pause = True
+        self._wake.set()
+        if self._task is not None:
+            await asyncio.gather(self._task, return_exceptions=True)
+        self._task = None
+
+    async def wait_idle(self) -> None:
+        """Return once the runner waits for a human (or a clock), or has stopped."""
+        while True:
+            await self._idle.wait()
+            await asyncio.sleep(0)
+            if self._idle.is_set():
+                return
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    async def submit(self, seat: int, action: Action | dict) -> str | None:
+        """A human's input. Returns None when taken, else an error code (see docs/table.md);
+        never raises for bad input."""
+        try:
+            if isinstance(action, dict):
+                action = action_from_json(action)
+        except (KeyError, ValueError, TypeError):
+            return ERR_BAD_ACTION
+        if not 0 <= seat < 4 or action.seat != seat or self.seats[seat].is_computer:
+            return ERR_NOT_YOUR_SEAT
+        if self._error is not None:
+            return ERR_TABLE
+        hand = self.hand
+        if hand is None or self._settled or hand.phase == "ended":
+            return ERR_NO_HAND
+        if not self.running:
+            return ERR_PAUSED
+        info = self.seats[seat]
+        if info.escaped:
+            return ERR_ESCAPED
+        async with self._lock:
+            if hand is not self.hand:
+                return ERR_NO_HAND
+            err = await self._apply(seat, action, note_kind="action", check=True)
+            if err is not None:
+                return err
+            info.timeouts = 0
+            if info.auto:
+                info.auto = False
+                await self._notify_all({"kind": "auto", "seat": seat, "on": False})
+        self._wake.set()
+        return None
+
+    async def set_auto(self, seat: int, on: bool) -> None:
+        """Switch auto-play for a human seat (taking it back turns it off)."""
+        info = self.seats[seat]
+        if info.is_computer or info.escaped or info.auto == on:
+            return
+        info.auto = on
+        info.timeouts = 0
+        await self._notify_all({"kind": "auto", "seat": seat, "on": on})
+        self._wake.set()
+
+    async def set_autowin(self, seat: int, on: bool) -> None:
+        """听牌 自动胡: when on, the runner declares 胡 for the seat whenever it can."""
+        self.seats[seat].autowin = on
+        await self._notify_all({"kind": "autowin", "seat": seat, "on": on})
+        self._wake.set()
+
+    async def leave(self, seat: int) -> None:
+        """The player leaves. During a running hand this is an escape (RULES A10): the seat is
+        auto-played to the end of the hand and the settlement charges it. From the next hand on a
+        computer plays the seat."""
+        info = self.seats[seat]
+        if info.is_computer or info.left:
+            return
+        info.left = True
+        async with self._lock:
+            hand = self.hand
+            if hand is not None and not self._settled and hand.phase != "ended":
+                hand.escape(seat)
+                info.escaped = True
+                info.auto = True
+                await self._persist()
+                await self._notify_all({"kind": "escape", "seat": seat})
+            else:
+                self._seat_to_computer(seat)
+                await self._notify_all({"kind": "left", "seat": seat})
+        self._wake.set()
+
+    # ------------------------------------------------------------------ views
+    def _limit(self, phase: str) -> float:
+        c, rs = self.config, self._ruleset()
+        if phase == "turn":
+            return c.turn_seconds if c.turn_seconds is not None else rs.turn_seconds
+        if phase == "contract":
+            return c.contract_seconds if c.contract_seconds is not None else rs.contract_decision_seconds
+        return c.claim_window if c.claim_window is not None else rs.claim_window_seconds
+
+    def _decorate(self, view: dict, viewer: int | None) -> dict:
+        for i, sv in enumerate(view.get("seats", ())):
+            info = self.seats[i]
+            sv["name"] = info.name
+            sv["is_computer"] = info.is_computer
+            sv["balance"] = self.balances[i]
+            sv["auto"] = info.auto or info.escaped
+            sv["autowin"] = info.autowin
+            sv["escaped"] = info.escaped
+            sv["total"] = self.totals[i]
+        hand = self.hand
+        live = hand is not None and hand.phase != "ended"
+        if viewer is None:
+            # The public sees that a clock runs, not whose answer it waits for in a claim window.
+            view["deadline"] = self._deadline if live and self._humans_pending() else None
+        else:
+            view["deadline"] = self._deadline if live and viewer in hand.pending() else None
+        view["table_id"] = self.config.table_id
+        return view
+
+    def view(self, seat: int) -> dict | None:
+        """The current seat view with the runner fields (None between hands)."""
+        if self.hand is None:
+            return None
+        return self._decorate(self.hand.view(seat), seat)
+
+    def public_view(self) -> dict | None:
+        if self.hand is None:
+            return None
+        return self._decorate(self.hand.public_view(), None)
+
+    def _humans_pending(self) -> bool:
+        hand = self.hand
+        return any(not self._automated(s) for s in hand.pending())
+
+    # ------------------------------------------------------------------ the loop
+    async def run(self) -> list[dict]:
+        """Play until the match is over (or paused). Returns the result views of finished hands."""
+        self._idle.clear()
+        try:
+            while not self._pause:
+                if self.hand is None or self._settled:
+                    if self._match_over():
+                        await self._finish_match()
+                        break
+                    if self.hand is not None and self.config.between_hands > 0:
+                        await self._sleep_unless_paused(self.config.between_hands)
+                        if self._pause:
+                            break
+                    await self._deal()
+                    continue
+                if self.hand.phase == "ended":
+                    await self._settle()
+                    continue
+                self._new_step()
+                await self._play_hand()
+        except Exception as exc:
+            self._error = exc
+            log.exception("table %s stopped", self.config.table_id)
+            raise
+        finally:
+            self._idle.set()
+        return self.results
+
+    def _match_over(self) -> bool:
+        if self.config.max_hands is not None and self.hands_played >= self.config.max_hands:
+            return True
+        return bool(self.match.over)
+
+    async def _sleep_unless_paused(self, seconds: float) -> None:
+        self._wake.clear()
+        await self._wait(seconds)
+
+    async def _deal(self) -> None:
+        async with self._lock:
+            self.balances = list(await self._balances_fn(self.seats))
+            hand = self.match.next_hand()
+            self.hand = hand
+            self._settled = False
+            self._persisted = 0
+            for info in self.seats:
+                info.escaped = False
+                info.timeouts = 0
+            hid = _hand_id(hand)
+            pv = hand.public_view()
+            await self.sink.hand_started(hid, {
+                "table_id": self.config.table_id,
+                "ruleset": self.config.ruleset,
+                "hand_number": pv.get("hand_number"),
+                "commitment": pv.get("commitment"),
+                "seats": [{"name": s.name, "user_id": s.user_id, "is_computer": s.is_computer} for s in self.seats],
+            })
+            await self._persist()
+            await self.sink.table_state(self.config.table_id, self.state())
+            self._new_step()
+            await self._notify_all({"kind": "hand_start", "hand_id": hid})
+
+    def _new_step(self) -> None:
+        now = self.clock.now()
+        self._step_start = now
+        phase = self.hand.phase if self.hand is not None else "turn"
+        self._deadline = now + self._limit(phase) if phase != "ended" else None
+
+    def _automated(self, seat: int) -> bool:
+        info = self.seats[seat]
+        return info.is_computer or info.auto or info.escaped
+
+    def _win_action(self, seat: int) -> Action | None:
+        for a in self.hand.legal_actions(seat):
+            if a.type in WIN_TYPES:
+                return a
+        return None
+
+    async def _play_hand(self) -> None:
+        hand = self.hand
+        while hand.phase != "ended" and not self._pause:
+            if self._error is not None:
+                raise TableError(str(self._error))
+            self._wake.clear()
+            pending = sorted(hand.pending())
+            if not pending:
+                raise TableError(f"hand {_hand_id(hand)} waits for nobody in phase {hand.phase}")
+            now = self.clock.now()
+            auto_due = self._step_start + self.config.computer_delay
+            automated = [s for s in pending if self._automated(s)
+                         or (self.seats[s].autowin and self._win_action(s) is not None)]
+            humans = [s for s in pending if s not in automated]
+            if automated and now >= auto_due:
+                seat = automated[0]
+                async with self._lock:
+                    if hand is self.hand and seat in hand.pending():
+                        await self._apply(seat, self._auto_action(seat), note_kind="auto_action")
+                await asyncio.sleep(0)  # let other tables run between computer moves
+                continue
+            deadline = self._deadline if self._deadline is not None else math.inf
+            if humans and now >= deadline:
+                async with self._lock:
+                    for seat in humans:
+                        if hand is not self.hand or hand.phase == "ended" or seat not in hand.pending():
+                            continue
+                        await self._timeout(seat)
+                continue
+            wake_at = min(deadline if humans else math.inf, auto_due if automated else math.inf)
+            self._idle.set()
+            try:
+                await self._wait(wake_at - now)
+            finally:
+                self._idle.clear()
+
+    async def _wait(self, timeout: float) -> None:
+        if self._wake.is_set():
+            return
+        waker = asyncio.ensure_future(self._wake.wait())
+        if timeout == math.inf:
+            try:
+                await waker
+            finally:
+                waker.cancel()
+            return
+        sleeper = asyncio.ensure_future(self.clock.sleep(max(0.0, timeout)))
+        try:
+            await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeper.cancel()
+            waker.cancel()
+
+    def _player(self, seat: int) -> Any:
+        p = self._players.get(seat)
+        if p is None:
+            from jxbot.ai import make_player
+
+            info = self.seats[seat]
+            level = info.level if info.is_computer else self.config.auto_level
+            p = make_player(level, f"{self.config.seed}:{self.config.table_id}:{seat}")
+            self._players[seat] = p
+        return p
+
+    def _auto_action(self, seat: int) -> Action:
+        hand = self.hand
+        legal = hand.legal_actions(seat)
+        info = self.seats[seat]
+        if info.autowin and not self._automated(seat):
+            win = next((a for a in legal if a.type in WIN_TYPES), None)
+            if win is not None:
+                return win
+        t0 = time.perf_counter()
+        try:
+            action = self._player(seat).choose(hand.view(seat))
+        except Exception:
+            log.exception("computer player failed at table %s seat %d", self.config.table_id, seat)
+            action = None
+        self.decision_ms.append((time.perf_counter() - t0) * 1000.0)
+        if action is None or action not in legal:
+            if action is not None:
+                log.error("computer player chose an illegal action %s at table %s", action, self.config.table_id)
+            action = hand.default_action(seat)
+        return action
+
+    async def _timeout(self, seat: int) -> None:
+        hand = self.hand
+        phase = hand.phase
+        action = hand.default_action(seat)
+        await self._apply(seat, action, note_kind="timeout")
+        info = self.seats[seat]
+        if phase == "turn":
+            info.timeouts += 1
+            if info.timeouts >= 2 and not info.auto:
+                info.auto = True
+                await self._notify_all({"kind": "auto", "seat": seat, "on": True, "reason": "timeouts"})
+
+    async def _apply(self, seat: int, action: Action, *, note_kind: str, check: bool = False) -> str | None:
+        """Apply an action (the caller holds the lock); persist, restart clocks, notify."""
+        hand = self.hand
+        before_phase, before_pending = hand.phase, hand.pending()
+        try:
+            hand.apply(action)
+        except Exception as exc:
+            code = getattr(exc, "code", None)
+            if code is None:
+                raise
+            if check:
+                return str(code)
+            log.error("table %s: %s rejected (%s); playing the default", self.config.table_id, action, code)
+            hand.apply(hand.default_action(seat))
+        after_pending = hand.pending()
+        same_window = (action.type in ANSWER_TYPES and hand.phase == before_phase
+                       and hand.phase in ("claim", "rob", "contract") and after_pending < before_pending)
+        if not same_window:
+            self._new_step()
+        await self._persist()
+        await self._notify_all(self._note(note_kind, action))
+        self._wake.set()
+        return None
+
+    @staticmethod
+    def _note(kind: str, action: Action) -> dict:
+        return {"kind": kind, "seat": action.seat, "type": action.type.value, "tile": action.tile}
+
+    async def _persist(self) -> None:
+        hand = self.hand
+        events = hand.events
+        hid = _hand_id(hand)
+        try:
+            while self._persisted < len(events):
+                await self.sink.append(hid, self._persisted, events[self._persisted].to_json())
+                self._persisted += 1
+        except Exception as exc:
+            self._error = exc
+            self._wake.set()
+            raise TableError(f"could not store an event of hand {hid}") from exc
+
+    async def _settle(self) -> None:
+        async with self._lock:
+            hand = self.hand
+            hid = _hand_id(hand)
+            self.balances = list(await self._balances_fn(self.seats))
+            settlement = getattr(hand, "settlement", None)
+            if settlement is None:
+                settlement = hand.settle(self.balances, self.config.fee)
+            await self._persist()
+            result = self._decorate_result(hand.result_view(), settlement)
+            await self.sink.settle(hid, settlement, result)
+            self.match.finish_hand(hand)
+            self._settled = True
+            self.hands_played += 1
+            for i, d in enumerate(settlement.deltas):
+                self.totals[i] += d
+                if self.balances[i] is not None:
+                    self.balances[i] = max(0, self.balances[i] + d)
+            self.results.append(result)
+            for i, info in enumerate(self.seats):
+                info.escaped = False
+                if info.left and not info.is_computer:
+                    self._seat_to_computer(i)
+            await self.sink.table_state(self.config.table_id, self.state())
+            self._deadline = None
+            targets = [s for s in self.interfaces if s is not None] + self.observers
+            await self._gather([s.on_result(result) for s in targets])
+
+    def _decorate_result(self, result: dict, settlement: Any) -> dict:
+        payments = result.get("payments") or []
+        by_seat = {p.get("seat"): p for p in payments}
+        out = []
+        for i in range(4):
+            p = dict(by_seat.get(i, {"seat": i, "delta": settlement.deltas[i], "fee": 0}))
+            p["name"] = self.seats[i].name
+            p["is_computer"] = self.seats[i].is_computer
+            bal = self.balances[i]
+            p["balance"] = None if bal is None else max(0, bal + settlement.deltas[i])
+            p["total"] = self.totals[i] + settlement.deltas[i]
+            out.append(p)
+        result["payments"] = out
+        result["table_id"] = self.config.table_id
+        return result
+
+    def _seat_to_computer(self, seat: int) -> None:
+        info = self.seats[seat]
+        info.is_computer = True
+        info.level = self.config.auto_level
+        info.auto = info.escaped = False
+        self.interfaces[seat] = None
+
+    async def _finish_match(self) -> None:
+        self.finished = True
+        await self.sink.table_state(self.config.table_id, self.state())
+        summary = {"table_id": self.config.table_id, "hands": self.hands_played, "totals": list(self.totals),
+                   "names": [s.name for s in self.seats]}
+        targets = [s for s in self.interfaces if s is not None] + self.observers
+        await self._gather([s.on_match_end(summary) for s in targets if hasattr(s, "on_match_end")])
+
+    async def _notify_all(self, note: dict | None) -> None:
+        if self.hand is None:
+            return
+        coros = []
+        for i, seat in enumerate(self.interfaces):
+            if seat is not None:
+                coros.append(seat.notify(self.view(i), self._note_for(note, i)))
+        if self.observers:
+            pv = self.public_view()
+            pnote = self._note_for(note, None)
+            coros.extend(o.notify(dict(pv), pnote) for o in self.observers)
+        await self._gather(coros)
+
+    @staticmethod
+    def _note_for(note: dict | None, viewer: int | None) -> dict | None:
+        # A concealed kong's kind is shown to its owner only.
+        if note and note.get("type") == ActionType.CONCEALED_KONG.value and note.get("seat") != viewer:
+            return {**note, "tile": None}
+        return note
+
+    async def _gather(self, coros: list) -> None:
+        if not coros:
+            return
+        for r in await asyncio.gather(*coros, return_exceptions=True):
+            if isinstance(r, Exception):
+                log.error("table %s: a seat failed to take an update: %r", self.config.table_id, r)
+
+    # ------------------------------------------------------------------ figures
+    def decision_stats(self) -> dict:
+        xs = sorted(self.decision_ms)
+        if not xs:
+            return {"decisions": 0, "p50_ms": None, "p99_ms": None, "max_ms": None}
+        def q(p: float) -> float:
+            return round(xs[min(len(xs) - 1, int(p * len(xs)))], 3)
+        return {"decisions": len(xs), "p50_ms": q(0.5), "p99_ms": q(0.99), "max_ms": round(xs[-1], 3)}
