@@ -1,0 +1,356 @@
+"""Computer players: ``normal`` (plays for a Jiaxing pattern) and ``easy`` (legal, plausible, weak).
+
+A player is asked ``choose(view)`` with its seat view (docs/views.md); ``view["actions"]`` lists the
+legal actions as JSON and the answer is always one of them. Players keep a little state per hand (the
+target they are playing for, their random stream) and are deterministic given their seed and the
+sequence of views. No clock, no global random.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+
+from ..game.actions import Action, action_from_json
+from .evaluate import IMPOSSIBLE, PUNGS, TARGET_NAMES, TARGETS, HandShape, ukeire
+
+LEVELS = ("normal", "easy")
+
+# action type strings (ActionType values; kept as plain strings because views are JSON)
+DISCARD, TSUMO, ANGANG, BUGANG = "discard", "tsumo", "angang", "bugang"
+HU, PENG, GANG, CHI, PASS = "hu", "peng", "gang", "chi", "pass"
+PERSIST, GIVE_UP = "persist", "give_up"
+
+STICKY = 0.5  # bonus (in shanten) of the target already being played for: switch only for a strict gain
+CONTRACT_CLAIMS = 3  # RULES A8: the third claim on the same seat binds the two seats
+
+
+def _seed_int(seed: int | str, salt: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"{salt}:{seed}".encode()).digest()[:8], "big")
+
+
+class _Table:
+    """What a seat view says, unpacked once per decision."""
+
+    __slots__ = ("me", "hand", "drawn", "wild", "melds", "counts", "unseen", "actions", "by_type", "view")
+
+    def __init__(self, view: dict) -> None:
+        self.view = view
+        me = view["viewer"]
+        self.me = me
+        self.wild = view.get("wildcard")
+        self.drawn = view.get("drawn")
+        hand = list(view.get("hand") or ())
+        if self.drawn is not None:
+            hand.append(self.drawn)
+        self.hand = hand
+        counts = [0] * 34
+        for t in hand:
+            counts[t] += 1
+        self.counts = counts
+        seen = counts.copy()
+        ind = view.get("indicator")
+        if ind is not None:
+            seen[ind] += 1
+        my_melds: list[tuple[str, int]] = []
+        for s in view["seats"]:
+            for m in s["melds"]:
+                for t in m["tiles"]:
+                    seen[t] += 1
+                if s["seat"] == me:
+                    my_melds.append(("chow" if m["kind"] == "chow" else "pung", m["tiles"][0]))
+            for d in s["discards"]:
+                if not d.get("claimed"):
+                    seen[d["tile"]] += 1
+        self.melds = my_melds
+        self.unseen = [max(0, 4 - x) for x in seen]
+        self.actions = view.get("actions") or []
+        by_type: dict[str, list[dict]] = {}
+        for a in self.actions:
+            by_type.setdefault(a["type"], []).append(a)
+        self.by_type = by_type
+
+
+class ComputerPlayer:
+    """Base class: dispatches on the kind of decision the view asks for."""
+
+    level = "base"
+
+    def __init__(self, seed: int | str) -> None:
+        self.seed = seed
+        self._rng = random.Random(_seed_int(seed, self.level))
+        self._hand_id: object = None
+        self.target: int | None = None
+
+    def _new_hand(self, view: dict) -> None:
+        hid = view.get("hand_id")
+        if hid != self._hand_id:
+            self._hand_id = hid
+            self.target = None
+
+    def choose(self, view: dict) -> Action:
+        actions = view.get("actions") or []
+        if not actions:
+            raise ValueError("choose() called with a view that has no legal actions")
+        self._new_hand(view)
+        if len(actions) == 1:
+            return action_from_json(actions[0])
+        tb = _Table(view)
+        a = self._decide(tb)
+        return action_from_json(a)
+
+    def _decide(self, tb: _Table) -> dict:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    @property
+    def target_name(self) -> str | None:
+        return None if self.target is None else TARGET_NAMES[self.target]
+
+
+# ------------------------------------------------------------------------------------------------
+
+
+class NormalPlayer(ComputerPlayer):
+    """Plays for a pattern target, discards by target shanten and unseen useful tiles (ukeire)."""
+
+    level = "normal"
+    persist_max_shanten = 1  # contract decision: persist when this close to winning, else give up
+
+    def _decide(self, tb: _Table) -> dict:
+        bt = tb.by_type
+        for win in (TSUMO, HU):
+            if win in bt:
+                return bt[win][0]
+        if PERSIST in bt or GIVE_UP in bt:
+            return self._contract(tb)
+        if DISCARD in bt:
+            return self._turn(tb)
+        return self._claim(tb)
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _score(self, s: int, t: int) -> float:
+        return s - STICKY if t == self.target else s
+
+    def _best_of(self, shape: HandShape) -> tuple[float, int, int]:
+        """(biased shanten, shanten, target) of a 3k+1 hand."""
+        best = (float(IMPOSSIBLE), IMPOSSIBLE, PUNGS)
+        for t in TARGETS:
+            s = shape.shanten(t)
+            sc = self._score(s, t)
+            if sc < best[0]:
+                best = (sc, s, t)
+        return best
+
+    def _best_discard(self, shape: HandShape, tb: _Table, candidates: Sequence[int],
+                      danger: dict[int, int] | None = None, with_ukeire: bool = True
+                      ) -> tuple[tuple, int, int, int]:
+        """Best discard of a 3k+2 hand: (key, tile, shanten, target). Lower key is better."""
+        wild = tb.wild
+        rows = []
+        for d in candidates:
+            ss = [shape.shanten_delta(t, remove=d) for t in TARGETS]
+            best_sc, best_s, best_t = float(IMPOSSIBLE), IMPOSSIBLE, PUNGS
+            for t in TARGETS:
+                sc = self._score(ss[t], t)
+                if sc < best_sc:
+                    best_sc, best_s, best_t = sc, ss[t], t
+            second = sorted(ss)[1]
+            rows.append([d == wild, best_sc, (danger or {}).get(d, 0), 0, second, best_s, best_t, d])
+        top = min((r[0], r[1], r[2]) for r in rows)
+        tied = [r for r in rows if (r[0], r[1], r[2]) == top]
+        if with_ukeire and len(tied) > 1:
+            cache: dict[tuple[int, int], int] = {}
+            for r in tied:
+                d, t, s = r[7], r[6], r[5]
+                # discarding a tile the target cannot use leaves the same useful draws: compute once
+                off = d != wild and (t == PUNGS and shape.counts[d] == 1 or t != PUNGS and d < 27 and d // 9 != t)
+                key = (t, -1 if off else d)
+                u = cache.get(key)
+                if u is None:
+                    u = ukeire(shape, t, d, tb.unseen, s)
+                    cache[key] = u
+                r[3] = -u
+        best = min(tied, key=lambda r: (r[3], r[4], self._keep_value(r[7], shape, r[6]), r[7]))
+        return (tuple(best[:5]), best[7], best[5], best[6])
+
+    @staticmethod
+    def _keep_value(d: int, shape: HandShape, target: int) -> int:
+        """Tie-break: how much a tile is worth keeping (low = discard first)."""
+        c = shape.counts
+        v = c[d] * 3
+        if d < 27:
+            r = d % 9
+            if r > 0:
+                v += c[d - 1] * 2
+            if r < 8:
+                v += c[d + 1] * 2
+            if r > 1:
+                v += c[d - 2]
+            if r < 7:
+                v += c[d + 2]
+            if target != PUNGS and d // 9 == target:
+                v += 4
+        return v
+
+    def _danger(self, tb: _Table) -> dict[int, int]:
+        """Tiles whose discard could give some seat its third claim on us (a contract against us)."""
+        view = tb.view
+        if view.get("contract"):
+            return {}
+        me = tb.me
+        risky: list[tuple[int, set[int]]] = []
+        for s in view["seats"]:
+            x = s["seat"]
+            if x == me:
+                continue
+            n = sum(1 for m in s["melds"] if m.get("from_seat") == me)
+            if n == CONTRACT_CLAIMS - 1:
+                suits = {t // 9 if t < 27 else 3 for m in s["melds"] for t in m["tiles"][:1]}
+                risky.append((x, suits))
+        if not risky:
+            return {}
+        out: dict[int, int] = {}
+        un = tb.unseen
+        for d in set(tb.hand):
+            if d == tb.wild:
+                continue
+            level = 0
+            for x, suits in risky:
+                can = un[d] >= 2  # the seat may hold a pair of it: 碰
+                if not can and x == (me + 1) % 4 and d < 27:  # next seat may 吃
+                    r = d % 9
+                    for a in (d - 2, d - 1, d):
+                        if (a // 9 == d // 9 and 0 <= a % 9 <= 6 and a % 9 <= r <= a % 9 + 2
+                                and all(un[k] > 0 for k in (a, a + 1, a + 2) if k != d)):
+                            can = True
+                if can:
+                    lv = 2 if (d // 9 if d < 27 else 3) in suits else 1
+                    level = max(level, lv)
+            if level:
+                out[d] = level
+        return out
+
+    # -- decisions -------------------------------------------------------------------------------
+    def _turn(self, tb: _Table) -> dict:
+        bt = tb.by_type
+        shape = HandShape(tb.counts, tb.melds, tb.wild)
+        discards = {a["tile"]: a for a in bt[DISCARD]}
+        key, tile, s, t = self._best_discard(shape, tb, sorted(discards), self._danger(tb))
+        self.target = t
+        # kongs: declare when they cost nothing toward the target (a free replacement draw)
+        for a in bt.get(ANGANG, []) + bt.get(BUGANG, []):
+            k = a["tile"]
+            c = tb.counts.copy()
+            melds = list(tb.melds)
+            if a["type"] == ANGANG:
+                c[k] -= 4
+                melds.append(("kong", k))
+            else:
+                c[k] -= 1
+            sc, ks, kt = self._best_of(HandShape(c, melds, tb.wild))
+            if sc <= key[1]:
+                self.target = kt
+                return a
+        return discards[tile]
+
+    def _claim(self, tb: _Table) -> dict:
+        bt = tb.by_type
+        ld = tb.view.get("last_discard") or {}
+        x = ld.get("tile")
+        passes = bt.get(PASS)
+        if x is None:
+            return passes[0] if passes else tb.actions[0]
+        shape = HandShape(tb.counts, tb.melds, tb.wild)
+        now_sc, now_s, now_t = self._best_of(shape)
+        best: tuple | None = None
+        for a in bt.get(PENG, []) + bt.get(GANG, []) + bt.get(CHI, []):
+            c = tb.counts.copy()
+            melds = list(tb.melds)
+            typ = a["type"]
+            if typ == PENG:
+                c[x] -= 2
+                melds.append(("pung", x))
+            elif typ == GANG:
+                c[x] -= 3
+                melds.append(("kong", x))
+            else:
+                lo = a["tile"]
+                for k in (lo, lo + 1, lo + 2):
+                    if k != x:
+                        c[k] -= 1
+                melds.append(("chow", lo))
+            if min(c) < 0:
+                continue
+            sh = HandShape(c, melds, tb.wild)
+            if typ == GANG:  # replacement draw follows: judge the 3k+1 hand as it stands
+                sc, s, t = self._best_of(sh)
+                ok = sc <= now_sc
+                rank = (sc, 0)
+            else:
+                cands = sorted({k for k in range(34) if c[k]})
+                if not cands:
+                    continue
+                key, _tile, s, t = self._best_discard(sh, tb, cands, with_ukeire=False)
+                sc = key[1]
+                ok = sc < now_sc
+                rank = (sc, 1 if typ == PENG else 2)
+            if ok and (best is None or rank < best[0]):
+                best = (rank, a, t)
+        if best is not None:
+            self.target = best[2]
+            return best[1]
+        return passes[0] if passes else tb.actions[0]
+
+    def _contract(self, tb: _Table) -> dict:
+        bt = tb.by_type
+        shape = HandShape(tb.counts, tb.melds, tb.wild)
+        s = min(shape.shanten(t) for t in TARGETS)
+        want = PERSIST if s <= self.persist_max_shanten else GIVE_UP
+        if want in bt:
+            return bt[want][0]
+        return tb.actions[0]
+
+
+# ------------------------------------------------------------------------------------------------
+
+
+class EasyPlayer(ComputerPlayer):
+    """A beginner: wins when the button is offered, throws isolated tiles, sometimes calls 碰."""
+
+    level = "easy"
+    pung_rate = 0.35
+    kong_rate = 0.3
+
+    def _decide(self, tb: _Table) -> dict:
+        bt = tb.by_type
+        rng = self._rng
+        for win in (TSUMO, HU):
+            if win in bt:
+                return bt[win][0]
+        if PERSIST in bt:
+            return bt[PERSIST][0]
+        if DISCARD in bt:
+            tiles = sorted({a["tile"] for a in bt[DISCARD]})
+            pool = [t for t in tiles if t != tb.wild] or tiles
+            c = tb.counts
+            isolated = [t for t in pool if c[t] == 1 and (t >= 27 or not any(
+                0 <= t + d < 27 and (t + d) // 9 == t // 9 and c[t + d] for d in (-2, -1, 1, 2)))]
+            pick = rng.choice(isolated or pool)
+            return next(a for a in bt[DISCARD] if a["tile"] == pick)
+        if GANG in bt and rng.random() < self.kong_rate:
+            return bt[GANG][0]
+        if PENG in bt and rng.random() < self.pung_rate:
+            return bt[PENG][0]
+        if PASS in bt:
+            return bt[PASS][0]
+        return tb.actions[0]
+
+
+def make_player(level: str, seed: int | str) -> ComputerPlayer:
+    """A computer player of ``level`` ("normal" | "easy"), deterministic given ``seed``."""
+    if level == "normal":
+        return NormalPlayer(seed)
+    if level == "easy":
+        return EasyPlayer(seed)
+    raise ValueError(f"unknown computer level {level!r}; known: {', '.join(LEVELS)}")
