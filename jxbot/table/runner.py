@@ -170,18 +170,19 @@ class TableRunner:
     async def pause(self) -> None:
         """Stop at the next safe point; every event so far is persisted. :meth:`start` continues."""
         self._pause = True
-        self._wake.set()
+        self._kick()
         if self._task is not None:
             await asyncio.gather(self._task, return_exceptions=True)
         self._task = None
 
     async def wait_idle(self) -> None:
         """Return once the runner waits for a human (or a clock), or has stopped."""
-        while True:
-            await self._idle.wait()
-            await asyncio.sleep(0)
-            if self._idle.is_set():
-                return
+        await self._idle.wait()
+
+    def _kick(self) -> None:
+        """Wake the loop: something changed (input, a flag, a pause)."""
+        self._idle.clear()
+        self._wake.set()
 
     @property
     def running(self) -> bool:
@@ -217,7 +218,7 @@ class TableRunner:
             if info.auto:
                 info.auto = False
                 await self._notify_all({"kind": "auto", "seat": seat, "on": False})
-        self._wake.set()
+        self._kick()
         return None
 
     async def set_auto(self, seat: int, on: bool) -> None:
@@ -228,13 +229,13 @@ class TableRunner:
         info.auto = on
         info.timeouts = 0
         await self._notify_all({"kind": "auto", "seat": seat, "on": on})
-        self._wake.set()
+        self._kick()
 
     async def set_autowin(self, seat: int, on: bool) -> None:
         """听牌 自动胡: when on, the runner declares 胡 for the seat whenever it can."""
         self.seats[seat].autowin = on
         await self._notify_all({"kind": "autowin", "seat": seat, "on": on})
-        self._wake.set()
+        self._kick()
 
     async def leave(self, seat: int) -> None:
         """The player leaves. During a running hand this is an escape (RULES A10): the seat is
@@ -255,7 +256,7 @@ class TableRunner:
             else:
                 self._seat_to_computer(seat)
                 await self._notify_all({"kind": "left", "seat": seat})
-        self._wake.set()
+        self._kick()
 
     # ------------------------------------------------------------------ views
     def _limit(self, phase: str) -> float:
@@ -497,7 +498,7 @@ class TableRunner:
             self._new_step()
         await self._persist()
         await self._notify_all(self._note(note_kind, action))
-        self._wake.set()
+        self._kick()
         return None
 
     @staticmethod
@@ -514,7 +515,7 @@ class TableRunner:
                 self._persisted += 1
         except Exception as exc:
             self._error = exc
-            self._wake.set()
+            self._kick()
             raise TableError(f"could not store an event of hand {hid}") from exc
 
     async def _settle(self) -> None:
