@@ -1,0 +1,169 @@
+"""The versioned schema. ``MIGRATIONS[i]`` takes the database from version ``i`` to ``i + 1``.
+
+The version is SQLite's ``PRAGMA user_version``; each migration and the version bump run in
+one transaction at open, so a crash during a migration leaves the previous version intact.
+Append new migrations; never edit a released one.
+"""
+
+from __future__ import annotations
+
+LEDGER_REASONS = (
+    "win",
+    "loss",
+    "fee",
+    "escape",
+    "daily",
+    "grant",
+    "transfer",
+    "starting_grant",
+    "admin",
+)
+
+_reasons_sql = ", ".join(f"'{r}'" for r in LEDGER_REASONS)
+
+V1 = [
+    """CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    )""",
+    """CREATE TABLE players (
+        user_id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        lang TEXT CHECK (lang IN ('zh', 'en')),
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    )""",
+    """CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        settings TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    )""",
+    # One wallet per (scope, player); scope = guild id, or 0 when silver is global.
+    # user_id NULL is the house account of that scope (it may go negative).
+    """CREATE TABLE wallets (
+        wallet_id INTEGER PRIMARY KEY,
+        scope INTEGER NOT NULL,
+        user_id INTEGER REFERENCES players(user_id),
+        balance INTEGER NOT NULL DEFAULT 0,
+        granted INTEGER NOT NULL DEFAULT 0,
+        daily_last REAL,
+        daily_streak INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        CHECK (user_id IS NULL OR balance >= 0)
+    )""",
+    "CREATE UNIQUE INDEX wallets_owner ON wallets(scope, user_id) WHERE user_id IS NOT NULL",
+    "CREATE UNIQUE INDEX wallets_house ON wallets(scope) WHERE user_id IS NULL",
+    "CREATE INDEX wallets_rank ON wallets(scope, balance DESC, user_id) WHERE user_id IS NOT NULL",
+    """CREATE TABLE tables (
+        table_id TEXT PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        config TEXT NOT NULL,
+        state TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'closed')),
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        closed_at REAL
+    )""",
+    "CREATE INDEX tables_running ON tables(status) WHERE status = 'running'",
+    """CREATE TABLE hands (
+        hand_id TEXT PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        table_id TEXT REFERENCES tables(table_id),
+        ruleset TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        commitment TEXT NOT NULL,
+        reveal TEXT,
+        status TEXT NOT NULL CHECK (status IN ('running', 'settled')),
+        result TEXT,
+        drawn INTEGER,
+        winner_seat INTEGER,
+        self_draw INTEGER,
+        tai INTEGER,
+        fan INTEGER,
+        points INTEGER,
+        created_at REAL NOT NULL,
+        settled_at REAL,
+        CHECK ((status = 'settled') = (result IS NOT NULL))
+    )""",
+    "CREATE INDEX hands_table ON hands(table_id) WHERE table_id IS NOT NULL",
+    "CREATE INDEX hands_open ON hands(status) WHERE status = 'running'",
+    """CREATE TABLE hand_seats (
+        hand_id TEXT NOT NULL REFERENCES hands(hand_id),
+        seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        user_id INTEGER NOT NULL REFERENCES players(user_id),
+        guild_id INTEGER NOT NULL,
+        delta INTEGER,
+        won INTEGER,
+        settled_at REAL,
+        PRIMARY KEY (hand_id, seat)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX hand_seats_user ON hand_seats(guild_id, user_id, settled_at)",
+    """CREATE TABLE hand_events (
+        hand_id TEXT NOT NULL REFERENCES hands(hand_id),
+        idx INTEGER NOT NULL CHECK (idx >= 0),
+        event TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (hand_id, idx)
+    ) WITHOUT ROWID""",
+    # A transaction groups ledger rows that sum to zero (one operation).
+    """CREATE TABLE txns (
+        txn_id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        guild_id INTEGER NOT NULL,
+        hand_id TEXT REFERENCES hands(hand_id),
+        actor INTEGER,
+        note TEXT,
+        at REAL NOT NULL
+    )""",
+    f"""CREATE TABLE ledger (
+        entry_id INTEGER PRIMARY KEY,
+        txn_id INTEGER NOT NULL REFERENCES txns(txn_id),
+        wallet_id INTEGER NOT NULL REFERENCES wallets(wallet_id),
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER,
+        delta INTEGER NOT NULL CHECK (delta != 0),
+        balance_after INTEGER NOT NULL,
+        reason TEXT NOT NULL CHECK (reason IN ({_reasons_sql})),
+        hand_id TEXT REFERENCES hands(hand_id),
+        at REAL NOT NULL
+    )""",
+    "CREATE INDEX ledger_wallet ON ledger(wallet_id, entry_id)",
+    "CREATE INDEX ledger_txn ON ledger(txn_id)",
+    "CREATE INDEX ledger_hand ON ledger(hand_id) WHERE hand_id IS NOT NULL",
+    # period leaderboards (net winnings over a day / a week): play rows of players only
+    """CREATE INDEX ledger_play ON ledger(guild_id, at, user_id, delta)
+        WHERE hand_id IS NOT NULL AND user_id IS NOT NULL""",
+    # Per-guild player statistics, kept up to date by settle_hand (derived; `check` verifies them).
+    """CREATE TABLE members (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL REFERENCES players(user_id),
+        hands INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        self_draws INTEGER NOT NULL DEFAULT 0,
+        net INTEGER NOT NULL DEFAULT 0,
+        biggest_win INTEGER NOT NULL DEFAULT 0,
+        best_points INTEGER NOT NULL DEFAULT 0,
+        best_tai INTEGER NOT NULL DEFAULT 0,
+        best_fan INTEGER NOT NULL DEFAULT 0,
+        first_seen REAL NOT NULL,
+        last_played REAL,
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX members_wins ON members(guild_id, wins DESC, user_id)",
+    "CREATE INDEX members_net ON members(guild_id, net DESC, user_id)",
+    "CREATE INDEX members_points ON members(guild_id, best_points DESC, user_id)",
+    "CREATE INDEX members_tai ON members(guild_id, best_tai DESC, user_id)",
+    "CREATE INDEX members_fan ON members(guild_id, best_fan DESC, user_id)",
+    """CREATE TABLE member_patterns (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        pattern TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id, pattern)
+    ) WITHOUT ROWID""",
+]
+
+MIGRATIONS: list[list[str]] = [V1]
+SCHEMA_VERSION = len(MIGRATIONS)
