@@ -1,0 +1,139 @@
+"""A table's series of hands: dealer rotation, round wind, the cumulative 番 queue, the previous 百搭.
+
+Order decision (documented in docs/game.md): the cumulative 番 that a hand's own deal triggers
+(老头黄, 包子, 百搭连庄) join the queue at the deal, *before* that hand is scored, so a win in the same
+hand takes one of them when it is the oldest entry. The queue therefore lives in the hand while it is
+played; the match carries the hand's final queue to the next hand's context.
+"""
+
+from __future__ import annotations
+
+from jxbot.rules.ruleset import Ruleset, get_ruleset
+
+from .errors import IllegalAction
+from .hand import Hand, HandContext, ruleset_from_json, ruleset_to_json
+from .rng import derive_id, seed_bytes
+
+
+class Match:
+    """``Match(seed, ruleset=..., rounds=1, stake=1, fee=0)``; then ``next_hand()`` → play →
+    ``hand.settle(...)`` → ``finish_hand(hand)`` until ``over``.
+
+    ``rounds`` counts wind rounds (圈): one round ends when the deal returns to seat 0.
+    ``max_hands`` (optional) ends the match after that many hands whatever the rounds.
+    ``to_json()`` contains the seed, from which every future wall follows: keep it private.
+    """
+
+    def __init__(self, seed: int | str, *, ruleset: str | Ruleset = "jiaxing", rounds: int | None = None,
+                 stake: int = 1, fee: int = 0, max_hands: int | None = None, match_id: str | None = None) -> None:
+        seed_bytes(seed)  # validates
+        self.seed = seed
+        self.ruleset = get_ruleset(ruleset)
+        self.rounds = self.ruleset.match_rounds if rounds is None else rounds
+        if self.rounds < 1:
+            raise ValueError("a match plays at least one round")
+        if stake < 1 or fee < 0:
+            raise ValueError("stake ≥ 1 and fee ≥ 0")
+        self.stake = stake
+        self.fee = fee
+        self.max_hands = max_hands
+        self.match_id = match_id or derive_id(seed, "jxbot-match-id")
+        self.dealer = 0
+        self.rounds_done = 0
+        self.queue: tuple[str, ...] = ()
+        self.previous_wildcard: int | None = None
+        self.results: list[dict] = []
+
+    @property
+    def round_wind(self) -> int:
+        return self.rounds_done % 4
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the next (or current) hand, 1-based."""
+        return len(self.results) + 1
+
+    @property
+    def over(self) -> bool:
+        if self.max_hands is not None and len(self.results) >= self.max_hands:
+            return True
+        return self.rounds_done >= self.rounds
+
+    def hand_seed(self, number: int) -> bytes:
+        return seed_bytes(self.seed) + f"/hand/{number}".encode()
+
+    def next_context(self) -> HandContext:
+        n = self.hand_number
+        return HandContext(hand_id=f"{self.match_id}-{n}", hand_number=n, dealer=self.dealer,
+                           round_wind=self.round_wind, stake=self.stake, cumulative_queue=self.queue,
+                           previous_wildcard=self.previous_wildcard)
+
+    def next_hand(self) -> Hand:
+        """The next hand (deterministic: calling it again before ``finish_hand`` deals the same hand)."""
+        if self.over:
+            raise IllegalAction("match_over")
+        return Hand.new(self.hand_seed(self.hand_number), ruleset=self.ruleset, context=self.next_context())
+
+    def finish_hand(self, hand: Hand) -> dict:
+        """Record an ended hand and move the deal on; returns the hand's result record."""
+        if self.over:
+            raise IllegalAction("match_over")
+        if hand.context.hand_id != f"{self.match_id}-{self.hand_number}":
+            raise IllegalAction("wrong_hand")
+        r = hand.result
+        if r is None:
+            raise IllegalAction("not_ended")
+        s = hand.settlement
+        rec = {
+            "hand_id": hand.hand_id,
+            "hand_number": hand.context.hand_number,
+            "dealer": hand.dealer,
+            "round_wind": hand.context.round_wind,
+            "wildcard": hand.wildcard,
+            "drawn_game": r.drawn_game,
+            "winner": r.winner,
+            "self_draw": r.self_draw,
+            "discarder": r.discarder,
+            "robbed_from": r.robbed_from,
+            "points": r.score.points if r.score else 0,
+            "cumulative_taken": list(r.cumulative_taken),
+            "deltas": list(s.deltas) if s else None,
+            "house_delta": s.house_delta if s else None,
+        }
+        self.results.append(rec)
+        self.queue = tuple(hand.queue)
+        self.previous_wildcard = hand.wildcard
+        if not (r.drawn_game or r.winner == self.dealer):
+            self.dealer = (self.dealer + 1) % 4
+            if self.dealer == 0:
+                self.rounds_done += 1
+        return rec
+
+    def totals(self) -> list[int]:
+        """Silver won or lost per seat over the settled hands."""
+        tot = [0, 0, 0, 0]
+        for rec in self.results:
+            for i, d in enumerate(rec["deltas"] or (0, 0, 0, 0)):
+                tot[i] += d
+        return tot
+
+    def to_json(self) -> dict:
+        name, overrides = ruleset_to_json(self.ruleset)
+        return {
+            "seed": self.seed, "match_id": self.match_id, "ruleset": name, "ruleset_overrides": overrides,
+            "rounds": self.rounds, "stake": self.stake, "fee": self.fee, "max_hands": self.max_hands,
+            "dealer": self.dealer, "rounds_done": self.rounds_done, "queue": list(self.queue),
+            "previous_wildcard": self.previous_wildcard, "results": [dict(r) for r in self.results],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> Match:
+        m = cls(d["seed"], ruleset=ruleset_from_json(d["ruleset"], d.get("ruleset_overrides") or {}),
+                rounds=d["rounds"], stake=d["stake"], fee=d["fee"], max_hands=d.get("max_hands"),
+                match_id=d["match_id"])
+        m.dealer = d["dealer"]
+        m.rounds_done = d["rounds_done"]
+        m.queue = tuple(d["queue"])
+        m.previous_wildcard = d["previous_wildcard"]
+        m.results = [dict(r) for r in d["results"]]
+        return m
