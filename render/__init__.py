@@ -1,0 +1,39 @@
+"""Pillow rendering of jxbot's pictures: tile sprites, the hand (DM), the table (channel) and the result.
+
+Input is plain view data (docs/views.md); output is PNG bytes. Only ``jxbot.rules`` (tiles) and
+``jxbot.i18n`` are imported: nothing from the game engine, the runner or Discord.
+"""
+
+from __future__ import annotations
+
+from . import common as _c
+
+__all__ = ["render_hand", "render_table", "render_result", "render_tile_sheet"]
+
+
+def render_hand(view: dict, lang: str = "zh") -> bytes:
+    """A player's own hand (seat view) as PNG."""
+    from .hand import draw_hand
+
+    return _c.to_png(draw_hand(view, lang))
+
+
+def render_table(view: dict, lang: str = "zh") -> bytes:
+    """The table for the channel (public view; a seat view is accepted but its own tiles are not drawn)."""
+    from .table import draw_table
+
+    return _c.to_png(draw_table(view, lang))
+
+
+def render_result(view: dict, lang: str = "zh") -> bytes:
+    """The end of a hand (result view) as PNG."""
+    from .result import draw_result
+
+    return _c.to_png(draw_result(view, lang))
+
+
+def render_tile_sheet(lang: str = "zh") -> bytes:
+    """All 34 faces, the back, a claimed (sideways) tile and the 百搭 marking."""
+    from .sheet import draw_sheet
+
+    return _c.to_png(draw_sheet(lang))

@@ -1,0 +1,177 @@
+"""Shared drawing helpers: backgrounds, text, badges, tile rows, PNG encoding."""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from . import fonts
+from .tiles import BACK, geometry, side_geometry, sprite
+
+MAX_WIDTH = 1280
+PNG_LEVEL = 6  # zlib level: 6 is within a millisecond or two of 1 here and much smaller
+
+# Colours of the chrome around the tiles
+FELT_CENTER = (30, 104, 78)
+FELT_EDGE = (14, 58, 44)
+PANEL = (16, 38, 32)
+PANEL_LINE = (64, 112, 92)
+TEXT = (240, 236, 222)
+TEXT_DIM = (168, 196, 182)
+GOLD = (240, 196, 80)
+RED = (214, 64, 64)
+GREEN = (102, 214, 132)
+SHADOW = (6, 20, 15)
+
+
+@functools.lru_cache(maxsize=32)
+def _felt(size: tuple[int, int], center: tuple[int, int, int], edge: tuple[int, int, int]) -> Image.Image:
+    """A radial felt gradient (cached per size; callers copy it)."""
+    w, h = size
+    g = Image.radial_gradient("L").resize((max(1, w * 3 // 4), max(1, h * 3 // 4)))
+    g = g.resize((w, h), Image.BILINEAR)
+    g = g.point(lambda v: min(255, v * 255 // 200))  # the edge colour only near the corners
+    return Image.composite(Image.new("RGB", size, edge), Image.new("RGB", size, center), g)
+
+
+def felt(w: int, h: int) -> Image.Image:
+    return _felt((w, h), FELT_CENTER, FELT_EDGE).copy()
+
+
+def font(size: int):
+    return fonts.ui(size)
+
+
+def text_w(s: str, size: int) -> int:
+    return round(fonts.ui(size).getlength(s))
+
+
+def fit(s: str, size: int, max_w: int) -> str:
+    """``s`` (made drawable) cut with an ellipsis to fit ``max_w`` pixels."""
+    s = fonts.safe_text(s)
+    if text_w(s, size) <= max_w:
+        return s
+    while s and text_w(s + "…", size) > max_w:
+        s = s[:-1]
+    return s.rstrip() + "…"
+
+
+def text(dr: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill=TEXT, anchor: str = "la",
+         shadow: bool = False) -> int:
+    """Draw ``s`` (only characters of the bundled font) and return its width."""
+    s = fonts.safe_text(s)
+    f = fonts.ui(size)
+    if shadow:
+        dr.text((xy[0] + 1, xy[1] + 2), s, font=f, fill=SHADOW, anchor=anchor)
+    dr.text(xy, s, font=f, fill=fill, anchor=anchor)
+    return round(f.getlength(s))
+
+
+def pill(dr: ImageDraw.ImageDraw, x: float, y: float, s: str, size: int, fill, fg=TEXT, pad: int = 8,
+         h: int | None = None, outline=None) -> int:
+    """A rounded label starting at (x, y) (top-left); returns its width."""
+    s = fonts.safe_text(s)
+    tw = text_w(s, size)
+    h = h or round(size * 1.5)
+    w = tw + pad * 2
+    dr.rounded_rectangle((x, y, x + w, y + h), radius=h // 2, fill=fill, outline=outline,
+                         width=2 if outline else 0)
+    dr.text((x + w / 2, y + h / 2), s, font=fonts.ui(size), fill=fg, anchor="mm")
+    return w
+
+
+def badge_circle(dr: ImageDraw.ImageDraw, cx: float, cy: float, r: float, s: str, fill, fg=TEXT,
+                 outline=None) -> None:
+    dr.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=2 if outline else 0)
+    dr.text((cx, cy + 1), fonts.safe_text(s), font=fonts.ui(round(r * 1.15)), fill=fg, anchor="mm")
+
+
+def paste(img: Image.Image, spr: Image.Image, x: int, y: int) -> None:
+    img.paste(spr, (x, y), spr)
+
+
+def tile_variant(t: int, wildcard: int | None) -> str:
+    return "wild" if wildcard is not None and t == wildcard else "up"
+
+
+def meld_width(meld: dict, w: int, gap: int = 1) -> int:
+    """Width of a meld drawn at tile width ``w``."""
+    n = len(meld["tiles"])
+    if meld.get("kind") == "added_kong":
+        n = 3  # the added tile lies on top of the claimed one
+    sideways = 1 if meld.get("from_seat") is not None else 0
+    sg = side_geometry(w)
+    return (n - sideways) * (w + gap) + sideways * (sg.w + gap) - gap
+
+
+def claim_position(kind: str, n: int, from_seat: int | None, seat: int) -> int | None:
+    """Index of the sideways tile: from the previous seat (上家) on the left, across in the middle,
+    from the next seat (下家) on the right. ``None`` for a concealed kong."""
+    if from_seat is None or kind == "concealed_kong":
+        return None
+    rel = (from_seat - seat) % 4  # 1 = next seat, 2 = across, 3 = previous seat
+    if kind == "added_kong":
+        n = 3
+    return {3: 0, 2: 1, 1: n - 1}.get(rel, 0)
+
+
+def draw_meld(img: Image.Image, meld: dict, seat: int, x: int, y: int, w: int, gap: int = 1) -> int:
+    """Draw a meld with its top-left at (x, y), tiles of width ``w``; returns the width used.
+
+    The claimed tile lies sideways, turned toward the seat it came from; an added kong's fourth tile
+    lies on top of the sideways one; a concealed kong shows its two end tiles face down.
+    """
+    g = geometry(w)
+    sg = side_geometry(w)
+    kind = meld.get("kind", "pung")
+    tiles = list(meld["tiles"])
+    claimed = meld.get("claimed")
+    if kind == "chow" and claimed in tiles:
+        # the claimed tile goes sideways; the rest keep their order
+        tiles.remove(claimed)
+        order = tiles
+    else:
+        claimed = tiles[0] if claimed is None else claimed
+        order = tiles[1:]
+    n_side = 3 if kind == "added_kong" else len(meld["tiles"])
+    pos = claim_position(kind, n_side, meld.get("from_seat"), seat)
+    cx = x
+    if kind == "concealed_kong":
+        for i, t in enumerate(meld["tiles"]):
+            paste(img, sprite(BACK if i in (0, 3) else t, w), cx, y)
+            cx += w + gap
+        return cx - gap - x
+    seq: list[tuple[int, bool]] = [(t, False) for t in order[: n_side - 1]]
+    seq.insert(pos if pos is not None else 0, (claimed, True))
+    for t, is_side in seq:
+        if is_side:
+            sy = y + g.box_h - sg.box_h
+            if kind == "added_kong":
+                paste(img, sprite(t, w, "side"), cx, sy)
+                paste(img, sprite(t, w, "side"), cx, sy - sg.h - 1)
+            else:
+                paste(img, sprite(t, w, "side"), cx, sy)
+            cx += sg.w + gap
+        else:
+            paste(img, sprite(t, w), cx, y)
+            cx += w + gap
+    return cx - gap - x
+
+
+def row_width(n: int, w: int, gap: int) -> int:
+    return n * w + max(0, n - 1) * gap
+
+
+def to_png(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, "PNG", compress_level=PNG_LEVEL)
+    return buf.getvalue()
+
+
+def seat_order(viewer: int | None) -> Sequence[int]:
+    """Seats at the bottom, right, top and left of the table (play runs counterclockwise)."""
+    base = viewer if viewer is not None else 0
+    return [(base + k) % 4 for k in range(4)]
