@@ -121,7 +121,7 @@ class TableRunner:
         from jxbot.game import Match
 
         c = self.config
-        return Match(c.seed, ruleset=c.ruleset, rounds=c.rounds, stake=c.stake, fee=c.fee)
+        return Match(c.seed, ruleset=c.ruleset, rounds=c.rounds, stake=c.stake, fee=c.fee, max_hands=c.max_hands)
 
     def state(self) -> dict:
         """The resumable state: config, seats, match, current hand id, totals."""
@@ -155,7 +155,8 @@ class TableRunner:
         if state.get("hand_id") and events:
             runner.hand = Hand.replay([event_from_json(e) for e in events])
             runner._persisted = len(events)
-            runner._settled = getattr(runner.hand, "settlement", None) is not None
+            if _hand_id(runner.hand) != state["hand_id"]:
+                raise ValueError(f"the events are of hand {_hand_id(runner.hand)}, not {state['hand_id']}")
         return runner
 
     # ------------------------------------------------------------------ public control
@@ -183,6 +184,11 @@ class TableRunner:
         """Wake the loop: something changed (input, a flag, a pause)."""
         self._idle.clear()
         self._wake.set()
+
+    @property
+    def hand_running(self) -> bool:
+        """A hand is dealt and not yet settled."""
+        return self.hand is not None and not self._settled
 
     @property
     def running(self) -> bool:

@@ -1,0 +1,86 @@
+"""``jxbot play``: a full match in the terminal against three computer players (no Discord needed)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any, TextIO
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p = sub.add_parser("play", help="play a match in the terminal against three computer players",
+                       description="Play Jiaxing Mahjong in the terminal against three computer players, "
+                                   "with the same clocks as the Discord tables.")
+    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default zh)")
+    p.add_argument("--seed", default=None, help="seed of the match (default: a fresh secret one)")
+    p.add_argument("--ruleset", default="jiaxing", help="ruleset (default jiaxing)")
+    p.add_argument("--rounds", type=int, default=1, help="wind rounds to play (default 1: the East round)")
+    p.add_argument("--hands", type=int, default=None, help="stop after this many hands")
+    p.add_argument("--level", choices=("normal", "easy"), default="normal", help="computer level")
+    p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument("--stake", type=int, default=1, help="底分 (default 1)")
+    p.add_argument("--silver", type=int, default=1000, help="your starting silver (default 1000)")
+    p.add_argument("--delay", type=float, default=0.6, help="seconds a computer takes per move (default 0.6)")
+    p.add_argument("--turn-seconds", type=float, default=None, help="turn limit (default: the ruleset's 20 s)")
+    p.add_argument("--claim-seconds", type=float, default=None, help="claim window (default: the ruleset's 5 s)")
+    return p
+
+
+def _seed(text: str | None) -> int | str | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: Any = None) -> int:
+    from jxbot.i18n import norm_lang, t
+    from jxbot.rules import get_ruleset
+    from jxbot.table import RealClock, SeatInfo, TableConfig, TableRunner
+    from jxbot.table.terminal import LineReader, TerminalSeat
+
+    lang = norm_lang(args.lang)
+    try:
+        get_ruleset(args.ruleset)
+    except ValueError as exc:
+        stdout.write(f"{exc}\n")
+        return 2
+    clock = clock or RealClock()
+    reader = LineReader(stdin)
+    reader.start()
+    me = TerminalSeat(stdout, lang, reader, seat=0, clock=clock)
+    me.silver = args.silver
+    cpu = "电脑" if lang == "zh" else "cpu"
+    seats = [SeatInfo(args.name or t("table.ui.you", lang), lang=lang)]
+    seats += [SeatInfo.computer(f"{cpu}{i}", args.level) for i in range(1, 4)]
+
+    async def balances(infos: Any) -> list[int | None]:
+        return [me.silver if i == 0 and not s.is_computer else None for i, s in enumerate(infos)]
+
+    config = TableConfig(table_id="terminal", ruleset=args.ruleset, rounds=args.rounds, stake=args.stake,
+                         seed=_seed(args.seed), max_hands=args.hands, computer_delay=max(0.0, args.delay),
+                         between_hands=max(0.0, args.delay) * 3, turn_seconds=args.turn_seconds,
+                         claim_window=args.claim_seconds)
+    runner = TableRunner(seats, config, interfaces=[me], balances=balances, clock=clock)
+    me.runner = runner
+    task = runner.start()
+    quitter = asyncio.ensure_future(me.quit.wait())
+    await asyncio.wait({task, quitter}, return_when=asyncio.FIRST_COMPLETED)
+    if me.quit.is_set() and not task.done():
+        # leaving is an escape: the hand is played out (and charged), then the match stops
+        runner.config.max_hands = runner.hands_played + (1 if runner.hand_running else 0)
+        await task
+    quitter.cancel()
+    task.result()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(play(args, sys.stdin, sys.stdout))
+    except KeyboardInterrupt:
+        sys.stdout.write("\n")
+        return 130

@@ -1,0 +1,235 @@
+"""``jxbot simulate``: computer players against each other, many hands, figures at the end.
+
+The hands are cut into chunks of ``--chunk`` hands; chunk i is played by ``jxbot.ai.selfplay.simulate``
+with the seed ``"<seed>/<i>"``. ``--jobs K`` spreads the chunks over K processes; the figures are the
+same whatever K (only hands_per_second changes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+LEVELS = ("normal", "easy")
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p = sub.add_parser("simulate", help="self-play between computer players, with statistics",
+                       description="Play many hands between computer players and print statistics.")
+    p.add_argument("--hands", type=int, default=1000, help="number of hands (default 1000)")
+    p.add_argument("--players", default="normal,easy,easy,easy",
+                   help="four levels, comma-separated, seat 0 first (default normal,easy,easy,easy)")
+    p.add_argument("--seed", default="0", help="seed (default 0)")
+    p.add_argument("--ruleset", default="jiaxing", help="ruleset (default jiaxing)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--chunk", type=int, default=25, help="hands per work unit (default 25)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the table (default en)")
+    return p
+
+
+def parse_players(text: str) -> list[str]:
+    players = [p.strip().lower() for p in text.split(",") if p.strip()]
+    if len(players) != 4:
+        raise ValueError(f"--players needs four levels, got {len(players)}: {text!r}")
+    bad = [p for p in players if p not in LEVELS]
+    if bad:
+        raise ValueError(f"unknown level {bad[0]!r}; levels: {', '.join(LEVELS)}")
+    return players
+
+
+def chunks(hands: int, size: int) -> list[int]:
+    size = max(1, size)
+    out = [size] * (hands // size)
+    if hands % size:
+        out.append(hands % size)
+    return out
+
+
+def _work(job: tuple[int, int, list[str], str, str]) -> tuple[int, dict]:
+    index, n, players, seed, ruleset = job
+    from jxbot.ai.selfplay import simulate
+
+    return index, simulate(n, players, f"{seed}/{index}", ruleset=ruleset)
+
+
+_RATES = ("hands_per_second",)
+
+
+def _is_num(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def merge(parts: list[dict]) -> dict:
+    """Merge chunk results: counts add up, per-hand averages are weighted by hands, lists of numbers
+    add element-wise, other lists concatenate."""
+    weights = [max(0, int(p.get("hands", 0))) for p in parts]
+
+    def avg_key(k: str) -> bool:
+        return k.startswith("avg") or k.endswith("_rate") or k.endswith("_share") or k.startswith("mean")
+
+    def combine(key: str, values: list[Any], ws: list[int]) -> Any:
+        vals = [(v, w) for v, w in zip(values, ws, strict=True) if v is not None]
+        if not vals:
+            return None
+        first = vals[0][0]
+        if isinstance(first, bool):
+            return any(v for v, _ in vals)
+        if _is_num(first):
+            if avg_key(key):
+                return sum(v * w for v, w in vals) / max(1, sum(w for _, w in vals))
+            s = sum(v for v, _ in vals)
+            return s
+        if isinstance(first, dict):
+            keys: list[str] = []
+            for v, _ in vals:
+                keys += [k for k in v if k not in keys]
+            return {k: combine(k if not avg_key(key) else "avg", [v.get(k) for v, _ in vals],
+                               [w for _, w in vals]) for k in keys}
+        if isinstance(first, list):
+            if all(isinstance(v, list) and len(v) == len(first) and all(_is_num(x) for x in v) for v, _ in vals) \
+                    and first and key not in ("invariant_violations",):
+                return [combine(key, [v[i] for v, _ in vals], [w for _, w in vals]) for i in range(len(first))]
+            out: list = []
+            for v, _ in vals:
+                out.extend(v)
+            return out
+        return first
+
+    keys: list[str] = []
+    for p in parts:
+        keys += [k for k in p if k not in keys]
+    merged = {k: combine(k, [p.get(k) for p in parts], weights) for k in keys if k not in _RATES}
+    merged["hands"] = sum(weights)
+    return merged
+
+
+def run_sim(hands: int, players: list[str], seed: str, ruleset: str = "jiaxing", jobs: int = 1, chunk: int = 25,
+            progress: Callable[[int, int], None] | None = None) -> dict:
+    sizes = chunks(hands, chunk)
+    work = [(i, n, players, seed, ruleset) for i, n in enumerate(sizes)]
+    parts: dict[int, dict] = {}
+    done = 0
+    t0 = time.perf_counter()
+
+    def collect(results: Iterable[tuple[int, dict]]) -> None:
+        nonlocal done
+        for i, r in results:
+            parts[i] = r
+            done += sizes[i]
+            if progress:
+                progress(done, hands)
+
+    if jobs <= 1 or len(work) <= 1:
+        collect(map(_work, work))
+    else:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn") if sys.platform == "darwin" else mp.get_context()
+        with ctx.Pool(min(jobs, len(work))) as pool:
+            collect(pool.imap_unordered(_work, work))
+    elapsed = time.perf_counter() - t0
+    out = merge([parts[i] for i in sorted(parts)])
+    out["hands"] = hands
+    out["players"] = players
+    out["seed"] = seed
+    out["ruleset"] = ruleset
+    out["jobs"] = jobs
+    out["seconds"] = round(elapsed, 3)
+    out["hands_per_second"] = round(hands / elapsed, 1) if elapsed > 0 else None
+    return out
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal stream (redrawn at most ~10 times a second)."""
+
+    def __init__(self, stream: TextIO, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.t0 = time.perf_counter()
+        self._last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done < total and now - self._last < 0.1:
+            return
+        self._last = now
+        frac = done / total if total else 1.0
+        fill = int(frac * self.width)
+        rate = done / (now - self.t0) if now > self.t0 else 0.0
+        self.stream.write(f"\r[{'#' * fill}{'.' * (self.width - fill)}] {done}/{total} hands  {rate:,.0f}/s")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def render(stats: dict, lang: str = "en") -> str:
+    hands = stats.get("hands") or 0
+    zh = lang == "zh"
+    lines = []
+    players = stats.get("players") or ["?"] * 4
+    wins_by = stats.get("wins_by_seat") or [0] * 4
+    points_by = stats.get("points_by_seat") or [0] * 4
+    lines.append(("牌局" if zh else "hands") + f": {hands}   " + ("玩家" if zh else "players") + ": "
+                 + ",".join(players) + f"   seed {stats.get('seed')}")
+    lines.append("座位  级别      胡牌率   平均得分" if zh else "seat  level     win share  avg points")
+    for i in range(4):
+        share = wins_by[i] / hands if hands else 0.0
+        avg = points_by[i] / hands if hands else 0.0
+        lines.append(f"{i:>4}  {players[i]:<8}  {_pct(share):>9}  {avg:>+10.2f}")
+    wins, draws = stats.get("wins", 0), stats.get("draws", 0)
+    selfd = stats.get("self_draws", 0)
+    lines.append(("荒庄率" if zh else "draw rate") + f": {_pct(draws / hands if hands else 0)}   "
+                 + ("自摸率（占胡牌）" if zh else "self-draw rate (of wins)") + f": {_pct(selfd / wins if wins else 0)}")
+    pats = stats.get("pattern_counts") or {}
+    if pats:
+        from jxbot.i18n import t
+
+        lines.append(("牌型" if zh else "patterns") + ": " + "  ".join(
+            f"{t('item.' + k, lang) if t('item.' + k, lang) != 'item.' + k else k} {_pct(v / wins if wins else 0).strip()}"
+            for k, v in sorted(pats.items(), key=lambda kv: -kv[1])))
+    if stats.get("avg_turns") is not None:
+        lines.append(("平均每局巡数" if zh else "average hand length (turns)") + f": {stats['avg_turns']:.1f}")
+    lines.append(("每秒局数" if zh else "hands per second") + f": {stats.get('hands_per_second')}  "
+                 + f"(jobs {stats.get('jobs')}, {stats.get('seconds')} s)")
+    viol = stats.get("invariant_violations")
+    nviol = len(viol) if isinstance(viol, list) else (viol or 0)
+    lines.append(("不变量违例" if zh else "invariant violations") + f": {nviol}")
+    if isinstance(viol, list):
+        lines.extend(f"  ! {v}" for v in viol[:10])
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        players = parse_players(args.players)
+    except ValueError as exc:
+        sys.stderr.write(f"jxbot simulate: {exc}\n")
+        return 2
+    if args.hands < 1:
+        sys.stderr.write("jxbot simulate: --hands must be at least 1\n")
+        return 2
+    try:
+        from jxbot.rules import get_ruleset
+
+        get_ruleset(args.ruleset)
+    except ValueError as exc:
+        sys.stderr.write(f"jxbot simulate: {exc}\n")
+        return 2
+    bar = ProgressBar(sys.stderr)
+    stats = run_sim(args.hands, players, str(args.seed), args.ruleset, jobs=max(1, args.jobs),
+                    chunk=args.chunk, progress=bar)
+    if args.json:
+        sys.stdout.write(json.dumps(stats, ensure_ascii=False, sort_keys=True) + "\n")
+    else:
+        sys.stdout.write(render(stats, args.lang) + "\n")
+    viol = stats.get("invariant_violations")
+    return 1 if (len(viol) if isinstance(viol, list) else (viol or 0)) else 0

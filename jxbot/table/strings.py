@@ -1,0 +1,101 @@
+"""Strings of the table runner and the terminal table (zh / en), in the shared catalog."""
+
+from __future__ import annotations
+
+from jxbot.i18n import register, t
+
+STRINGS: dict[str, dict[str, str]] = {
+    # submit() error codes (the runner's own and the game's IllegalAction codes)
+    "table.err.no_hand": {"zh": "现在没有进行中的牌局。", "en": "No hand is running."},
+    "table.err.paused": {"zh": "牌桌已暂停。", "en": "The table is paused."},
+    "table.err.not_your_seat": {"zh": "这不是你的座位。", "en": "That is not your seat."},
+    "table.err.escaped": {"zh": "你已离开这一局。", "en": "You have left this hand."},
+    "table.err.bad_action": {"zh": "无法识别的操作。", "en": "Unknown action."},
+    "table.err.table_error": {"zh": "牌桌出错，已暂停，稍后恢复。", "en": "The table hit an error and is paused."},
+    "table.err.not_your_turn": {"zh": "还没轮到你。", "en": "It is not your turn."},
+    "table.err.tile_not_held": {"zh": "你手里没有这张牌。", "en": "You do not hold that tile."},
+    "table.err.cannot_claim": {"zh": "这张牌你不能这样吃碰杠胡。", "en": "You cannot claim that tile that way."},
+    "table.err.window_closed": {"zh": "已经过了时限。", "en": "Too late: that window has closed."},
+    "table.err.wildcard_in_meld": {"zh": "百搭不能吃、碰、杠。", "en": "The wildcard cannot be used in a meld."},
+    "table.err.gave_up": {"zh": "你已放弃，只能摸打。", "en": "You gave up: you may only draw and discard."},
+    "table.err.hand_over": {"zh": "这一局已经结束。", "en": "This hand is over."},
+    # action names
+    "table.act.discard": {"zh": "打", "en": "discard"},
+    "table.act.tsumo": {"zh": "自摸", "en": "self-draw win"},
+    "table.act.angang": {"zh": "暗杠", "en": "concealed kong"},
+    "table.act.bugang": {"zh": "补杠", "en": "added kong"},
+    "table.act.hu": {"zh": "胡", "en": "win"},
+    "table.act.peng": {"zh": "碰", "en": "pung"},
+    "table.act.gang": {"zh": "杠", "en": "kong"},
+    "table.act.chi": {"zh": "吃", "en": "chow"},
+    "table.act.pass": {"zh": "过", "en": "pass"},
+    "table.act.persist": {"zh": "坚持", "en": "persist"},
+    "table.act.give_up": {"zh": "放弃", "en": "give up"},
+    "table.meld.chow": {"zh": "吃", "en": "chow"},
+    "table.meld.pung": {"zh": "碰", "en": "pung"},
+    "table.meld.kong": {"zh": "明杠", "en": "kong"},
+    "table.meld.added_kong": {"zh": "补杠", "en": "added kong"},
+    "table.meld.concealed_kong": {"zh": "暗杠", "en": "concealed kong"},
+    # terminal table
+    "table.ui.header": {"zh": "第{n}局 · {rw}风圈 · 庄家 {dealer} · 百搭 {wild}（翻开 {ind}）· 牌墙剩 {wall} 张",
+                        "en": "Hand {n} · {rw} round · dealer {dealer} · wildcard {wild} (flipped {ind}) · wall {wall}"},
+    "table.ui.you": {"zh": "你", "en": "you"},
+    "table.ui.seat_line": {"zh": "{wind}{dealer} {name:<8} 分 {total:>+6}  {auto}手牌 {n} 张  副露 {melds}",
+                           "en": "{wind}{dealer} {name:<8} score {total:>+6}  {auto}{n} tiles  melds {melds}"},
+    "table.ui.discards": {"zh": "    弃牌: {tiles}", "en": "    discards: {tiles}"},
+    "table.ui.auto": {"zh": "[托管] ", "en": "[auto] "},
+    "table.ui.none": {"zh": "无", "en": "none"},
+    "table.ui.hand": {"zh": "你的手牌: {tiles}", "en": "Your hand: {tiles}"},
+    "table.ui.drawn": {"zh": "  摸到: {tile}", "en": "  drew: {tile}"},
+    "table.ui.wild_mark": {"zh": "（*为百搭）", "en": "(* = wildcard)"},
+    "table.ui.turn_prompt": {"zh": "出牌：输入牌（如 5m、5万、东）；回车 = 打出摸到的牌{opts}（{secs} 秒）> ",
+                             "en": "Discard: type a tile (5m, 5p, 1z…); Enter = the drawn tile{opts} ({secs} s)> "},
+    "table.ui.claim_prompt": {"zh": "{who} 打出 {tile}：{opts}；回车 = 过（{secs} 秒）> ",
+                              "en": "{who} discarded {tile}: {opts}; Enter = pass ({secs} s)> "},
+    "table.ui.rob_prompt": {"zh": "{who} 补杠 {tile}，可以抢杠胡：{opts}；回车 = 过（{secs} 秒）> ",
+                            "en": "{who} adds a kong of {tile}; you may rob it: {opts}; Enter = pass ({secs} s)> "},
+    "table.ui.contract_prompt": {"zh": "{a} 与 {b} 互为承包：{opts}；回车 = 坚持（{secs} 秒）> ",
+                                 "en": "{a} and {b} are bound by a contract: {opts}; Enter = persist ({secs} s)> "},
+    "table.ui.or_number": {"zh": "；或输入序号 {opts}", "en": "; or a number {opts}"},
+    "table.ui.bad_input": {"zh": "看不懂“{text}”。输入 help 查看帮助。", "en": "Cannot read {text!r}. Type help for help."},
+    "table.ui.help": {"zh": "输入牌名出牌（5m/5p/5s/1z-7z 或 5万/5筒/5条/东南西北白发中），数字选择操作，"
+                            "回车 = 默认，auto = 托管开关，autowin = 自动胡开关，quit = 离桌（逃跑）",
+                      "en": "Type a tile to discard (5m/5p/5s/1z-7z), a number to pick an option, Enter = default, "
+                            "auto = auto-play on/off, autowin = auto-win on/off, quit = leave (an escape)"},
+    "table.ui.did": {"zh": "  {who}: {what}", "en": "  {who}: {what}"},
+    "table.ui.timeout": {"zh": "  {who} 超时：{what}", "en": "  {who} timed out: {what}"},
+    "table.ui.auto_on": {"zh": "  {who} 进入托管。", "en": "  {who} is on auto-play."},
+    "table.ui.auto_off": {"zh": "  {who} 取消托管。", "en": "  {who} is back from auto-play."},
+    "table.ui.autowin_on": {"zh": "  自动胡已开启。", "en": "  Auto-win is on."},
+    "table.ui.autowin_off": {"zh": "  自动胡已关闭。", "en": "  Auto-win is off."},
+    "table.ui.escape": {"zh": "  {who} 逃跑了，由电脑托管。", "en": "  {who} left the hand; a computer plays the seat."},
+    "table.ui.eof": {"zh": "（输入结束，进入托管）", "en": "(end of input: auto-play on)"},
+    "table.ui.result_win": {"zh": "== {who} 胡了{how}！胡牌 {tile} ==", "en": "== {who} wins{how}! on {tile} =="},
+    "table.ui.self_draw": {"zh": "（自摸）", "en": " (self-draw)"},
+    "table.ui.robbed": {"zh": "（抢 {who} 的杠）", "en": " (robbing {who}'s kong)"},
+    "table.ui.from": {"zh": "（{who} 放炮）", "en": " (off {who})"},
+    "table.ui.drawn_game": {"zh": "== 荒庄：没有人胡 ==", "en": "== Drawn hand: nobody won =="},
+    "table.ui.win_hand": {"zh": "  牌: {tiles}  {melds}", "en": "  hand: {tiles}  {melds}"},
+    "table.ui.item": {"zh": "  {label:<10} {value:>3} {unit}", "en": "  {label:<18} {value:>3} {unit}"},
+    "table.ui.tai": {"zh": "台", "en": "tai"},
+    "table.ui.fan": {"zh": "番", "en": "fan"},
+    "table.ui.total": {"zh": "  共 {tai} 台 × 2^{fan} 番 × 底 {stake} = {points}",
+                       "en": "  total {tai} tai × 2^{fan} fan × stake {stake} = {points}"},
+    "table.ui.payment": {"zh": "  {name:<8} {delta:>+7}  合计 {total:>+7}{balance}",
+                         "en": "  {name:<8} {delta:>+7}  total {total:>+7}{balance}"},
+    "table.ui.balance": {"zh": "  银子 {b}", "en": "  silver {b}"},
+    "table.ui.reveal": {"zh": "  牌墙承诺 {c}…（盐 {salt}…）", "en": "  wall commitment {c}… (salt {salt}…)"},
+    "table.ui.match_end": {"zh": "== 牌局结束（{n} 局）==", "en": "== Match over ({n} hands) =="},
+    "table.ui.final": {"zh": "  {name:<8} {total:>+7}", "en": "  {name:<8} {total:>+7}"},
+    "table.ui.queue": {"zh": "  累计番留到下局: {q}", "en": "  cumulative fan carried over: {q}"},
+}
+register(STRINGS)
+
+
+def error_text(code: str, lang: str | None = None) -> str:
+    """A player-facing sentence for a ``submit`` error code."""
+    for key in (f"table.err.{code}", f"game.error.{code}"):
+        text = t(key, lang)
+        if text != key:
+            return text
+    return code
