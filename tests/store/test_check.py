@@ -57,7 +57,7 @@ def test_check_detects_each_kind_of_damage(tmp_path):
                                   {"half_settled", "stats_mismatch"}),
         "stats": (["UPDATE members SET wins = wins + 1 WHERE user_id = 3"], {"stats_mismatch"}),
         "event_gap": (["DELETE FROM hand_events WHERE idx = 1"], {"event_gap"}),
-        "negative": (["UPDATE ledger SET balance_after = -1 WHERE entry_id = 1"], {"negative_balance", "running_balance"}),
+        "negative": (["UPDATE ledger SET balance_after = -1 WHERE entry_id = (SELECT MIN(entry_id) FROM ledger WHERE user_id = 1)"], {"negative_balance", "running_balance"}),
     }
     for name, (sql, expected) in cases.items():
         path = str(tmp_path / f"{name}.sqlite3")
