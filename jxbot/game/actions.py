@@ -5,7 +5,7 @@ JSON form: ``{"type": "discard", "seat": 0, "tile": 5}`` (``to_json`` / ``action
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -30,9 +30,8 @@ class Action:
     tile: int | None = None
 
     def to_json(self) -> dict:
-        d = asdict(self)
-        d["type"] = self.type.value
-        return d
+        # plain dict literal: dataclasses.asdict deep-copies and dominated self-play time
+        return {"type": self.type.value, "seat": self.seat, "tile": self.tile}
 
     def __str__(self) -> str:
         return f"{self.type.value}(seat={self.seat}" + (f", tile={self.tile})" if self.tile is not None else ")")
