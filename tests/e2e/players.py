@@ -1,0 +1,357 @@
+"""Scripted players: a Discord client per user, acting through the double as a person would.
+
+A player runs slash commands (by their name or a localized name, with options typed from the synced
+command definitions), reads its DM panel (the bot's latest DM: image attachment + buttons), clicks a
+button by label or custom_id (on time, late, twice, or on a message it can't normally reach with
+``force=True``), fills modals, and reads what it sees: channel messages plus its own ephemerals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from tests.e2e.double import Channel, DiscordDouble, Guild, Interaction, Message, User
+from tests.e2e.double import state as st
+
+LOADING = st.LOADING
+
+
+class Action:
+    """What one interaction (a command, a click, a modal submit) led to, as the player sees it."""
+
+    def __init__(self, player: Player, interaction: Interaction) -> None:
+        self.player = player
+        self.interaction = interaction
+
+    @property
+    def double(self) -> DiscordDouble:
+        return self.player.double
+
+    async def response(self, timeout: float = 5.0) -> Action:
+        """Wait until the bot acknowledged (or the double refused its late/double callback)."""
+        i = self.interaction
+        await self.double.wait_for(lambda: i.response_type is not None or i.error is not None, timeout,
+                                   f"a response to interaction {i.id}")
+        return self
+
+    async def settled(self, timeout: float = 5.0) -> Action:
+        """Wait until any "thinking…" (deferred) message has been filled in."""
+        await self.response(timeout)
+        i = self.interaction
+        await self.double.wait_for(lambda: i.original is None or not i.original.flags & LOADING, timeout,
+                                   "the deferred response to be filled")
+        return self
+
+    async def followup(self, n: int = 1, timeout: float = 5.0) -> Message:
+        i = self.interaction
+        await self.double.wait_for(lambda: len(i.followups) >= n, timeout, f"followup #{n}")
+        return i.followups[n - 1]
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.interaction.response_type is not None
+
+    @property
+    def response_type(self) -> int | None:
+        return self.interaction.response_type
+
+    @property
+    def message(self) -> Message | None:
+        """The response message (@original): a reply, a deferred reply, or the updated component message."""
+        return self.interaction.original
+
+    @property
+    def ephemeral(self) -> bool:
+        m = self.interaction.original
+        return bool(m is not None and m.ephemeral)
+
+    @property
+    def content(self) -> str:
+        m = self.interaction.original
+        return "" if m is None else m.content
+
+    @property
+    def modal(self) -> dict[str, Any] | None:
+        return self.interaction.modal
+
+    @property
+    def latency(self) -> float | None:
+        return self.interaction.latency
+
+    def texts(self) -> list[str]:
+        """Everything the response said: @original and followups (content and embed text)."""
+        out: list[str] = []
+        for m in [self.interaction.original, *self.interaction.followups]:
+            if m is not None:
+                out.append(message_text(m))
+        return out
+
+
+def message_text(m: Message) -> str:
+    """The text a person reads in a message: content, embed titles/descriptions/fields, v2 text displays."""
+    parts = [m.content]
+    for e in m.embeds:
+        parts += [e.get("title") or "", e.get("description") or ""]
+        for f in e.get("fields") or []:
+            parts += [f.get("name") or "", f.get("value") or ""]
+        if e.get("footer"):
+            parts.append(e["footer"].get("text") or "")
+
+    def walk(items: list[dict[str, Any]]) -> None:
+        for c in items:
+            if c.get("type") == 10:
+                parts.append(c.get("content") or "")
+            if c.get("type") == 2 and c.get("label"):
+                parts.append(c["label"])
+            if isinstance(c.get("components"), list):
+                walk(c["components"])
+
+    walk(m.components)
+    return "\n".join(p for p in parts if p)
+
+
+class Player:
+    """One user at the keyboard."""
+
+    def __init__(self, double: DiscordDouble, user: User, guild: Guild | None = None,
+                 channel: Channel | None = None) -> None:
+        self.double = double
+        self.user = user
+        self.guild = guild or next(iter(double.guilds.values()), None)
+        self.channel = channel or (next((c for c in self.guild.channels.values() if c.type == 0), None)
+                                   if self.guild else None)
+
+    @classmethod
+    def join(cls, double: DiscordDouble, name: str, guild: Guild, channel: Channel | None = None, *,
+             locale: str = "zh-CN", dms_open: bool = True) -> Player:
+        return cls(double, double.add_user(name, guild=guild, locale=locale, dms_open=dms_open), guild, channel)
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def name(self) -> str:
+        return self.user.username
+
+    def __repr__(self) -> str:
+        return f"<Player {self.name}>"
+
+    # ------------------------------------------------------------------ seeing
+    def dm(self) -> Channel | None:
+        return self.double.dm_by_user.get(self.user.id)
+
+    def dm_messages(self) -> list[Message]:
+        ch = self.dm()
+        return [] if ch is None else ch.visible_messages(self.user.id)
+
+    def dm_panel(self) -> Message | None:
+        """The bot's latest DM that carries an image or buttons."""
+        for m in reversed(self.dm_messages()):
+            if m.author.id == self.double.bot.id and (m.attachments or m.buttons()):
+                return m
+        return None
+
+    async def wait_dm(self, predicate: Callable[[Message], bool] | None = None, *, after: Message | None = None,
+                      timeout: float = 5.0) -> Message:
+        """The latest bot DM (newer than ``after``, if given) that satisfies ``predicate``."""
+        def find() -> Message | None:
+            for m in reversed(self.dm_messages()):
+                if after is not None and m.id <= after.id:
+                    break
+                if m.author.id == self.double.bot.id and (predicate is None or predicate(m)):
+                    return m
+            return None
+        return await self.double.wait_for(find, timeout, f"a DM to {self.name}")
+
+    def channel_messages(self, channel: Channel | None = None) -> list[Message]:
+        """What this player sees in a channel: public messages and its own ephemerals."""
+        ch = channel or self.channel
+        assert ch is not None
+        return ch.visible_messages(self.user.id)
+
+    def ephemerals(self, channel: Channel | None = None) -> list[Message]:
+        chans = [channel] if channel else list(self.double.channels.values())
+        return [m for c in chans for m in c.messages if m.ephemeral_for == self.user.id and not m.deleted]
+
+    async def wait_message(self, predicate: Callable[[Message], bool], channel: Channel | None = None, *,
+                           timeout: float = 5.0) -> Message:
+        ch = channel or self.channel
+        assert ch is not None
+
+        def find() -> Message | None:
+            return next((m for m in reversed(ch.visible_messages(self.user.id)) if predicate(m)), None)
+        return await self.double.wait_for(find, timeout, f"a message in #{ch.name} for {self.name}")
+
+    def can_see(self, m: Message) -> bool:
+        if m.deleted:
+            return False
+        if m.ephemeral_for is not None:
+            return m.ephemeral_for == self.user.id
+        ch = self.double.channels[m.channel_id]
+        if ch.type == 1:
+            return ch.recipient is not None and ch.recipient.id == self.user.id
+        g = self.double.guild_of(ch)
+        return g is not None and self.user.id in g.members and bool(g.permissions_in(ch, self.user.id) & st.VIEW_CHANNEL)
+
+    # ------------------------------------------------------------------ acting
+    async def slash(self, command: str, *, channel: Channel | None = None, wait: bool = True, timeout: float = 5.0,
+                    **options: Any) -> Action:
+        """Run ``/command [subcommand] option=value…`` as typed in the client. Names may be localized."""
+        ch = channel or self.channel
+        assert ch is not None, "no channel to type the command in"
+        guild = self.double.guild_of(ch)
+        words = command.strip().lstrip("/").split()
+        cmds = self.double.commands_for(guild)
+        cmd = _find_named(list(cmds.values()), words[0], self.user.locale)
+        if cmd is None:
+            raise LookupError(f"/{words[0]} is not a registered command here (have: {sorted(cmds)})")
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1}
+        if cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        resolved: dict[str, dict[str, Any]] = {}
+        data["options"] = self._options(cmd.get("options") or [], words[1:], options, resolved, guild)
+        if resolved:
+            data["resolved"] = resolved
+        action = Action(self, self.double.create_interaction(2, self.user, ch, data))
+        return await action.response(timeout) if wait else action
+
+    def _options(self, defs: list[dict[str, Any]], words: list[str], values: dict[str, Any],
+                 resolved: dict[str, dict[str, Any]], guild: Guild | None) -> list[dict[str, Any]]:
+        subs = [d for d in defs if d.get("type") in (1, 2)]
+        if subs:
+            if not words:
+                raise ValueError(f"a subcommand is required: {[d['name'] for d in subs]}")
+            sub = _find_named(subs, words[0], self.user.locale)
+            if sub is None:
+                raise LookupError(f"unknown subcommand {words[0]!r}: {[d['name'] for d in subs]}")
+            inner = self._options(sub.get("options") or [], words[1:], values, resolved, guild)
+            return [{"type": sub["type"], "name": sub["name"], "options": inner}]
+        out: list[dict[str, Any]] = []
+        left = dict(values)
+        for d in defs:
+            key = next((k for k in (d["name"], *(d.get("name_localizations") or {}).values()) if k in left), None)
+            if key is None:
+                if d.get("required"):
+                    raise ValueError(f"option {d['name']!r} is required")
+                continue
+            raw = left.pop(key)
+            out.append({"type": d["type"], "name": d["name"], "value": self._option_value(d, raw, resolved, guild)})
+        if left:
+            raise ValueError(f"unknown options {sorted(left)}")
+        return out
+
+    def _option_value(self, d: dict[str, Any], raw: Any, resolved: dict[str, dict[str, Any]],
+                      guild: Guild | None) -> Any:
+        t = d["type"]
+        if t == 3:
+            value: Any = str(raw)
+        elif t == 4:
+            value = int(raw)
+        elif t == 5:
+            value = bool(raw)
+        elif t == 10:
+            value = float(raw)
+        elif t in (6, 9):
+            user = raw.user if isinstance(raw, Player) else raw if isinstance(raw, User) else self.double.users[int(raw)]
+            resolved.setdefault("users", {})[str(user.id)] = user.to_json()
+            if guild is not None and user.id in guild.members:
+                m = guild.members[user.id].to_json()
+                m.pop("user")
+                resolved.setdefault("members", {})[str(user.id)] = m
+            return str(user.id)
+        elif t == 7:
+            ch = raw if isinstance(raw, Channel) else self.double.channels[int(raw)]
+            resolved.setdefault("channels", {})[str(ch.id)] = {**ch.to_json(), "permissions": "0"}
+            return str(ch.id)
+        elif t == 8:
+            assert guild is not None
+            role = guild.roles[int(raw)]
+            resolved.setdefault("roles", {})[str(role.id)] = role.to_json()
+            return str(role.id)
+        else:
+            value = raw
+        choices = d.get("choices")
+        if choices and value not in [c["value"] for c in choices]:
+            raise ValueError(f"{value!r} is not a choice of {d['name']!r}")
+        return value
+
+    def find_component(self, message: Message, *, label: str | None = None, custom_id: str | None = None,
+                       index: int | None = None) -> dict[str, Any]:
+        comps = message.buttons()
+        for i, c in enumerate(comps):
+            if (custom_id is not None and c.get("custom_id") == custom_id) or (label is not None and c.get("label") == label) \
+                    or (index is not None and i == index):
+                return c
+        raise LookupError(f"no component label={label!r} custom_id={custom_id!r} index={index!r}; "
+                          f"have {[(c.get('label'), c.get('custom_id')) for c in comps]}")
+
+    async def click(self, message: Message | None = None, *, label: str | None = None, custom_id: str | None = None,
+                    index: int | None = None, values: list[str] | None = None, force: bool = False,
+                    wait: bool = True, timeout: float = 5.0) -> Action:
+        """Press a button (or pick ``values`` in a select) on ``message`` (default: the DM panel).
+
+        A real client only lets you click enabled components on messages you can see; ``force=True``
+        sends the click anyway (a stale client or a forged custom_id), so the bot's own checks are tested.
+        """
+        msg = message or self.dm_panel()
+        if msg is None:
+            raise LookupError(f"{self.name} has no panel to click")
+        comp = self.find_component(msg, label=label, custom_id=custom_id, index=index)
+        if not force:
+            if not self.can_see(msg):
+                raise PermissionError(f"{self.name} cannot see message {msg.id}")
+            if comp.get("disabled"):
+                raise PermissionError(f"{comp.get('label') or comp.get('custom_id')!r} is disabled")
+        ctype = comp.get("type", 2)
+        if ctype == 2 and comp.get("style") == 5:
+            raise ValueError("a link button opens a URL; the bot never hears of it")
+        data: dict[str, Any] = {"custom_id": comp["custom_id"], "component_type": ctype}
+        if "id" in comp:
+            data["id"] = comp["id"]
+        if ctype != 2:
+            data["values"] = list(values or [])
+        ch = self.double.channels[msg.channel_id]
+        action = Action(self, self.double.create_interaction(3, self.user, ch, data, message=msg))
+        return await action.response(timeout) if wait else action
+
+    async def double_click(self, message: Message | None = None, **how: Any) -> tuple[Action, Action]:
+        """Two clicks on the same component, as fast as a twitchy finger (both dispatched before either is answered)."""
+        a = await self.click(message, wait=False, **how)
+        b = await self.click(message, wait=False, **how)
+        await asyncio.gather(a.response(), b.response())
+        return a, b
+
+    async def submit_modal(self, shown: Action, values: dict[str, str], *, wait: bool = True,
+                           timeout: float = 5.0) -> Action:
+        """Fill the modal the bot showed in answer to ``shown`` and press Submit."""
+        modal = shown.modal
+        if modal is None:
+            raise LookupError("the bot showed no modal")
+
+        def answer(c: dict[str, Any]) -> dict[str, Any]:
+            return {"type": c["type"], "custom_id": c["custom_id"], "value": values.get(c["custom_id"], c.get("value", ""))}
+
+        rows: list[dict[str, Any]] = []
+        for c in modal.get("components", []):
+            if c.get("type") == 1:
+                rows.append({"type": 1, "components": [answer(x) for x in c.get("components", []) if x.get("type") == 4]})
+            elif c.get("type") == 18 and isinstance(c.get("component"), dict):
+                rows.append({"type": 18, "component": answer(c["component"])})
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        src = shown.interaction
+        action = Action(self, self.double.create_interaction(5, self.user, src.channel, data, message=src.message))
+        return await action.response(timeout) if wait else action
+
+
+def _find_named(defs: list[dict[str, Any]], word: str, locale: str) -> dict[str, Any] | None:
+    for d in defs:
+        if d["name"] == word:
+            return d
+    for d in defs:
+        locs = d.get("name_localizations") or {}
+        if locs.get(locale) == word or word in locs.values():
+            return d
+    return None

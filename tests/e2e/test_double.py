@@ -1,0 +1,164 @@
+"""The double against a real discord.py bot process (tests/e2e/minibot.py): what a player would see."""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+
+import pytest
+
+from tests.e2e.double import DiscordDouble
+from tests.e2e.double import state as st
+from tests.e2e.players import Player
+
+pytestmark = pytest.mark.e2e
+
+MINIBOT = ["-m", "tests.e2e.minibot"]
+
+
+@pytest.fixture
+async def world(double: DiscordDouble, start_bot):
+    guild = double.add_guild("test guild", locale="zh-CN")
+    channel = double.add_text_channel(guild, "mahjong")
+    alice = Player.join(double, "alice", guild, channel)
+    bob = Player.join(double, "bob", guild, channel, locale="en-US")
+    bot = await start_bot(MINIBOT, env={"DEV_GUILD_ID": str(guild.id)})
+    try:
+        await double.wait_commands(timeout=20)
+        await double.wait_ready(timeout=20)
+    except TimeoutError:
+        raise AssertionError(f"minibot did not come up:\n{bot.tail()}") from None
+    return guild, channel, alice, bob, bot
+
+
+def png_dims(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+async def test_sync_slash_attachment_and_button_edit(double: DiscordDouble, world) -> None:
+    guild, channel, alice, bob, _ = world
+    cmds = double.commands_for(guild)
+    assert {"ping", "dm", "announce", "ask"} <= set(cmds)
+    assert cmds["ping"]["options"][0]["name_localizations"] == {"zh-CN": "内容"}
+    assert double.gateway.compressions == ["zlib-stream"], "discord.py's default zlib-stream transport was not used"
+
+    # a zh-CN player types the localized option name; the bot gets the canonical one
+    act = await alice.slash("ping", 内容="你好")
+    assert act.response_type == 4 and not act.ephemeral
+    msg = act.message
+    assert msg is not None and msg.content == "你好"
+    assert [b["label"] for b in msg.buttons()] == ["Press"]
+    assert png_dims(msg.image() or b"") == (4, 3)
+    assert msg in bob.channel_messages(), "a public reply is visible to everyone in the channel"
+
+    press = await bob.click(msg, label="Press")
+    assert press.response_type == 7 and msg.content == "pong, pressed 1" and msg.edit_count == 1
+    await alice.click(msg, custom_id="mini:press")
+    assert msg.content == "pong, pressed 2" and msg.edit_count == 2
+    assert len(msg.attachments) == 1, "an update without attachments keeps the image"
+    # click-to-response latency is measured at the double for every answered interaction
+    lat = double.latencies()
+    assert len(lat) == 3 and all(0 <= x < 2.0 for x in lat)
+
+
+async def test_dm_panel_and_closed_dms(double: DiscordDouble, world) -> None:
+    guild, channel, alice, bob, _ = world
+    act = await alice.slash("dm", text="your hand")
+    assert act.ephemeral and act.content == "sent"
+    assert act.message not in bob.channel_messages(), "ephemeral replies are seen by their user only"
+    panel = alice.dm_panel()
+    assert panel is not None and panel.content == "your hand" and png_dims(panel.image() or b"") == (2, 2)
+    assert bob.dm_panel() is None
+    with pytest.raises(PermissionError):
+        await bob.click(panel, label="Press")  # not in bob's DMs: a client cannot reach it
+    press = await alice.click(label="Press")  # defaults to her DM panel
+    assert press.response_type == 7 and panel.content == "pong, pressed 1"
+
+    double.close_dms(bob.user)
+    act = await bob.slash("dm", text="hello")
+    assert act.ephemeral and act.content == "cannot DM you (50007)"
+    assert bob.dm_messages() == []
+
+
+async def test_missing_permissions_is_50013(double: DiscordDouble, world) -> None:
+    guild, channel, alice, _, _ = world
+    double.deny_permissions(channel, st.SEND_MESSAGES)
+    act = await alice.slash("announce", text="secret plan")
+    await act.settled()
+    assert act.texts() == ["missing permissions (50013)"] and act.ephemeral
+    assert not [m for m in alice.channel_messages() if m.content == "secret plan"]
+    # the interaction's app_permissions told the bot so, too
+    assert not int(act.interaction.payload["app_permissions"]) & st.SEND_MESSAGES
+
+    double.restore_permissions(channel)
+    act = await alice.slash("announce", text="open plan")
+    await act.settled()
+    assert act.texts() == ["announced"]
+    assert [m.content for m in alice.channel_messages() if not m.ephemeral] == ["open plan"]
+
+
+async def test_429_is_retried_after_retry_after(double: DiscordDouble, world) -> None:
+    guild, channel, alice, _, _ = world
+    route = "POST /channels/{channel_id}/messages"
+    double.rate_limit(route, times=2, retry_after=0.3)
+    act = await alice.slash("announce", text="after the storm")
+    await act.settled(timeout=10)
+    assert act.texts() == ["announced"]
+    assert double.request_count(route, 429) == 2 and double.request_count(route, 200) == 1
+    posted = [m for m in channel.messages if m.content == "after the storm"]
+    assert len(posted) == 1, "a retried request must not post twice"
+    times = sorted(t for t, m, tpl, _ in double.requests if m == "POST" and tpl == "/channels/{channel_id}/messages")
+    assert times[1] - times[0] >= 0.29 and times[2] - times[1] >= 0.29, "the bot did not wait retry_after"
+
+
+async def test_dropped_gateway_resumes_and_replays(double: DiscordDouble, world) -> None:
+    guild, channel, alice, _, bot = world
+    assert double.gateway.identifies == 1
+    await double.drop_gateway()  # TCP cut, no close frame
+    act = await alice.slash("ping", text="while you were away", wait=False)  # sent while disconnected
+    await act.response(timeout=10)
+    assert act.content == "while you were away"
+    assert double.gateway.resumes == 1 and double.gateway.identifies == 1, "the bot re-identified instead of resuming"
+    await double.drop_gateway(code=4000)  # a close frame this time
+    await double.wait_for(lambda: double.gateway.resumes == 2, 10, "second RESUME")
+    assert (await alice.slash("ping", text="again")).content == "again"
+    assert double.gateway.identifies == 1
+    assert "minibot resumed" in bot.log()
+
+
+async def test_modal_and_killed_bot_restarts(double: DiscordDouble, world) -> None:
+    guild, channel, alice, _, bot = world
+    shown = await alice.slash("ask")
+    assert shown.response_type == 9 and shown.modal is not None and shown.modal["title"] == "Ask"
+    answer = await alice.submit_modal(shown, {"mini:answer": "七对"})
+    assert answer.ephemeral and answer.content == "you said 七对"
+
+    msg = (await alice.slash("ping", text="before the crash")).message
+    assert msg is not None
+    await bot.kill()  # SIGKILL
+    await bot.start()
+    await double.wait_for(lambda: double.gateway.identifies == 2, 20, "the restarted bot's IDENTIFY")
+    # the persistent view is rebound by custom_id: the old message's button still works
+    press = await alice.click(msg, label="Press")
+    assert press.response_type == 7 and msg.content == "pong, pressed 1"
+
+
+async def test_late_and_double_callbacks_are_refused_like_discord(double: DiscordDouble, world) -> None:
+    guild, channel, alice, _, _ = world
+    msg = (await alice.slash("ping")).message
+    assert msg is not None
+    first, second = await alice.double_click(msg, label="Press")
+    assert first.response_type == second.response_type == 7
+    assert msg.edit_count == 2, "both clicks reached the bot and each was answered once"
+    # each click carries the message as the player saw it: both saw "pong", so a bot that trusts the
+    # clicked message's state answers both with "pressed 1" (keep state in the bot, not the message)
+    assert first.interaction.payload["message"]["content"] == second.interaction.payload["message"]["content"] == "pong"
+    assert msg.content == "pong, pressed 1"
+    double.ack_timeout = 0.0  # every callback is now too late: Discord answers 10062 Unknown interaction
+    late = await alice.click(msg, label="Press", wait=False)
+    await late.response()
+    assert late.interaction.error is not None and not late.acknowledged
+    await asyncio.sleep(0.1)
+    assert msg.content == "pong, pressed 1" and msg.edit_count == 2, "a refused update changes nothing"
+    assert double.errors == []
