@@ -32,6 +32,7 @@ FAN_CODES = (
     "laotou_huang",  # 老头黄
     "baozi",  # 包子
     "wildcard_repeat",  # 百搭连庄
+    "cumulative",  # cumulative 番 given as a bare number (``score_win(cumulative=N)``, ``jxbot score --cumulative N``)
 )
 CUMULATIVE_CODES = ("huang", "laotou_huang", "baozi", "wildcard_repeat")
 

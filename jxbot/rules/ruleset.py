@@ -59,7 +59,8 @@ class Ruleset:
     mult_contract_other_persist_when_other_wins: int = 1
 
     # A10 — silver
-    escape_winnings_paid: bool = False  # [default]
+    escape_winnings_paid: bool = False  # [default] an escaped seat's own winnings are not paid out
+    escape_fee_all: bool = False  # [default] in a hand with an escape only the escapers pay the fee F
 
     # A1 / C — table defaults
     match_rounds: int = 1  # [default] one full 东 round
