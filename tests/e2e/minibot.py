@@ -2,9 +2,10 @@
 
     DISCORD_TOKEN=… DISCORD_API_BASE=http://127.0.0.1:P/api/v10 [DEV_GUILD_ID=…] python -m tests.e2e.minibot
 
-Commands: /ping (a PNG attachment and a "Press" button; the button edits the message),
-/dm text (DMs the caller), /announce text (defers, posts in the channel, follows up),
-/ask (opens a modal). It reaches the double only through ``jxbot.discord_endpoints.configure``.
+Commands: /ping (a PNG attachment and buttons: "Press" updates the message, "Redraw" defers and sends a
+new image through @original, "Edit" defers and edits by REST), /dm text (DMs the caller the same panel),
+/announce text (defers, posts in the channel, follows up), /burst n (posts, then edits n times as fast as
+the rate limits allow), /ask (opens a modal). It reaches the double only through ``jxbot.discord_endpoints.configure``.
 """
 
 from __future__ import annotations
@@ -44,6 +45,21 @@ class Panel(discord.ui.View):
         m = re.search(r"pressed (\d+)", interaction.message.content)
         n = int(m.group(1)) + 1 if m else 1
         await interaction.response.edit_message(content=f"pong, pressed {n}")
+
+    @discord.ui.button(label="Redraw", custom_id="mini:redraw")
+    async def redraw(self, interaction: discord.Interaction, button: discord.ui.Button[Panel]) -> None:
+        """Deferred update, then a new image through the interaction webhook (@original)."""
+        await interaction.response.defer()
+        assert interaction.message is not None
+        size = (interaction.message.attachments[0].width or 1) + 1 if interaction.message.attachments else 1
+        await interaction.edit_original_response(attachments=[discord.File(io.BytesIO(tiny_png(size, size)), "hand.png")])
+
+    @discord.ui.button(label="Edit", custom_id="mini:edit")
+    async def edit(self, interaction: discord.Interaction, button: discord.ui.Button[Panel]) -> None:
+        """Deferred update, then a plain REST edit of the message (PATCH /channels/…/messages/…)."""
+        await interaction.response.defer()
+        assert interaction.message is not None
+        await interaction.message.edit(content="edited by REST")
 
 
 class AskModal(discord.ui.Modal, title="Ask"):
@@ -96,6 +112,15 @@ class MiniBot(discord.Client):
                 await interaction.followup.send(f"missing permissions ({exc.code})", ephemeral=True)
                 return
             await interaction.followup.send("announced", ephemeral=True)
+
+        @self.tree.command(name="burst", description="Post a message and edit it n times, as fast as allowed")
+        async def burst(interaction: discord.Interaction, n: app_commands.Range[int, 1, 50]) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            assert isinstance(interaction.channel, discord.abc.Messageable)
+            msg = await interaction.channel.send("0")
+            for i in range(1, n + 1):
+                msg = await msg.edit(content=str(i))
+            await interaction.followup.send(f"burst {n} done", ephemeral=True)
 
         @self.tree.command(name="ask", description="Open a modal")
         async def ask(interaction: discord.Interaction) -> None:

@@ -48,7 +48,7 @@ async def test_sync_slash_attachment_and_button_edit(double: DiscordDouble, worl
     assert act.response_type == 4 and not act.ephemeral
     msg = act.message
     assert msg is not None and msg.content == "你好"
-    assert [b["label"] for b in msg.buttons()] == ["Press"]
+    assert [b["label"] for b in msg.buttons()] == ["Press", "Redraw", "Edit"]
     assert png_dims(msg.image() or b"") == (4, 3)
     assert msg in bob.channel_messages(), "a public reply is visible to everyone in the channel"
 
@@ -60,6 +60,17 @@ async def test_sync_slash_attachment_and_button_edit(double: DiscordDouble, worl
     # click-to-response latency is measured at the double for every answered interaction
     lat = double.latencies()
     assert len(lat) == 3 and all(0 <= x < 2.0 for x in lat)
+
+    # deferred update (type 6), then a new image through the interaction webhook's @original
+    redraw = await alice.click(msg, label="Redraw")
+    assert redraw.response_type == 6
+    await double.wait_for(lambda: msg.edit_count == 3, 5, "the @original edit")
+    assert png_dims(msg.image() or b"") == (5, 5) and len(msg.attachments) == 1
+    assert msg.content == "pong, pressed 2", "an edit without content keeps it"
+    # deferred update, then a REST edit of the channel message
+    await alice.click(msg, label="Edit")
+    await double.wait_for(lambda: msg.content == "edited by REST", 5, "the REST edit")
+    assert msg.edit_count == 4 and double.rejections == []
 
 
 async def test_dm_panel_and_closed_dms(double: DiscordDouble, world) -> None:
@@ -110,6 +121,20 @@ async def test_429_is_retried_after_retry_after(double: DiscordDouble, world) ->
     assert len(posted) == 1, "a retried request must not post twice"
     times = sorted(t for t, m, tpl, _ in double.requests if m == "POST" and tpl == "/channels/{channel_id}/messages")
     assert times[1] - times[0] >= 0.29 and times[2] - times[1] >= 0.29, "the bot did not wait retry_after"
+
+
+async def test_enforced_rate_limits_pace_the_bot_without_429s(double: DiscordDouble, world) -> None:
+    guild, channel, alice, _, _ = world
+    double.enforce_rate_limits("PATCH /channels/{channel_id}/messages/{message_id}", limit=3, per=0.5)
+    act = await alice.slash("burst", n=7)
+    await act.settled(timeout=10)
+    assert act.texts() == ["burst 7 done"]
+    msg = next(m for m in channel.messages if m.author.id == double.bot.id and not m.ephemeral and m.content == "7")
+    assert msg.edit_count == 7
+    # never more than 3 edits inside any 0.5 s window, and discord.py paced itself from the headers
+    t = msg.edit_times
+    assert all(t[i + 3] - t[i] >= 0.45 for i in range(len(t) - 3))
+    assert double.request_count("PATCH /channels/{channel_id}/messages/{message_id}", 429) == 0
 
 
 async def test_dropped_gateway_resumes_and_replays(double: DiscordDouble, world) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import time
 from dataclasses import dataclass
 
 
@@ -54,3 +55,45 @@ class Faults:
 
     def clear(self) -> None:
         self.route_faults.clear()
+
+
+@dataclass
+class RateLimitRule:
+    """Discord-like buckets: at most ``limit`` requests per ``per`` seconds for each route matching
+    ``pattern`` and each major parameter (channel, guild, webhook token). Answers carry the
+    ``X-RateLimit-*`` headers discord.py reads, so a well-behaved client waits before it is refused."""
+
+    pattern: str
+    limit: int = 5
+    per: float = 5.0
+
+    def matches(self, method: str, template: str) -> bool:
+        return RouteFault(self.pattern, "rule").matches(method, template)
+
+
+class RateLimiter:
+    def __init__(self) -> None:
+        self.rules: list[RateLimitRule] = []
+        self._windows: dict[tuple[int, str, str, str], tuple[float, int]] = {}  # key -> (reset_at, used)
+
+    def check(self, method: str, template: str, major: str, now: float) -> tuple[bool, dict[str, str], float] | None:
+        """None if no rule applies; else (allowed, headers, retry_after)."""
+        for i, rule in enumerate(self.rules):
+            if not rule.matches(method, template):
+                continue
+            key = (i, method, template, major)
+            reset_at, used = self._windows.get(key, (0.0, 0))
+            if now >= reset_at:
+                reset_at, used = now + rule.per, 0
+            allowed = used < rule.limit
+            if allowed:
+                used += 1
+            self._windows[key] = (reset_at, used)
+            after = max(0.0, reset_at - now)
+            headers = {
+                "X-RateLimit-Limit": str(rule.limit), "X-RateLimit-Remaining": str(max(0, rule.limit - used)),
+                "X-RateLimit-Reset-After": f"{after:.3f}", "X-RateLimit-Reset": f"{time.time() + after:.3f}",
+                "X-RateLimit-Bucket": f"double{i}-{abs(hash((method, template))) % 10**8}",
+            }
+            return allowed, headers, after
+        return None

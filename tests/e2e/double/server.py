@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from . import state as st
-from .faults import Faults, RouteFault
+from .faults import Faults, RateLimiter, RateLimitRule, RouteFault
 from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_GUILDS, Gateway
 from .state import Channel, Guild, Interaction, Member, Message, Overwrite, Role, User
 
@@ -76,6 +76,8 @@ class DiscordDouble:
         self.faults = Faults()
         self.requests: list[tuple[float, str, str, int]] = []  # (time, method, template, status)
         self.errors: list[str] = []  # unexpected server-side failures (bugs in the double or bad payloads)
+        self.rejections: list[tuple[str, str, int, int, str]] = []  # (method, template, status, code, message)
+        self.limiter = RateLimiter()
         self.gateway = Gateway(self)
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -224,6 +226,14 @@ class DiscordDouble:
         """The next ``times`` requests matching ``pattern`` get 429 with ``retry_after``."""
         return self.faults.add(RouteFault(pattern, "429", times, retry_after=retry_after, is_global=is_global))
 
+    def enforce_rate_limits(self, pattern: str = "* /channels/{channel_id}/messages*", limit: int = 5,
+                            per: float = 5.0) -> RateLimitRule:
+        """Discord-like buckets (default: 5 per 5 s per channel for message sends and edits), with the
+        X-RateLimit headers a client uses to pace itself; exceeding them is a 429."""
+        rule = RateLimitRule(pattern, limit, per)
+        self.limiter.rules.append(rule)
+        return rule
+
     def slow(self, pattern: str, delay: float, times: int | None = None) -> RouteFault:
         return self.faults.add(RouteFault(pattern, "slow", times, delay=delay))
 
@@ -321,6 +331,15 @@ class DiscordDouble:
                                     "X-RateLimit-Reset": str(time.time() + f.retry_after),
                                     "X-RateLimit-Bucket": f"double-{abs(hash(template)) % 10**8}"})
                 return jresp(body, status=429, headers=headers)
+            rl_headers: dict[str, str] = {}
+            major = next((request.match_info[k] for k in ("channel_id", "guild_id", "token") if k in request.match_info), "")
+            if (rl := self.limiter.check(method, template, major, arrived)) is not None:
+                allowed, rl_headers, after = rl
+                if not allowed:
+                    status = 429
+                    body = {"message": "You are being rate limited.", "retry_after": round(after, 3), "global": False}
+                    return jresp(body, 429, {**rl_headers, "Via": "1.1 google", "X-RateLimit-Scope": "user",
+                                             "Retry-After": str(max(1, round(after)))})
             if (f := self.faults.take(method, template, "error")) is not None:
                 status = f.status
                 return jresp({"message": f.message, "code": f.code}, status=f.status)
@@ -331,6 +350,7 @@ class DiscordDouble:
             try:
                 resp = await handler(request)
             except ApiError as e:
+                self.rejections.append((method, template, e.status, e.code, e.message))
                 resp = e.response()
             except web.HTTPException:
                 raise
@@ -339,6 +359,8 @@ class DiscordDouble:
                 self.errors.append(f"{method} {template}: {exc!r}")
                 resp = jresp({"message": "double error", "code": 0}, status=500)
             status = resp.status
+            if rl_headers:
+                resp.headers.update(rl_headers)
             return resp
         finally:
             self.requests.append((arrived, method, template, status))
