@@ -187,3 +187,69 @@ async def test_late_and_double_callbacks_are_refused_like_discord(double: Discor
     await asyncio.sleep(0.1)
     assert msg.content == "pong, pressed 1" and msg.edit_count == 2, "a refused update changes nothing"
     assert double.errors == []
+
+
+def test_configure_points_discord_py_at_the_double_only_when_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    import discord.gateway
+    import discord.http
+
+    from jxbot.discord_endpoints import configure, derive_gateway
+
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    monkeypatch.delenv("DISCORD_GATEWAY_URL", raising=False)
+    configure(None)
+    configure("")
+    assert discord.http.Route.BASE == "https://discord.com/api/v10"
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "wss://gateway.discord.gg/"
+
+    configure("http://127.0.0.1:8765/api/v10/")
+    assert discord.http.Route("GET", "/users/@me").url == "http://127.0.0.1:8765/api/v10/users/@me"
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:8765/"
+    monkeypatch.setenv("DISCORD_GATEWAY_URL", "ws://127.0.0.1:9/gw")
+    configure("https://example.test/api/v10")
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:9/gw"
+    assert derive_gateway("https://example.test/api/v10") == "wss://example.test/"
+    with pytest.raises(ValueError):
+        derive_gateway("example.test")
+
+
+async def test_standalone_double_serves_state_and_faults() -> None:
+    import json
+    import sys
+
+    import aiohttp
+
+    from tests.e2e.conftest import REPO
+
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "tests.e2e.double", "--port", "0", "--users", "2",
+                                                cwd=str(REPO), stdout=asyncio.subprocess.PIPE)
+    try:
+        assert proc.stdout is not None
+        info = json.loads(await asyncio.wait_for(proc.stdout.readline(), 15))
+        assert set(info["users"]) == {"player1", "player2"}
+        base = info["api_base"]
+        root = base.rsplit("/api/", 1)[0]
+        async with aiohttp.ClientSession(headers={"Authorization": f"Bot {info['token']}"}) as s:
+            async with s.get(f"{base}/gateway/bot") as r:
+                assert (await r.json())["url"] == info["gateway"]
+            async with s.get(f"{base}/users/@me", headers={"Authorization": "Bot wrong"}) as r:
+                assert r.status == 401
+            async with s.post(f"{root}/_double/faults", json={"kind": "close_dms", "user_id": info["users"]["player1"]}):
+                pass
+            async with s.post(f"{base}/users/@me/channels", json={"recipient_id": info["users"]["player1"]}) as r:
+                dm = await r.json()
+            async with s.post(f"{base}/channels/{dm['id']}/messages", json={"content": "hi"}) as r:
+                assert r.status == 403 and (await r.json())["code"] == 50007
+            async with s.post(f"{root}/_double/faults", json={"kind": "429", "pattern": "POST /channels/*", "times": 1}):
+                pass
+            async with s.post(f"{base}/channels/{info['channel_id']}/messages", json={"content": "x"}) as r:
+                assert r.status == 429 and (await r.json())["retry_after"] > 0
+            async with s.post(f"{base}/channels/{info['channel_id']}/messages", json={"content": "table open"}) as r:
+                assert r.status == 200
+            async with s.get(f"{root}/_double/state") as r:
+                state = await r.json()
+            assert [m["content"] for m in state["channels"][info["channel_id"]]] == ["table open"]
+    finally:
+        proc.kill()
+        await proc.wait()
