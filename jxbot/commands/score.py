@@ -1,0 +1,137 @@
+"""``jxbot score``: the hand calculator.
+
+``jxbot score 11122233m777z55p --win 5p --wildcard 3s --round E --seat S --self-draw --stake 5 --json``
+
+Exit 0 for a win, 1 for a hand that does not win (says why), 2 for bad notation or an impossible
+hand (a fifth copy, a wrong tile count, a wildcard in a meld…).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "东": 0, "南": 1, "西": 2, "北": 3}
+
+
+def _wind(text: str) -> int:
+    key = text.strip().upper() if text.strip().isascii() else text.strip()
+    if key in WINDS:
+        return WINDS[key]
+    if key.isdigit() and 0 <= int(key) <= 3:
+        return int(key)
+    raise argparse.ArgumentTypeError(f"bad wind {text!r}: use E, S, W or N (or 东 南 西 北)")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "score", help="score a winning hand (台, 番, points)",
+        description="Score a Jiaxing Mahjong hand. HAND is the concealed tiles WITHOUT the winning tile, "
+                    "in Tenhou notation (123m456p789s1234567z; z = 东南西北白发中).",
+    )
+    p.add_argument("hand", metavar="HAND", help="concealed tiles without the winning tile, e.g. 11122233m777z55p")
+    p.add_argument("--win", required=True, metavar="TILE", help="the winning tile, e.g. 5p")
+    p.add_argument("--wildcard", metavar="TILE", help="the 百搭 kind this hand, e.g. 3s")
+    p.add_argument("--ruleset", default="jiaxing", help="ruleset name (default: jiaxing)")
+    p.add_argument("--chi", action="append", default=[], metavar="TILES", help="an exposed chow, e.g. 123m (repeatable)")
+    p.add_argument("--peng", action="append", default=[], metavar="TILES", help="an exposed pung, e.g. 777z (repeatable)")
+    p.add_argument("--gang", action="append", default=[], metavar="TILES", help="an exposed kong, e.g. 1111m (repeatable)")
+    p.add_argument("--angang", action="append", default=[], metavar="TILES",
+                   help="a concealed kong, e.g. 9999p (repeatable)")
+    p.add_argument("--round", type=_wind, default=0, metavar="WIND", help="round wind E/S/W/N (default E)")
+    p.add_argument("--seat", type=_wind, default=0, metavar="WIND", help="seat wind E/S/W/N (default E = dealer)")
+    p.add_argument("--self-draw", action="store_true", help="自摸: the winning tile was drawn")
+    p.add_argument("--kong-draw", action="store_true", help="杠上开花: drawn as a kong replacement (with --self-draw)")
+    p.add_argument("--last-tile", action="store_true", help="海底捞月: the last drawable tile (with --self-draw)")
+    p.add_argument("--rob", action="store_true", help="抢杠胡: won by robbing a kong")
+    p.add_argument("--first-turn", action="store_true", help="天胡 (dealer) / 地胡 (others)")
+    p.add_argument("--cumulative", default="0", metavar="N",
+                   help="cumulative 番 taken by this win: a number, or codes like baozi,huang")
+    p.add_argument("--stake", type=int, default=1, help="底分, the table's stake (default 1)")
+    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the table (default zh)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _pad(text: str, width: int) -> str:
+    """Left-justify by display width (CJK characters take two columns)."""
+    import unicodedata
+
+    w = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(0, width - w)
+
+
+def _fail(args: argparse.Namespace, message: str, code: int) -> int:
+    if args.json:
+        print(json.dumps({"winning": False, "error": message}, ensure_ascii=False))
+    print(f"jxbot score: {message}", file=sys.stderr)
+    return code
+
+
+def run(args: argparse.Namespace) -> int:
+    from jxbot.i18n import t
+    from jxbot.rules import Meld, check_hand, get_ruleset, parse_tile, parse_tiles, score_win
+    from jxbot.rules.names import item_name
+    from jxbot.rules.tiles import format_tiles, tile_name, wind_name
+
+    lang = args.lang
+    try:
+        rs = get_ruleset(args.ruleset)
+        hand = parse_tiles(args.hand)
+        win = parse_tile(args.win)
+        wildcard = parse_tile(args.wildcard) if args.wildcard else None
+        melds = [Meld.chow(s) for s in args.chi] + [Meld.pung(s) for s in args.peng]
+        melds += [Meld.kong(s) for s in args.gang] + [Meld.concealed_kong(s) for s in args.angang]
+        cum_text = args.cumulative.strip()
+        cumulative: int | tuple[str, ...]
+        if cum_text.isdigit():
+            cumulative = int(cum_text)
+        else:
+            cumulative = tuple(c.strip() for c in cum_text.split(",") if c.strip())
+        if args.stake < 0:
+            raise ValueError("the stake cannot be negative")
+        check_hand(hand, melds, extra=(win,), wildcard=wildcard, tiles_mod3=2)
+        score = score_win(
+            hand, win, melds, wildcard=wildcard, self_draw=args.self_draw, kong_draw=args.kong_draw,
+            last_tile=args.last_tile, robbing_kong=args.rob, seat_wind=args.seat, round_wind=args.round,
+            first_turn=args.first_turn, cumulative=cumulative, stake=args.stake, ruleset=rs,
+        )
+    except ValueError as exc:
+        return _fail(args, str(exc), 2)
+
+    if args.json:
+        out = score.to_json()
+        out["tai"] = [dict(i.to_json(), label=item_name(i.name, lang)) for i in score.tai]
+        out["fan"] = [dict(i.to_json(), label=item_name(i.name, lang)) for i in score.fan]
+        if not score.winning:
+            out["why"] = t(f"reason.{score.reason}", lang)
+        print(json.dumps(out, ensure_ascii=False))
+        return 0 if score.winning else 1
+
+    names = " ".join(tile_name(x, lang) for x in hand)
+    head = f"{format_tiles(hand)} + {format_tiles([win])}  ({names} + {tile_name(win, lang)})"
+    if melds:
+        head += "  | " + " ".join(format_tiles(m.tiles) for m in melds)
+    if wildcard is not None:
+        head += f"  {'百搭' if lang == 'zh' else 'wildcard'} {tile_name(wildcard, lang)}"
+    print(head)
+    if lang == "zh":
+        print(f"圈风 {wind_name(args.round, lang)}  门风 {wind_name(args.seat, lang)}")
+    else:
+        print(f"round wind {wind_name(args.round, lang)}, seat wind {wind_name(args.seat, lang)}")
+    if not score.winning:
+        print(t("score.not_winning", lang, why=t(f"reason.{score.reason}", lang)))
+        return 1
+    width = 26
+    for item in score.tai:
+        print(f"  {_pad(item_name(item.name, lang), width)} {item.value:>3} {t('score.tai', lang)}")
+    for item in score.fan:
+        print(f"  {_pad(item_name(item.name, lang), width)} {item.value:>3} {t('score.fan', lang)}")
+    print(f"  {_pad(t('score.total_tai', lang), width)} {score.total_tai:>3}")
+    print(f"  {_pad(t('score.total_fan', lang), width)} {score.total_fan:>3}")
+    reading = " ".join(format_tiles(s) for s in score.sets)
+    if score.pair:
+        reading += " " + format_tiles(score.pair)
+    print(f"  {t('score.reading', lang)}: {reading}")
+    print(t("score.formula", lang, stake=score.stake, tai=score.total_tai, fan=score.total_fan, points=score.points))
+    return 0
