@@ -232,24 +232,165 @@ class HandShape:
                 suit_n[tile // 9] += d
         return self._eval(target, c, suit_n, hm, hp, pm, pp, wilds, total)
 
-    def relevant_draws(self, target: int) -> range | list[int]:
-        """Kinds whose draw can lower the shanten for ``target``."""
+    # -- fast paths used by the players -----------------------------------------------------------
+    def discard_shanten(self, target: int) -> dict[int, int]:
+        """Shanten for ``target`` after discarding each kind held (a 3k+2 hand → 3k+1)."""
+        c = self.counts
+        held = [k for k in range(34) if c[k]]
+        wild = self.wild
+        if self.wilds:
+            held.append(wild)  # type: ignore[arg-type]
+        n, wilds, total = self.n, self.wilds, self.total - 1
+        floor = -1 if total % 3 == 2 else 0
         if target == PUNGS:
-            ks = [k for k in range(34) if self.counts[k]]
+            if not self.pungs_ok:
+                return dict.fromkeys(held, IMPOSSIBLE)
+            pm, pp = self.pm, self.pp
+            out = {}
+            for d in held:
+                if d == wild:
+                    s = 2 * n - _pung_value(pm, pp, n) - wilds + 1
+                else:
+                    x = c[d]
+                    s = 2 * n - _pung_value(pm - (x == 3), pp + (x == 3) - (x == 2), n) - wilds
+                out[d] = s if s > floor else floor
+            return out
+        if not self.flush_ok[target]:
+            return dict.fromkeys(held, IMPOSSIBLE)
+        b = target * 9
+        v = c[b:b + 9]
+        hm, hp = self.hm, self.hp
+        off = self.total - self.wilds - self.suit_n[target] - sum(c[27:34])
+        tv = tuple(v)
+        out = {}
+        other = None
+        for d in held:
+            if d == wild:
+                s = _flush_eval(tv, hm, hp, n, wilds - 1, off, floor)
+            elif d >= 27:
+                x = c[d]
+                s = _flush_eval(tv, hm - (x == 3), hp + (x == 3) - (x == 2), n, wilds, off, floor)
+            elif b <= d < b + 9:
+                v[d - b] -= 1
+                s = _flush_eval(tuple(v), hm, hp, n, wilds, off, floor)
+                v[d - b] += 1
+            else:
+                if other is None:
+                    other = _flush_eval(tv, hm, hp, n, wilds, off - 1, floor)
+                s = other
+            out[d] = s
+        return out
+
+    def ukeire(self, target: int, remove: int | None, unseen: Sequence[int], base: int) -> int:
+        """Unseen tiles whose draw lowers ``base``, the shanten for ``target`` of ``self − remove``."""
+        c = self.counts
+        wild = self.wild
+        n, wilds, total = self.n, self.wilds, self.total
+        if remove is not None:
+            total -= 1
+        floor = -1 if (total + 1) % 3 == 2 else 0
+        total_u = 0
+        if target == PUNGS:
+            if not self.pungs_ok:
+                return 0
+            pm, pp = self.pm, self.pp
+            rx = -1
+            if remove is not None:
+                if remove == wild:
+                    wilds -= 1
+                else:
+                    x = c[remove]
+                    pm -= x == 3
+                    pp += (x == 3) - (x == 2)
+                    rx = remove
+            key = (pm, pp, n, wilds, floor, base)
+            imp = _PUK_CACHE.get(key)
+            if imp is None:
+                s1 = 2 * n - _pung_value(pm, pp + 1, n) - wilds  # a single becomes a pair
+                s2 = 2 * n - _pung_value(pm + 1, pp - 1, n) - wilds  # a pair becomes a pung
+                imp = ((s1 if s1 > floor else floor) < base, (s2 if s2 > floor else floor) < base)
+                _PUK_CACHE[key] = imp
+            i1, i2 = imp
+            if i1 or i2:
+                for k in range(34):
+                    x = c[k] - (k == rx)
+                    if x == 1 and i1 or x == 2 and i2:
+                        total_u += unseen[k]
         else:
-            ks = list(range(target * 9, target * 9 + 9)) + list(range(27, 34))
-        if self.wild is not None and self.wild not in ks:
-            ks.append(self.wild)
-        return ks
+            if not self.flush_ok[target]:
+                return 0
+            b = target * 9
+            v = c[b:b + 9]
+            hm, hp = self.hm, self.hp
+            off = self.total - self.wilds - self.suit_n[target] - sum(c[27:34])
+            hc = c[27:34]
+            if remove is not None:
+                if remove == wild:
+                    wilds -= 1
+                elif remove >= 27:
+                    x = c[remove]
+                    hm -= x == 3
+                    hp += (x == 3) - (x == 2)
+                    hc[remove - 27] -= 1
+                elif b <= remove < b + 9:
+                    v[remove - b] -= 1
+                else:
+                    off -= 1
+            tv = tuple(v)
+            key2 = (tv, tuple(hc), n, wilds, off, floor, base)
+            fimp = _FUK_CACHE.get(key2)
+            if fimp is None:
+                si: list[int] = []
+                hi: list[int] = []
+                for i in range(9):
+                    if v[i] >= 4:
+                        continue
+                    v[i] += 1
+                    if _flush_eval(tuple(v), hm, hp, n, wilds, off, floor) < base:
+                        si.append(i)
+                    v[i] -= 1
+                for i in range(7):
+                    x = hc[i]
+                    if x >= 4 or x == 0 and off + floor >= base:
+                        continue
+                    if _flush_eval(tv, hm + (x == 2), hp + (x == 1) - (x == 2), n, wilds, off, floor) < base:
+                        hi.append(27 + i)
+                fimp = (tuple(si), tuple(hi))
+                if len(_FUK_CACHE) > 300_000:
+                    _FUK_CACHE.clear()
+                _FUK_CACHE[key2] = fimp
+            for i in fimp[0]:
+                k = b + i
+                if k != wild:
+                    total_u += unseen[k]
+            for k in fimp[1]:
+                if k != wild:
+                    total_u += unseen[k]
+        if wild is not None and unseen[wild] > 0:
+            total_u += unseen[wild]  # a drawn 百搭 always helps
+        return total_u
+
+
+_PUK_CACHE: dict[tuple, tuple[bool, bool]] = {}
+_FUK_CACHE: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_FV_CACHE: dict[tuple, int] = {}
+
+
+def _flush_eval(v: tuple[int, ...], hm: int, hp: int, n: int, wilds: int, off: int, floor: int) -> int:
+    key = (v, hm, hp, n)
+    val = _FV_CACHE.get(key)
+    if val is None:
+        val = _flush_value(suit_options(v), hm, hp, n)
+        if len(_FV_CACHE) > 500_000:
+            _FV_CACHE.clear()
+        _FV_CACHE[key] = val
+    s = 2 * n - val - wilds
+    bound = off + floor
+    if s < bound:
+        s = bound
+    return s if s > floor else floor
 
 
 def ukeire(shape: HandShape, target: int, remove: int | None, unseen: Sequence[int], base: int) -> int:
     """Unseen tiles that lower the shanten (``base``) of ``shape − remove`` for ``target``."""
-    total = 0
-    for k in shape.relevant_draws(target):
-        u = unseen[k]
-        if u <= 0 or k == remove and u <= 0:
-            continue
-        if shape.shanten_delta(target, remove, k) < base:
-            total += u
-    return total
+    return shape.ukeire(target, remove, unseen, base)

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 
 from ..game.actions import Action, action_from_json
-from .evaluate import IMPOSSIBLE, PUNGS, TARGET_NAMES, TARGETS, HandShape, ukeire
+from .evaluate import IMPOSSIBLE, PUNGS, TARGET_NAMES, TARGETS, HandShape
 
 LEVELS = ("normal", "easy")
 
@@ -33,7 +33,7 @@ def _seed_int(seed: int | str, salt: str) -> int:
 class _Table:
     """What a seat view says, unpacked once per decision."""
 
-    __slots__ = ("me", "hand", "drawn", "wild", "melds", "counts", "unseen", "actions", "by_type", "view")
+    __slots__ = ("me", "hand", "drawn", "wild", "melds", "counts", "_unseen", "actions", "by_type", "view")
 
     def __init__(self, view: dict) -> None:
         self.view = view
@@ -49,27 +49,32 @@ class _Table:
         for t in hand:
             counts[t] += 1
         self.counts = counts
-        seen = counts.copy()
-        ind = view.get("indicator")
-        if ind is not None:
-            seen[ind] += 1
-        my_melds: list[tuple[str, int]] = []
-        for s in view["seats"]:
-            for m in s["melds"]:
-                for t in m["tiles"]:
-                    seen[t] += 1
-                if s["seat"] == me:
-                    my_melds.append(("chow" if m["kind"] == "chow" else "pung", m["tiles"][0]))
-            for d in s["discards"]:
-                if not d.get("claimed"):
-                    seen[d["tile"]] += 1
-        self.melds = my_melds
-        self.unseen = [max(0, 4 - x) for x in seen]
+        self.melds = [("chow" if m["kind"] == "chow" else "pung", m["tiles"][0])
+                      for m in view["seats"][me]["melds"]]
+        self._unseen: list[int] | None = None
         self.actions = view.get("actions") or []
         by_type: dict[str, list[dict]] = {}
         for a in self.actions:
             by_type.setdefault(a["type"], []).append(a)
         self.by_type = by_type
+
+    @property
+    def unseen(self) -> list[int]:
+        """Copies of each kind this seat cannot see (not in its hand, any meld, discard or the indicator)."""
+        if self._unseen is None:
+            seen = self.counts.copy()
+            ind = self.view.get("indicator")
+            if ind is not None:
+                seen[ind] += 1
+            for s in self.view["seats"]:
+                for m in s["melds"]:
+                    for t in m["tiles"]:
+                        seen[t] += 1
+                for d in s["discards"]:
+                    if not d["claimed"]:
+                        seen[d["tile"]] += 1
+            self._unseen = [4 - x if x < 4 else 0 for x in seen]
+        return self._unseen
 
 
 class ComputerPlayer:
@@ -116,6 +121,7 @@ class NormalPlayer(ComputerPlayer):
 
     level = "normal"
     persist_max_shanten = 1  # contract decision: persist when this close to winning, else give up
+    ukeire_max_shanten = 3  # count useful draws only this close to a win (cheaper tie-break further away)
 
     def _decide(self, tb: _Table) -> dict:
         bt = tb.by_type
@@ -147,19 +153,22 @@ class NormalPlayer(ComputerPlayer):
                       ) -> tuple[tuple, int, int, int]:
         """Best discard of a 3k+2 hand: (key, tile, shanten, target). Lower key is better."""
         wild = tb.wild
+        tables = [shape.discard_shanten(t) for t in TARGETS]
+        target = self.target
+        dang = danger or {}
         rows = []
         for d in candidates:
-            ss = [shape.shanten_delta(t, remove=d) for t in TARGETS]
+            ss = [tables[0][d], tables[1][d], tables[2][d], tables[3][d]]
             best_sc, best_s, best_t = float(IMPOSSIBLE), IMPOSSIBLE, PUNGS
             for t in TARGETS:
-                sc = self._score(ss[t], t)
+                sc = ss[t] - STICKY if t == target else ss[t]
                 if sc < best_sc:
                     best_sc, best_s, best_t = sc, ss[t], t
-            second = sorted(ss)[1]
-            rows.append([d == wild, best_sc, (danger or {}).get(d, 0), 0, second, best_s, best_t, d])
+            ss.sort()
+            rows.append([d == wild, best_sc, dang.get(d, 0), 0, ss[1], best_s, best_t, d])
         top = min((r[0], r[1], r[2]) for r in rows)
         tied = [r for r in rows if (r[0], r[1], r[2]) == top]
-        if with_ukeire and len(tied) > 1:
+        if with_ukeire and len(tied) > 1 and tied[0][5] <= self.ukeire_max_shanten:
             cache: dict[tuple[int, int], int] = {}
             for r in tied:
                 d, t, s = r[7], r[6], r[5]
@@ -168,7 +177,7 @@ class NormalPlayer(ComputerPlayer):
                 key = (t, -1 if off else d)
                 u = cache.get(key)
                 if u is None:
-                    u = ukeire(shape, t, d, tb.unseen, s)
+                    u = shape.ukeire(t, d, tb.unseen, s)
                     cache[key] = u
                 r[3] = -u
         best = min(tied, key=lambda r: (r[3], r[4], self._keep_value(r[7], shape, r[6]), r[7]))
