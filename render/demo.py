@@ -12,7 +12,7 @@ import random
 
 from jxbot.rules.tiles import COPIES, NUM_KINDS, sort_hand
 
-NAMES = ("阿青", "Marco", "小林 Kobayashi", "Bot·南风")
+NAMES = ("Lin Qing", "Marco", "小林 Kobayashi", "Bot·南风")
 
 
 def _keep_score(hand: list[int], t: int, wildcard: int) -> int:
@@ -30,7 +30,7 @@ def _keep_score(hand: list[int], t: int, wildcard: int) -> int:
     return score
 
 
-def simulate(seed: int = 7, turns: int = 34) -> dict:
+def simulate(seed: int = 15, turns: int = 34) -> dict:
     """Play ``turns`` turns from a fresh deal; returns the raw state."""
     rng = random.Random(seed)
     wall = [k for k in range(NUM_KINDS) for _ in range(COPIES)]
@@ -114,7 +114,7 @@ def _seats(state: dict, balances: tuple[int, ...] = (1280, 965, 2040, 715)) -> l
     return out
 
 
-def public_view(seed: int = 7, turns: int = 34) -> dict:
+def public_view(seed: int = 15, turns: int = 34) -> dict:
     st = simulate(seed, turns)
     return {
         "hand_id": f"demo-{seed}",
@@ -138,7 +138,7 @@ def public_view(seed: int = 7, turns: int = 34) -> dict:
     }
 
 
-def seat_view(seed: int = 7, turns: int = 34, seat: int | None = None) -> dict:
+def seat_view(seed: int = 15, turns: int = 34, seat: int | None = None) -> dict:
     """The view of the seat whose turn it is (or ``seat``): its own tiles, the drawn one apart."""
     v = public_view(seed, turns)
     st = v.pop("_state")
@@ -153,7 +153,7 @@ def seat_view(seed: int = 7, turns: int = 34, seat: int | None = None) -> dict:
     return v
 
 
-def table_view(seed: int = 7, turns: int = 34) -> dict:
+def table_view(seed: int = 15, turns: int = 34) -> dict:
     v = public_view(seed, turns)
     v.pop("_state")
     return v

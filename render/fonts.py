@@ -61,14 +61,12 @@ def safe_text(text: str) -> str:
     return "".join(out)
 
 
-def display_name(name: str | None, fallback: str, limit: int = 14) -> str:
-    """A player's name made drawable: unknown glyphs folded or replaced, long names cut with an ellipsis.
-    A name that is mostly undrawable becomes ``fallback`` (e.g. "Seat 2")."""
+def display_name(name: str | None, fallback: str) -> str:
+    """A player's name made drawable. Characters the bundled font lacks are folded (NFKC) or dropped
+    ("小林 Kobayashi" shows "Kobayashi" when 小林 is not in the subset); a name with nothing drawable
+    left becomes ``fallback`` (e.g. "Seat 2")."""
     raw = (name or "").strip()
-    text = safe_text(raw)
-    visible = [c for c in text if c != " "]
-    if not visible or visible.count(MISSING) * 2 > len(visible):
+    text = " ".join(safe_text(raw).replace(MISSING, " ").split())
+    if not text.strip("·.-_ "):
         text = fallback
-    if len(text) > limit:
-        text = text[: limit - 1].rstrip() + "…"
     return text

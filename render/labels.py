@@ -64,6 +64,7 @@ RENDER_STRINGS: dict[str, dict[str, str]] = {
     "render.sheet_title": {"zh": "嘉兴麻将 · 牌面", "en": "Jiaxing Mahjong tiles"},
     "render.back": {"zh": "牌背", "en": "Back"},
     "render.sideways": {"zh": "横置", "en": "Claimed"},
+    "render.taken": {"zh": "被吃碰", "en": "Taken"},
 }
 
 # Used when the rules engine has not registered ``item.<code>`` (yet).

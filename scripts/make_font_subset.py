@@ -49,7 +49,7 @@ def subset(src: Path, out: Path, text: str, family: str, style: str) -> int:
     from fontTools import subset as ftsubset
     from fontTools.ttLib import TTFont
 
-    font = TTFont(str(src), fontNumber=SC_INDEX)
+    font = TTFont(str(src), fontNumber=SC_INDEX, recalcTimestamp=False)
     opts = ftsubset.Options()
     opts.layout_features = ["kern", "palt"] if "UI" in family else []
     opts.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]

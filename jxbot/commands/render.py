@@ -1,0 +1,72 @@
+"""``jxbot render``: write the sample pictures (README screenshots) or render a saved view.
+
+    jxbot render --demo DIR [--lang zh|en|both]
+    jxbot render --view VIEW.json --kind hand|table|result -o OUT.png [--lang zh|en]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("render", help="write sample hand/table/result/tile-sheet PNGs, or render a view file")
+    p.add_argument("--demo", metavar="DIR", help="write hand, table, result, drawn-hand result and tile sheet PNGs here")
+    p.add_argument("--lang", default="zh", choices=("zh", "en", "both"), help="label language (default zh)")
+    p.add_argument("--view", metavar="FILE", help="a view as JSON (docs/views.md) to render")
+    p.add_argument("--kind", choices=("hand", "table", "result"), help="what --view is")
+    p.add_argument("-o", "--out", metavar="PNG", help="output file for --view")
+
+
+def _demo(out: Path, langs: list[str]) -> list[Path]:
+    from render import demo, render_hand, render_result, render_table, render_tile_sheet
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for lang in langs:
+        sfx = "" if len(langs) == 1 else f"-{lang}"
+        for name, data in (
+            ("hand", render_hand(demo.seat_view(), lang)),
+            ("table", render_table(demo.table_view(), lang)),
+            ("result", render_result(demo.result_view(), lang)),
+            ("result-drawn", render_result(demo.result_view(drawn_game=True), lang)),
+            ("tiles", render_tile_sheet(lang)),
+        ):
+            path = out / f"{name}{sfx}.png"
+            path.write_bytes(data)
+            written.append(path)
+    return written
+
+
+def run(args: argparse.Namespace) -> int:
+    langs = ["zh", "en"] if args.lang == "both" else [args.lang]
+    if args.demo:
+        for path in _demo(Path(args.demo), langs):
+            print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
+        return 0
+    if args.view:
+        if not args.kind or not args.out:
+            print("jxbot render: --view needs --kind (hand, table or result) and -o OUT.png", file=sys.stderr)
+            return 2
+        try:
+            view = json.loads(Path(args.view).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            print(f"jxbot render: cannot read the view {args.view}: {exc}", file=sys.stderr)
+            return 2
+        import render
+
+        fn = {"hand": render.render_hand, "table": render.render_table, "result": render.render_result}[args.kind]
+        try:
+            data = fn(view, langs[0])
+        except (KeyError, TypeError, ValueError) as exc:
+            print(f"jxbot render: this is not a {args.kind} view ({exc!r}); see docs/views.md", file=sys.stderr)
+            return 2
+        Path(args.out).write_bytes(data)
+        print(f"wrote {args.out} ({len(data) // 1024} KB)")
+        return 0
+    print("jxbot render: give --demo DIR, or --view FILE --kind KIND -o OUT.png (see jxbot render -h)",
+          file=sys.stderr)
+    return 2
