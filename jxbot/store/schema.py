@@ -117,6 +117,9 @@ V1 = [
         note TEXT,
         at REAL NOT NULL
     )""",
+    # a hand is settled by exactly one operation, enforced by the database as well
+    "CREATE UNIQUE INDEX txns_settle ON txns(hand_id) WHERE kind = 'settle'",
+    "CREATE INDEX txns_hand ON txns(hand_id) WHERE hand_id IS NOT NULL",
     f"""CREATE TABLE ledger (
         entry_id INTEGER PRIMARY KEY,
         txn_id INTEGER NOT NULL REFERENCES txns(txn_id),

@@ -776,14 +776,24 @@ class Store:
 
             house_id, house_bal = await self._wallet(db, scope, None, at)
             balances: dict[int, int] = {house_id: house_bal}
+            humans = [u for u in seats_t if u is not None]
+            found = {
+                r[0]: (r[1], r[2])
+                for r in await self._all(
+                    db,
+                    f"SELECT user_id, wallet_id, balance FROM wallets WHERE scope = ? "
+                    f"AND user_id IN ({','.join('?' * len(humans))})",
+                    (scope, *humans),
+                )
+            } if humans else {}
             seat_wallet: list[int] = []
             for uid in seats_t:
                 if uid is None:
                     seat_wallet.append(house_id)
-                else:
-                    wid, bal = await self._wallet(db, scope, uid, at)
-                    balances[wid] = bal
-                    seat_wallet.append(wid)
+                    continue
+                wid, bal = found[uid] if uid in found else await self._wallet(db, scope, uid, at)
+                balances[wid] = bal
+                seat_wallet.append(wid)
 
             def owner(seat: int | None) -> tuple[int, int | None]:
                 if seat is None:
@@ -933,7 +943,10 @@ class Store:
                     uid,
                 )
             )
-            await self._member(db, guild_id, uid, at)
+        await db.executemany(
+            "INSERT OR IGNORE INTO members(guild_id, user_id, first_seen) VALUES (?, ?, ?)",
+            [(guild_id, uid, at) for uid in seats if uid is not None],
+        )
         await db.executemany(
             "UPDATE hand_seats SET delta = ?, won = ?, settled_at = ? WHERE hand_id = ? AND seat = ?", seat_rows
         )
@@ -1092,13 +1105,19 @@ class Store:
                     "FROM ledger WHERE guild_id = ?1 AND at >= ?2 AND at <= ?3 "
                     "AND hand_id IS NOT NULL AND user_id IS NOT NULL GROUP BY user_id HAVING SUM(delta) != 0"
                 )
-                params = (guild_id, since, at)
-                (total,) = await self._one(db, f"SELECT COUNT(*) FROM (SELECT user_id {base})", params)
+                # one aggregation gives the page and (as a window count) the number of entries
                 rows = await self._all(
                     db,
-                    f"SELECT user_id, SUM(delta) AS v {base} ORDER BY v DESC, user_id LIMIT ?4 OFFSET ?5",
-                    (*params, page_size, offset),
+                    f"SELECT user_id, v, COUNT(*) OVER () FROM (SELECT user_id, SUM(delta) AS v {base}) "
+                    "ORDER BY v DESC, user_id LIMIT ?4 OFFSET ?5",
+                    (guild_id, since, at, page_size, offset),
                 )
+                if rows:
+                    total = rows[0][2]
+                else:  # a page past the end: count separately
+                    (total,) = await self._one(
+                        db, f"SELECT COUNT(*) FROM (SELECT user_id {base})", (guild_id, since, at)
+                    )
             else:
                 col = _MEMBER_COLUMN[kind]
                 base = f"FROM members WHERE guild_id = ?1 AND {col} != 0"

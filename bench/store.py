@@ -1,0 +1,253 @@
+"""Store benchmark: prints ONE JSON line.
+
+- settlements/s (sequential ``settle_hand`` of 4-seat hands with fees; synchronous FULL and NORMAL),
+- event appends/s and the median append latency (FULL and NORMAL),
+- leaderboard and stats query times on a database of 100,000 players and 1,000,000 ledger rows
+  (built directly with executemany in one transaction, consistent books), and ``check()`` time there.
+
+Usage: ``python3 bench/store.py [--players 100000] [--rows 1000000] [--dir DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections import namedtuple
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from jxbot.store import Store  # noqa: E402
+
+G, CH = 1001, 2001
+Transfer = namedtuple("Transfer", "payer payee amount reason")
+Settlement = namedtuple("Settlement", "transfers deltas house_delta")
+
+
+def make_settlement(winner: int, amount: int, fee: int) -> Settlement:
+    tr = [Transfer(s, winner, amount, "win") for s in range(4) if s != winner]
+    tr += [Transfer(s, None, fee, "fee") for s in range(4)]
+    deltas = [0, 0, 0, 0]
+    for t in tr:
+        deltas[t.payer] -= t.amount
+        if t.payee is not None:
+            deltas[t.payee] += t.amount
+    return Settlement(tuple(tr), tuple(deltas), -sum(deltas))
+
+
+async def bench_writes(path: str, sync: str, n_settle: int, n_events: int) -> dict[str, float]:
+    store = await Store.open(path, synchronous=sync)  # type: ignore[arg-type]
+    for uid in (1, 2, 3, 4):
+        await store.ensure_player(uid, f"p{uid}")
+        await store.admin_set(G, uid, 10**12, "bench")
+    seats = [1, 2, 3, 4]
+    for i in range(n_settle):
+        await store.create_hand(f"s{i}", G, CH, "jiaxing", seats, "c")
+    result = {"winner": 0, "score": {"total_tai": 3, "total_fan": 1, "points": 30, "patterns": ["half_flush"]}}
+    t0 = time.perf_counter()
+    for i in range(n_settle):
+        await store.settle_hand(f"s{i}", G, seats, make_settlement(i % 4, 30, 1), result)
+    settle_s = time.perf_counter() - t0
+    await store.create_hand("ev", G, CH, "jiaxing", seats, "c")
+    lat = []
+    ev = {"type": "discard", "seat": 0, "tile": 5, "t": 1.5}
+    t0 = time.perf_counter()
+    for i in range(n_events):
+        t1 = time.perf_counter()
+        await store.append_event("ev", i, ev)
+        lat.append(time.perf_counter() - t1)
+    ev_s = time.perf_counter() - t0
+    problems = await store.check()
+    await store.close()
+    assert not problems, problems
+    return {
+        "settlements_per_s": round(n_settle / settle_s, 1),
+        "appends_per_s": round(n_events / ev_s, 1),
+        "append_median_ms": round(statistics.median(lat) * 1000, 3),
+    }
+
+
+def build_big(path: str, n_players: int, n_rows: int, seed: int = 1) -> dict[str, float]:
+    """Fill a migrated, empty store: grants, then 4-seat hands until ~n_rows ledger rows (books consistent)."""
+    rng = random.Random(seed)
+    t_start = time.perf_counter()
+    now = time.time()
+    span = 30 * 86_400.0  # hands spread over the last 30 days
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("PRAGMA synchronous = OFF")
+    con.execute("BEGIN")
+    uids = [10**6 + i for i in range(n_players)]
+    con.executemany(
+        "INSERT INTO players(user_id, name, lang, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)",
+        [(u, f"player{u}", now - span, now - span) for u in uids],
+    )
+    house = 1
+    wallets = {u: i + 2 for i, u in enumerate(uids)}
+    grant = 1000
+    bal = {u: grant for u in uids}
+    house_bal = -grant * n_players
+    ledger = []
+    txns = []
+    txn_id = 0
+    entry_house_run = 0
+    for u in uids:
+        txn_id += 1
+        txns.append((txn_id, "starting_grant", G, None, None, None, now - span))
+        entry_house_run -= grant
+        ledger.append((txn_id, house, G, None, -grant, entry_house_run, "starting_grant", None, now - span))
+        ledger.append((txn_id, wallets[u], G, u, grant, grant, "starting_grant", None, now - span))
+    stats = {u: [0, 0, 0, 0, 0, 0] for u in uids}  # hands, wins, net, biggest_win, best_points, best_tai
+    hands, seats_rows = [], []
+    n = 0
+    while len(ledger) < n_rows:
+        n += 1
+        at = now - span + span * len(ledger) / n_rows
+        seats = rng.sample(uids, 4)
+        winner = rng.randrange(4)
+        tai = rng.randint(2, 10)
+        amount = 5 * tai * 2 ** rng.randint(0, 2)
+        txn_id += 1
+        hid = f"b{n}"
+        txns.append((txn_id, "settle", G, hid, None, None, at))
+        deltas = [0, 0, 0, 0]
+        w = seats[winner]
+        for s, u in enumerate(seats):
+            if s == winner:
+                continue
+            pay = min(amount, bal[u])
+            if pay == 0:
+                continue
+            bal[u] -= pay
+            bal[w] += pay
+            deltas[s] -= pay
+            deltas[winner] += pay
+            ledger.append((txn_id, wallets[u], G, u, -pay, bal[u], "loss", hid, at))
+            ledger.append((txn_id, wallets[w], G, w, pay, bal[w], "win", hid, at))
+        res = {"hand_id": hid, "deltas": deltas, "house_delta": 0, "balances": [bal[u] for u in seats],
+               "transfers": [], "capped": False, "result": {"winner": winner}, "settled_at": at}
+        hands.append((hid, G, CH, "jiaxing", json.dumps(seats), "c", "settled", json.dumps(res), 0, winner, 0,
+                      tai, 0, 5 * tai, at, at))
+        for s, u in enumerate(seats):
+            won = s == winner
+            seats_rows.append((hid, s, u, G, deltas[s], int(won), at))
+            st = stats[u]
+            st[0] += 1
+            st[1] += won
+            st[2] += deltas[s]
+            st[3] = max(st[3], deltas[s])
+            if won:
+                st[4] = max(st[4], 5 * tai)
+                st[5] = max(st[5], tai)
+    con.executemany("INSERT INTO txns(txn_id, kind, guild_id, hand_id, actor, note, at) VALUES (?, ?, ?, ?, ?, ?, ?)", txns)
+    con.executemany(
+        "INSERT INTO hands(hand_id, guild_id, channel_id, ruleset, seats, commitment, status, result, drawn, "
+        "winner_seat, self_draw, tai, fan, points, created_at, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        hands,
+    )
+    con.executemany(
+        "INSERT INTO hand_seats(hand_id, seat, user_id, guild_id, delta, won, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        seats_rows,
+    )
+    con.execute("INSERT INTO wallets(wallet_id, scope, user_id, balance, granted, created_at) VALUES (?, ?, NULL, ?, 0, ?)",
+                (house, G, house_bal, now - span))
+    con.executemany(
+        "INSERT INTO wallets(wallet_id, scope, user_id, balance, granted, created_at) VALUES (?, ?, ?, ?, 1, ?)",
+        [(wallets[u], G, u, bal[u], now - span) for u in uids],
+    )
+    con.executemany(
+        "INSERT INTO ledger(txn_id, wallet_id, guild_id, user_id, delta, balance_after, reason, hand_id, at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        ledger,
+    )
+    con.executemany(
+        "INSERT INTO members(guild_id, user_id, hands, wins, self_draws, net, biggest_win, best_points, best_tai, "
+        "best_fan, first_seen, last_played) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, 0, ?, ?)",
+        [(G, u, *stats[u], now - span, now) for u in uids],
+    )
+    con.execute("COMMIT")
+    con.execute("ANALYZE")
+    con.close()
+    return {"build_s": round(time.perf_counter() - t_start, 1), "ledger_rows": len(ledger), "hands": n}
+
+
+async def timed(fn, repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        await fn()
+        times.append(time.perf_counter() - t0)
+    return round(statistics.median(times) * 1000, 2)
+
+
+async def bench_queries(path: str, n_players: int) -> dict[str, float]:
+    store = await Store.open(path)
+    u = 10**6 + n_players // 2
+    last_page = -(-n_players // 10)
+    out = {
+        "lb_balance_p1_ms": await timed(lambda: store.leaderboard(G, "balance")),
+        "lb_balance_last_page_ms": await timed(lambda: store.leaderboard(G, "balance", page=last_page)),
+        "lb_net_all_ms": await timed(lambda: store.leaderboard(G, "net", "all")),
+        "lb_net_week_ms": await timed(lambda: store.leaderboard(G, "net", "week")),
+        "lb_net_day_ms": await timed(lambda: store.leaderboard(G, "net", "day")),
+        "lb_wins_ms": await timed(lambda: store.leaderboard(G, "wins")),
+        "lb_points_ms": await timed(lambda: store.leaderboard(G, "points")),
+        "player_stats_ms": await timed(lambda: store.player_stats(G, u)),
+        "recent_hands_ms": await timed(lambda: store.recent_hands(G, u, 10)),
+    }
+    # a settlement on the big database
+    seats = [10**6 + i for i in (1, 2, 3, 4)]
+    for i in range(200):
+        await store.create_hand(f"big{i}", G, CH, "jiaxing", seats, "c")
+    t0 = time.perf_counter()
+    for i in range(200):
+        await store.settle_hand(f"big{i}", G, seats, make_settlement(i % 4, 5, 1), {"winner": i % 4})
+    out["settlements_per_s_big_db"] = round(200 / (time.perf_counter() - t0), 1)
+    t0 = time.perf_counter()
+    problems = await store.check()
+    out["check_s"] = round(time.perf_counter() - t0, 2)
+    out["check_problems"] = len(problems)
+    await store.close()
+    return out
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--players", type=int, default=100_000)
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--settle", type=int, default=1000)
+    ap.add_argument("--events", type=int, default=2000)
+    ap.add_argument("--dir", default=None, help="where to put the temporary databases")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(dir=args.dir) as d:
+        full = await bench_writes(os.path.join(d, "w_full.sqlite3"), "full", args.settle, args.events)
+        normal = await bench_writes(os.path.join(d, "w_normal.sqlite3"), "normal", args.settle, args.events)
+        big = os.path.join(d, "big.sqlite3")
+        await (await Store.open(big)).close()
+        built = build_big(big, args.players, args.rows)
+        queries = await bench_queries(big, args.players)
+        out = {
+            "bench": "store",
+            "players": args.players,
+            **built,
+            "settlements_per_s": full["settlements_per_s"],
+            "appends_per_s": full["appends_per_s"],
+            "append_median_ms": full["append_median_ms"],
+            "settlements_per_s_sync_normal": normal["settlements_per_s"],
+            "appends_per_s_sync_normal": normal["appends_per_s"],
+            "append_median_ms_sync_normal": normal["append_median_ms"],
+            "db_mb": round(os.path.getsize(big) / 2**20, 1),
+            **queries,
+        }
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
