@@ -9,6 +9,7 @@ button by label or custom_id (on time, late, twice, or on a message it can't nor
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -30,11 +31,23 @@ class Action:
         return self.player.double
 
     async def response(self, timeout: float = 5.0) -> Action:
-        """Wait until the bot acknowledged (or the double refused its late/double callback)."""
+        """Wait until the bot acknowledged, or until the client gives up as Discord's does: no
+        acknowledgement within the ack window (3 s) shows "This interaction failed" (``failed``)."""
         i = self.interaction
-        await self.double.wait_for(lambda: i.response_type is not None or i.error is not None, timeout,
-                                   f"a response to interaction {i.id}")
+        window = self.double.ack_timeout
+
+        def done() -> bool:
+            return i.response_type is not None or i.error is not None or time.monotonic() - i.created_at > window
+        await self.double.wait_for(done, timeout, f"a response to interaction {i.id}")
+        if i.response_type is None and i.error is None:
+            i.error = f"no response within {window:g}s"
+            self.double.notify()
         return self
+
+    @property
+    def failed(self) -> bool:
+        """The player saw "This interaction failed": no acknowledgement in time."""
+        return self.interaction.response_type is None and self.interaction.error is not None
 
     async def settled(self, timeout: float = 5.0) -> Action:
         """Wait until any "thinking…" (deferred) message has been filled in."""

@@ -372,7 +372,7 @@ class DiscordDouble:
 
     async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], list[tuple[str, str, bytes, str | None]]]:
         """JSON body, or multipart with ``payload_json`` and ``files[n]``: (payload, [(field, filename, bytes, type)])."""
-        ctype = request.content_type
+        ctype = request.headers.get("Content-Type", "")  # (request.content_type's header parsing is slow)
         files: list[tuple[str, str, bytes, str | None]] = []
         if ctype.startswith("multipart/"):
             payload: dict[str, Any] = {}

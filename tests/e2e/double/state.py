@@ -116,6 +116,9 @@ class Attachment:
     url: str
     description: str | None = None
 
+    def __post_init__(self) -> None:
+        self.dims = png_size(self.data)
+
     @property
     def size(self) -> int:
         return len(self.data)
@@ -127,8 +130,8 @@ class Attachment:
         }
         if self.description:
             d["description"] = self.description
-        if (wh := png_size(self.data)) is not None:
-            d["width"], d["height"] = wh
+        if self.dims is not None:
+            d["width"], d["height"] = self.dims
         return d
 
 
@@ -177,7 +180,7 @@ class Message:
 
     def image(self) -> bytes | None:
         for a in self.attachments:
-            if png_size(a.data) is not None or (a.content_type or "").startswith("image/"):
+            if a.dims is not None or (a.content_type or "").startswith("image/"):
                 return a.data
         return None
 
