@@ -57,57 +57,6 @@ def _work(job: tuple[int, int, list[str], str, str]) -> tuple[int, dict]:
     return index, simulate(n, players, f"{seed}/{index}", ruleset=ruleset)
 
 
-_RATES = ("hands_per_second",)
-
-
-def _is_num(x: Any) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool)
-
-
-def merge(parts: list[dict]) -> dict:
-    """Merge chunk results: counts add up, per-hand averages are weighted by hands, lists of numbers
-    add element-wise, other lists concatenate."""
-    weights = [max(0, int(p.get("hands", 0))) for p in parts]
-
-    def avg_key(k: str) -> bool:
-        return k.startswith("avg") or k.endswith("_rate") or k.endswith("_share") or k.startswith("mean")
-
-    def combine(key: str, values: list[Any], ws: list[int]) -> Any:
-        vals = [(v, w) for v, w in zip(values, ws, strict=True) if v is not None]
-        if not vals:
-            return None
-        first = vals[0][0]
-        if isinstance(first, bool):
-            return any(v for v, _ in vals)
-        if _is_num(first):
-            if avg_key(key):
-                return sum(v * w for v, w in vals) / max(1, sum(w for _, w in vals))
-            s = sum(v for v, _ in vals)
-            return s
-        if isinstance(first, dict):
-            keys: list[str] = []
-            for v, _ in vals:
-                keys += [k for k in v if k not in keys]
-            return {k: combine(k if not avg_key(key) else "avg", [v.get(k) for v, _ in vals],
-                               [w for _, w in vals]) for k in keys}
-        if isinstance(first, list):
-            if all(isinstance(v, list) and len(v) == len(first) and all(_is_num(x) for x in v) for v, _ in vals) \
-                    and first and key not in ("invariant_violations",):
-                return [combine(key, [v[i] for v, _ in vals], [w for _, w in vals]) for i in range(len(first))]
-            out: list = []
-            for v, _ in vals:
-                out.extend(v)
-            return out
-        return first
-
-    keys: list[str] = []
-    for p in parts:
-        keys += [k for k in p if k not in keys]
-    merged = {k: combine(k, [p.get(k) for p in parts], weights) for k in keys if k not in _RATES}
-    merged["hands"] = sum(weights)
-    return merged
-
-
 def run_sim(hands: int, players: list[str], seed: str, ruleset: str = "jiaxing", jobs: int = 1, chunk: int = 25,
             progress: Callable[[int, int], None] | None = None) -> dict:
     sizes = chunks(hands, chunk)
@@ -133,13 +82,16 @@ def run_sim(hands: int, players: list[str], seed: str, ruleset: str = "jiaxing",
         with ctx.Pool(min(jobs, len(work))) as pool:
             collect(pool.imap_unordered(_work, work))
     elapsed = time.perf_counter() - t0
-    out = merge([parts[i] for i in sorted(parts)])
+    from jxbot.ai.selfplay import merge_results
+
+    out = merge_results([parts[i] for i in sorted(parts)])
     out["hands"] = hands
     out["players"] = players
     out["seed"] = seed
     out["ruleset"] = ruleset
     out["jobs"] = jobs
-    out["seconds"] = round(elapsed, 3)
+    out["cpu_seconds"] = round(sum(p["seconds"] for p in parts.values()), 3)
+    out["seconds"] = round(elapsed, 3)  # wall time, all jobs together
     out["hands_per_second"] = round(hands / elapsed, 1) if elapsed > 0 else None
     return out
 
@@ -187,8 +139,11 @@ def render(stats: dict, lang: str = "en") -> str:
         lines.append(f"{i:>4}  {players[i]:<8}  {_pct(share):>9}  {avg:>+10.2f}")
     wins, draws = stats.get("wins", 0), stats.get("draws", 0)
     selfd = stats.get("self_draws", 0)
-    lines.append(("荒庄率" if zh else "draw rate") + f": {_pct(draws / hands if hands else 0)}   "
-                 + ("自摸率（占胡牌）" if zh else "self-draw rate (of wins)") + f": {_pct(selfd / wins if wins else 0)}")
+    lines.append(("胡牌率" if zh else "hands won") + f": {_pct(wins / hands if hands else 0)}   "
+                 + ("荒庄率" if zh else "draw rate") + f": {_pct(draws / hands if hands else 0)}   "
+                 + ("自摸（占胡牌）" if zh else "self-draws (of wins)") + f": {_pct(selfd / wins if wins else 0)}")
+    lines.append(("抢杠胡" if zh else "robbed kongs") + f": {stats.get('robbed_kongs', 0)}   "
+                 + ("承包" if zh else "contracts") + f": {stats.get('contracts', 0)}")
     pats = stats.get("pattern_counts") or {}
     if pats:
         from jxbot.i18n import t
@@ -200,11 +155,8 @@ def render(stats: dict, lang: str = "en") -> str:
         lines.append(("平均每局巡数" if zh else "average hand length (turns)") + f": {stats['avg_turns']:.1f}")
     lines.append(("每秒局数" if zh else "hands per second") + f": {stats.get('hands_per_second')}  "
                  + f"(jobs {stats.get('jobs')}, {stats.get('seconds')} s)")
-    viol = stats.get("invariant_violations")
-    nviol = len(viol) if isinstance(viol, list) else (viol or 0)
-    lines.append(("不变量违例" if zh else "invariant violations") + f": {nviol}")
-    if isinstance(viol, list):
-        lines.extend(f"  ! {v}" for v in viol[:10])
+    lines.append(("不变量违例" if zh else "invariant violations") + f": {stats.get('invariant_violations', 0)}")
+    lines.extend(f"  ! {v}" for v in (stats.get("violations") or [])[:10])
     return "\n".join(lines)
 
 
@@ -231,5 +183,4 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(stats, ensure_ascii=False, sort_keys=True) + "\n")
     else:
         sys.stdout.write(render(stats, args.lang) + "\n")
-    viol = stats.get("invariant_violations")
-    return 1 if (len(viol) if isinstance(viol, list) else (viol or 0)) else 0
+    return 1 if stats.get("invariant_violations") else 0

@@ -132,6 +132,7 @@ class TableRunner:
             "match": self.match.to_json(),
             "hand_id": _hand_id(self.hand) if self.hand is not None and not self._settled else None,
             "totals": list(self.totals),
+            "balances": list(self.balances),
             "hands_played": self.hands_played,
             "over": self.finished,
         }
@@ -150,6 +151,7 @@ class TableRunner:
         match = kw.pop("match", None) or Match.from_json(state["match"])
         runner = cls(seats, config, match=match, **kw)
         runner.totals = list(state.get("totals", [0, 0, 0, 0]))
+        runner.balances = list(state.get("balances", [None] * 4))
         runner.hands_played = int(state.get("hands_played", 0))
         runner.finished = bool(state.get("over", False))
         if state.get("hand_id") and events:
@@ -313,6 +315,8 @@ class TableRunner:
         """Play until the match is over (or paused). Returns the result views of finished hands."""
         self._idle.clear()
         try:
+            if self.hand_running:  # resumed or continued: the wallets may have changed meanwhile
+                self.balances = list(await self._balances_fn(self.seats))
             while not self._pause:
                 if self.hand is None or self._settled:
                     if self._match_over():

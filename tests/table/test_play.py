@@ -1,0 +1,58 @@
+"""`jxbot play` from scripted input: a whole hand in the terminal."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+
+from jxbot.cli import main
+
+
+def run_play(monkeypatch, capsys, lines, *extra):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    rc = main(["play", "--seed", "7", "--hands", "1", "--delay", "0", *extra])
+    return rc, capsys.readouterr().out
+
+
+def test_a_whole_hand_is_played_from_scripted_input(monkeypatch, capsys):
+    # every prompt first gets a typo, then a tile name when discarding (else Enter: default / pass)
+    script = []
+    for _ in range(60):
+        script += ["zz", "help", ""]
+    rc, out = run_play(monkeypatch, capsys, script, "--lang", "en")
+    assert rc == 0
+    assert "Cannot read 'zz'" in out and "Type a tile to discard" in out
+    assert "Hand 1 · East round · dealer you" in out
+    assert re.search(r"Your hand: (\*?\S+ ){12,}", out)  # the hand is shown
+    assert "  you: discard " in out  # our Enter discarded the drawn tile
+    assert "== Match over (1 hands) ==" in out
+    assert ("== Drawn hand" in out) or re.search(r"== \S+ wins", out)
+    # itemized score when somebody won, and the final payments for the four seats
+    if "wins" in out:
+        assert re.search(r"total \d+ tai × 2\^\d+ fan × stake 1 = \d+", out)
+    assert len(re.findall(r"^  (you|cpu\d)\s+[+-]\d+\s+total", out, re.M)) == 4
+
+
+def test_discard_by_tile_name_in_chinese(monkeypatch, capsys):
+    rc, out = run_play(monkeypatch, capsys, [], "--lang", "zh")
+    assert rc == 0
+    # no input at all: end of input puts the seat on auto-play and the hand still finishes
+    assert "（输入结束，进入托管）" in out
+    assert "== 牌局结束（1 局）==" in out
+    first_hand = re.search(r"你的手牌: (.+?)(  摸到: (\S+))?  （", out)
+    assert first_hand
+
+
+def test_typing_a_tile_discards_it(monkeypatch, capsys):
+    from jxbot.game import Match
+    from jxbot.rules.tiles import tile_name
+
+    hand = Match(7).next_hand()
+    view = hand.view(0)
+    tile = view["hand"][0]  # not the drawn tile: a deliberate choice
+    assert tile != view["drawn"]
+    rc, out = run_play(monkeypatch, capsys, [tile_name(tile, "en")], "--lang", "en")
+    assert rc == 0
+    mark = "*" if tile == view["wildcard"] else ""  # the 百搭 is marked wherever it is shown
+    assert f"  you: discard {mark}{tile_name(tile, 'en')}\n" in out.split("(end of input")[0]

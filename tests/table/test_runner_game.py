@@ -1,0 +1,121 @@
+"""The runner on the real game and computer players: escape charged, resume from stored events,
+many tables, computer decision times."""
+
+from __future__ import annotations
+
+import asyncio
+
+from jxbot.game import Hand
+from jxbot.table import FakeClock, MemorySink, SeatInfo, TableConfig, TableRunner
+
+from .test_runner_clocks import Recorder
+
+T0 = 1_700_000_000.0
+
+
+def table(seed, humans=(1,), *, clock=None, sink=None, wallets=None, **cfg):
+    clock = clock or FakeClock(T0)
+    sink = sink if sink is not None else MemorySink()
+    seats = [SeatInfo(f"p{i}") if i in humans else SeatInfo.computer(f"cpu{i}") for i in range(4)]
+    recs = {i: Recorder() for i in humans}
+    wallets = wallets if wallets is not None else {i: 1000 for i in humans}
+
+    async def balances(infos):
+        return [wallets.get(i) if not s.is_computer else None for i, s in enumerate(infos)]
+
+    cfg.setdefault("table_id", f"t{seed}")
+    r = TableRunner(seats, TableConfig(seed=seed, **cfg), interfaces=recs, sink=sink, clock=clock,
+                    balances=balances)
+    return r, clock, sink, recs
+
+
+async def play_defaults(runner, seat, steps):
+    """The human at ``seat`` answers every prompt with the default (what a timeout would do)."""
+    for _ in range(steps):
+        await runner.wait_idle()
+        hand = runner.hand
+        if runner.finished or hand is None or hand.phase == "ended":
+            return
+        if seat in hand.pending() and not runner.seats[seat].auto:
+            assert await runner.submit(seat, hand.default_action(seat)) is None
+
+
+async def test_escape_auto_plays_the_seat_and_the_settlement_charges_the_fee_and_loss():
+    wallets = {1: 1000}
+    runner, clock, sink, recs = table(11, stake=10, fee=5, max_hands=1, wallets=wallets)
+    runner.start()
+    await play_defaults(runner, 1, 3)
+    assert runner.hand_running and runner.hand.phase != "ended"
+    await runner.leave(1)
+    await runner.wait_idle()
+    assert runner.finished  # the rest of the hand went by without waiting for seat 1
+    hid = runner.results[0]["hand_id"]
+    settlement, result = sink.settlements[hid]
+    assert result["escaped"] == [1]
+    assert settlement.deltas[1] <= -5  # at least the service fee
+    assert sum(settlement.deltas) + settlement.house_delta == 0
+    assert result["payments"][1]["balance"] == 1000 + settlement.deltas[1]
+    if result["winner"] == 1:
+        assert settlement.deltas[1] < 0  # an escaper's winnings are not paid out
+    assert any(e["type"] == "escaped" for e in sink.events[hid])
+    assert recs[1].kinds("escape") == [{"kind": "escape", "seat": 1}]
+
+
+async def test_a_restarted_process_resumes_the_hand_from_the_stored_events():
+    sink = MemorySink()
+    runner, clock, _, recs = table(21, sink=sink, max_hands=2)
+    runner.start()
+    await play_defaults(runner, 1, 4)
+    hand = runner.hand
+    hid = hand.hand_id
+    before = runner.view(1)
+    n_events = len(sink.events[hid])
+    stored = list(sink.events[hid])
+    assert hand.phase != "ended" and n_events == len(hand.events)
+    await runner.pause()  # the process goes away; only the sink remains
+
+    clock2 = FakeClock(T0 + 3600)
+    rec = Recorder()
+    resumed = TableRunner.resume(sink.states[runner.config.table_id], sink.events[hid], sink=sink, clock=clock2,
+                                 interfaces={1: rec})
+    after = resumed.view(1)
+    for v in (before, after):
+        v.pop("deadline")
+    assert after == before  # the same hand, the same tiles, the same legal actions
+    resumed.start()
+    await resumed.wait_idle()
+    if resumed.hand_running and 1 in resumed.hand.pending():
+        assert resumed.view(1)["deadline"] > clock2.now()  # the clock restarted
+    await play_defaults(resumed, 1, 400)
+    assert resumed.finished and resumed.hands_played == 2
+    assert sink.events[hid][:n_events] == stored and len(sink.events[hid]) > n_events  # continued, not restarted
+    assert Hand.replay(sink.events[hid]).settlement is not None  # settled exactly once, by the resumed runner
+    assert len(sink.settlements) == 2 and sink.states[runner.config.table_id]["over"]
+    assert [len(sink.events[h]) for h in sink.order] == [len(Hand.replay(sink.events[h]).events) for h in sink.order]
+
+
+async def test_many_tables_play_in_one_event_loop():
+    clock = FakeClock(T0)
+    runners = [table(100 + k, humans=(k % 4,), clock=clock, max_hands=1)[0] for k in range(12)]
+    for r in runners:
+        r.start()
+    for _ in range(300):
+        await asyncio.gather(*(r.wait_idle() for r in runners))
+        if all(r.finished for r in runners):
+            break
+        await clock.advance(20.0)  # every human sleeps through its turns and claims
+    assert all(r.finished for r in runners)
+    assert len({r.results[0]["hand_id"] for r in runners}) == 12
+    # the humans timed out twice and were put on auto-play
+    assert all(r.seats[k % 4].auto for k, r in enumerate(runners) if r.results[0]["hand_id"])
+    stats = runners[0].decision_stats()
+    assert stats["decisions"] > 20 and stats["p99_ms"] < 200
+
+
+async def test_computer_seats_and_auto_win_never_wait_for_a_clock():
+    runner, clock, sink, _ = table(31, humans=(), max_hands=2)
+    results = await asyncio.wait_for(runner.run(), timeout=60)
+    assert len(results) == 2 and clock.now() == T0
+    for r in results:
+        assert r["drawn_game"] or r["winner"] in range(4)
+        assert sum(p["delta"] for p in r["payments"]) + sink.settlements[r["hand_id"]][0].house_delta == 0
