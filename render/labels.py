@@ -95,7 +95,7 @@ ITEM_FALLBACK: dict[str, dict[str, str]] = {
 TILE_FACE_CHARS = "一二三四五六七八九萬東南西北中發"
 
 # Symbols the layouts use besides the catalog strings.
-EXTRA_CHARS = "×·—–-+−=^…←→↑↓▲▼◀▶●○★☆✓✗（），：、。%/#'\"!?"
+EXTRA_CHARS = "×·—–-+−=^…←→↑↓▲▼◀▶●○★☆（），：、。%/#'\"!?"
 
 i18n.register(RENDER_STRINGS)
 _names_loaded = False
@@ -143,7 +143,11 @@ def all_label_text() -> list[str]:
         out.extend(texts.values())
     for texts in ITEM_FALLBACK.values():
         out.extend(texts.values())
-    for code in (*TAI_CODES, *FAN_CODES):
+    try:
+        from jxbot.rules.names import ITEM_NAMES as extra  # type: ignore[import-not-found]
+    except ImportError:
+        extra = {}
+    for code in dict.fromkeys((*TAI_CODES, *FAN_CODES, *extra)):
         for lang in i18n.LANGS:
             out.append(item_label(code, lang))
     for lang in i18n.LANGS:
