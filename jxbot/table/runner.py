@@ -219,7 +219,10 @@ class TableRunner:
         async with self._lock:
             if hand is not self.hand:
                 return ERR_NO_HAND
-            err = await self._apply(seat, action, note_kind="action", check=True)
+            try:
+                err = await self._apply(seat, action, note_kind="action", check=True)
+            except TableError:
+                return ERR_TABLE
             if err is not None:
                 return err
             info.timeouts = 0
@@ -288,8 +291,10 @@ class TableRunner:
         hand = self.hand
         live = hand is not None and hand.phase != "ended"
         if viewer is None:
-            # The public sees that a clock runs, not whose answer it waits for in a claim window.
-            view["deadline"] = self._deadline if live and self._humans_pending() else None
+            # The public sees the turn and contract clocks, never a claim window's: an open window
+            # would tell everyone that a human can claim the tile.
+            public_clock = live and hand.phase in ("turn", "contract") and self._humans_pending()
+            view["deadline"] = self._deadline if public_clock else None
         else:
             view["deadline"] = self._deadline if live and viewer in hand.pending() else None
         view["table_id"] = self.config.table_id
@@ -471,7 +476,7 @@ class TableRunner:
         self.decision_ms.append((time.perf_counter() - t0) * 1000.0)
         if action is None or action not in legal:
             if action is not None:
-                log.error("computer player chose an illegal action %s at table %s", action, self.config.table_id)
+                log.error("computer player chose an illegal %s at table %s", action.type.value, self.config.table_id)
             action = hand.default_action(seat)
         return action
 
@@ -499,7 +504,8 @@ class TableRunner:
                 raise
             if check:
                 return str(code)
-            log.error("table %s: %s rejected (%s); playing the default", self.config.table_id, action, code)
+            log.error("table %s: a computer's %s was rejected (%s); playing the default", self.config.table_id,
+                      action.type.value, code)
             hand.apply(hand.default_action(seat))
         after_pending = hand.pending()
         same_window = (action.type in ANSWER_TYPES and hand.phase == before_phase
@@ -602,8 +608,13 @@ class TableRunner:
 
     @staticmethod
     def _note_for(note: dict | None, viewer: int | None) -> dict | None:
-        # A concealed kong's kind is shown to its owner only.
-        if note and note.get("type") == ActionType.CONCEALED_KONG.value and note.get("seat") != viewer:
+        if not note or note.get("seat") == viewer:
+            return note
+        # A pass (answered or timed out) is told to its seat only: it would show that the seat could
+        # claim. A concealed kong's kind is shown to its owner only.
+        if note.get("type") == ActionType.PASS.value:
+            return None
+        if note.get("type") == ActionType.CONCEALED_KONG.value:
             return {**note, "tile": None}
         return note
 

@@ -90,8 +90,11 @@ async def test_unanswered_claim_window_times_out_as_pass_after_5_seconds():
     await clock.advance(0.2)
     await runner.wait_idle()
     assert hand.phase == "turn" and hand.turn == 1
-    timeouts = [(n["seat"], n["type"]) for n in channel.kinds("timeout")]
-    assert timeouts == [(1, "pass"), (2, "pass")]
+    assert [(n["seat"], n["type"]) for n in recs[1].kinds("timeout")] == [(1, "pass")]
+    assert [(n["seat"], n["type"]) for n in recs[2].kinds("timeout")] == [(2, "pass")]
+    # nobody else learns who could have claimed: no pass notes, no claim-window clock in public
+    assert channel.kinds("timeout") == [] and not any(n["seat"] == 2 for n in recs[1].kinds("timeout"))
+    assert all(v["deadline"] is None for v in channel.views if v["phase"] == "claim")
     assert hand.hands[1].count(20) == 2  # nobody punged
     await runner.pause()
 
@@ -291,3 +294,26 @@ async def test_many_tables_share_one_loop_and_one_clock():
             break
     assert all(r.finished for r in runners)
     assert len({r.hand.hand_id for r in runners}) == 30
+
+
+class BrokenSink(MemorySink):
+    def __init__(self, fail_after: int) -> None:
+        super().__init__()
+        self.fail_after = fail_after
+
+    async def append(self, hand_id, index, event_json):
+        if index >= self.fail_after:
+            raise OSError("disk full")
+        await super().append(hand_id, index, event_json)
+
+
+async def test_a_failing_store_stops_the_table_and_the_player_gets_a_reason_not_a_traceback():
+    sink = BrokenSink(fail_after=3)  # deal, draw, discard are stored; then the first claim answer cannot be stored
+    runner, clock, recs, channel = make([claim_hand], sink=sink)
+    task = runner.start()
+    await runner.wait_idle()
+    assert await runner.submit(1, Action(P.PASS, 1)) == "table_error"
+    await asyncio.gather(task, return_exceptions=True)
+    assert isinstance(task.exception(), Exception) and not runner.running
+    assert await runner.submit(2, Action(P.PASS, 2)) == "table_error"
+    assert len(sink.events["h1"]) == 3
