@@ -1,0 +1,160 @@
+"""Match (RULES A1, A7): dealer rotation, round wind, cumulative 番 across hands, previous 百搭, length, JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from jxbot.game import IllegalAction, Match
+from jxbot.rules.ruleset import JIAXING
+
+from .helpers import act, discard_drawn, fan_codes, scripted_hand
+
+NINE_GATES = "1112345678999m"
+JUNK = "147p258s1234567z"
+
+
+def scripted_next(match: Match, hands: dict, **kw):
+    return scripted_hand(hands, context=match.next_context(), ruleset=match.ruleset, **kw)
+
+
+def dealer_wins(match: Match, **kw):
+    d = match.dealer
+    h = scripted_next(match, {d: NINE_GATES + "5m"}, indicator="9s", **kw)
+    act(h, "tsumo", d)
+    return h
+
+
+def next_seat_wins(match: Match):
+    d = match.dealer
+    h = scripted_next(match, {d: JUNK + "5m", (d + 1) % 4: NINE_GATES}, indicator="9s")
+    act(h, "discard", d, "5m")
+    act(h, "hu", (d + 1) % 4)
+    assert h.result.winner == (d + 1) % 4
+    return h
+
+
+def drawn(match: Match):
+    h = scripted_next(match, {match.dealer: JUNK + "3p"}, indicator="9s")
+    assert h.ruleset.reserve_tiles == 82
+    discard_drawn(h, match.dealer)
+    assert h.result.drawn_game
+    return h
+
+
+def finish(match: Match, h, balances=(1000, 1000, 1000, 1000)):
+    h.settle(list(balances), fee=match.fee)
+    return match.finish_hand(h)
+
+
+QUICK_DRAWS = JIAXING.with_(reserve_tiles=82)  # nothing to draw: a hand is drawn after the first discard
+
+
+def test_dealer_keeps_the_deal_on_a_draw():
+    m = Match("draws", ruleset=QUICK_DRAWS)
+    finish(m, drawn(m))
+    assert m.dealer == 0 and m.round_wind == 0 and m.hand_number == 2
+    assert m.queue == ("huang",)
+    assert m.next_context().cumulative_queue == ("huang",)
+
+
+def test_cumulative_fan_is_carried_over_a_drawn_hand_to_the_next_win():
+    m = Match("carry", ruleset=QUICK_DRAWS)
+    finish(m, drawn(m))
+    finish(m, drawn(m))
+    # the second deal flipped 9s again: 百搭连庄 joined the queue between the two 黄番
+    assert m.queue == ("huang", "wildcard_repeat", "huang")
+    h = dealer_wins(m)
+    assert h.result.cumulative_taken == ("huang",) and "huang" in fan_codes(h)
+    rec = finish(m, h)
+    assert rec["cumulative_taken"] == ["huang"]
+    assert m.queue == ("wildcard_repeat", "huang", "wildcard_repeat")
+
+
+def test_dealer_keeps_the_deal_on_a_win_and_passes_it_when_another_seat_wins():
+    m = Match("rotate")
+    finish(m, dealer_wins(m))
+    assert m.dealer == 0
+    finish(m, next_seat_wins(m))
+    assert m.dealer == 1 and m.round_wind == 0
+
+
+def test_round_wind_advances_when_the_deal_returns_to_seat_0_and_the_match_ends():
+    m = Match("winds", rounds=2)
+    seen = []
+    for _ in range(4):
+        h = next_seat_wins(m)
+        seen.append((h.dealer, h.context.round_wind, [s["seat_wind"] for s in h.public_view()["seats"]]))
+        finish(m, h)
+    assert [s[:2] for s in seen] == [(0, 0), (1, 0), (2, 0), (3, 0)]
+    assert seen[1][2] == [3, 0, 1, 2]  # seat winds follow play order from the dealer
+    assert m.dealer == 0 and m.round_wind == 1 and not m.over  # 南 round
+    for _ in range(4):
+        finish(m, next_seat_wins(m))
+    assert m.over and m.round_wind == 2 and len(m.results) == 8
+    with pytest.raises(IllegalAction) as err:
+        m.next_hand()
+    assert err.value.code == "match_over"
+
+
+def test_one_round_is_the_default_match_length():
+    m = Match("len")
+    assert m.rounds == 1
+    for _ in range(4):
+        finish(m, next_seat_wins(m))
+    assert m.over
+
+
+def test_previous_wildcard_makes_wildcard_repeat():
+    m = Match("repeat")
+    finish(m, dealer_wins(m))
+    assert m.previous_wildcard == 26  # 9s
+    h = scripted_next(m, {}, indicator="9s")
+    assert "wildcard_repeat" in h.queue
+    h2 = scripted_next(m, {}, indicator="8s")
+    assert "wildcard_repeat" not in h2.queue
+
+
+def test_finish_hand_checks_the_hand():
+    m = Match("checks")
+    h = m.next_hand()
+    with pytest.raises(IllegalAction) as err:
+        m.finish_hand(h)
+    assert err.value.code == "not_ended"
+    other = Match("other").next_hand()
+    with pytest.raises(IllegalAction) as err:
+        m.finish_hand(other)
+    assert err.value.code == "wrong_hand"
+
+
+def test_next_hand_is_deterministic_and_survives_a_json_round_trip():
+    m = Match(12345, stake=3, fee=2)
+    finish(m, next_seat_wins(m))
+    a = m.next_hand()
+    again = Match.from_json(json.loads(json.dumps(m.to_json())))
+    assert again.to_json() == m.to_json()
+    b = again.next_hand()
+    assert a.events_json() == b.events_json()
+    assert a.context.hand_number == 2 and a.context.stake == 3 and a.context.dealer == 1
+    assert a.hand_id == f"{m.match_id}-2"
+
+
+def test_a_whole_match_with_default_actions_keeps_silver_balanced():
+    m = Match("whole", fee=1, max_hands=6)
+    balances = [500, 500, 500, None]
+    hands = 0
+    while not m.over:
+        h = m.next_hand()
+        while not h.ended:
+            s = min(h.pending())
+            acts = h.legal_actions(s)
+            win = [a for a in acts if a.type.value in ("hu", "tsumo")]
+            h.apply(win[0] if win else h.default_action(s))
+        st = h.settle(balances, fee=m.fee)
+        assert sum(st.deltas) + st.house_delta == 0
+        balances = [None if b is None else b + d for b, d in zip(balances, st.deltas, strict=True)]
+        m.finish_hand(h)
+        hands += 1
+    assert hands == len(m.results) == 6
+    assert m.totals()[:3] == [b - 500 for b in balances[:3]]
