@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from tests.e2e.double import Channel, DiscordDouble, Guild, Interaction, Message, User
@@ -160,21 +160,28 @@ class Player:
         ch = self.dm()
         return [] if ch is None else ch.visible_messages(self.user.id)
 
+    def _dm_newest_first(self) -> Iterable[Message]:
+        ch = self.dm()
+        return () if ch is None else reversed(ch.messages)
+
     def dm_panel(self) -> Message | None:
         """The bot's latest DM that carries an image or buttons."""
-        for m in reversed(self.dm_messages()):
-            if m.author.id == self.double.bot.id and (m.attachments or m.buttons()):
+        bot = self.double.bot.id
+        for m in self._dm_newest_first():
+            if not m.deleted and m.author.id == bot and (m.attachments or m.components):
                 return m
         return None
 
     async def wait_dm(self, predicate: Callable[[Message], bool] | None = None, *, after: Message | None = None,
                       timeout: float = 5.0) -> Message:
         """The latest bot DM (newer than ``after``, if given) that satisfies ``predicate``."""
+        bot = self.double.bot.id
+
         def find() -> Message | None:
-            for m in reversed(self.dm_messages()):
+            for m in self._dm_newest_first():
                 if after is not None and m.id <= after.id:
                     break
-                if m.author.id == self.double.bot.id and (predicate is None or predicate(m)):
+                if not m.deleted and m.author.id == bot and (predicate is None or predicate(m)):
                     return m
             return None
         return await self.double.wait_for(find, timeout, f"a DM to {self.name}")

@@ -92,7 +92,7 @@ class Session:
         self.intents = intents
         self.shard = shard
         self.seq = 0
-        self.buffer: deque[tuple[int, str, Callable[[], None] | None]] = deque(maxlen=20000)
+        self.buffer: deque[tuple[int, str, Callable[[], None] | None]] = deque(maxlen=5000)
         self.conn: Connection | None = None
         self.disconnected_at: float | None = None
         self.invalid = False

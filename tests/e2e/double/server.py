@@ -363,8 +363,7 @@ class DiscordDouble:
                 resp.headers.update(rl_headers)
             return resp
         finally:
-            self.requests.append((arrived, method, template, status))
-            self.notify()
+            self.requests.append((arrived, method, template, status))  # (state changes notify on their own)
 
     def request_count(self, pattern: str, status: int | None = None) -> int:
         f = RouteFault(pattern, "count")
