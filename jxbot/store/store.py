@@ -250,15 +250,15 @@ class Store:
             finally:
                 await self._rdb.execute("COMMIT")
 
+    # execute_fetchall is one hop to the connection's thread (execute + fetch + close would be three)
     @staticmethod
     async def _one(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> Any:
-        async with db.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
+        rows = await db.execute_fetchall(sql, tuple(params))
+        return next(iter(rows), None)
 
     @staticmethod
     async def _all(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> list[Any]:
-        async with db.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+        return list(await db.execute_fetchall(sql, tuple(params)))
 
     def _scope_key(self, guild_id: int) -> int:
         return guild_id if self.scope == "guild" else 0
