@@ -122,6 +122,14 @@ async def test_429_is_retried_after_retry_after(double: DiscordDouble, world) ->
     times = sorted(t for t, m, tpl, _ in double.requests if m == "POST" and tpl == "/channels/{channel_id}/messages")
     assert times[1] - times[0] >= 0.29 and times[2] - times[1] >= 0.29, "the bot did not wait retry_after"
 
+    # a slow route: the bot waits for Discord, and the player gets the answer late but whole
+    double.slow(route, delay=0.6, times=1)
+    act = await alice.slash("announce", text="slowly")
+    await act.settled(timeout=10)
+    assert act.texts() == ["announced"]
+    assert act.interaction.followups == [] and act.message is not None
+    assert act.message.edit_times[-1] - act.interaction.created_at >= 0.6
+
 
 async def test_enforced_rate_limits_pace_the_bot_without_429s(double: DiscordDouble, world) -> None:
     guild, channel, alice, _, _ = world
@@ -256,3 +264,59 @@ async def test_standalone_double_serves_state_and_faults() -> None:
     finally:
         proc.kill()
         await proc.wait()
+
+
+async def test_double_refuses_what_discord_refuses(double: DiscordDouble) -> None:
+    """Raw REST, no bot: the bugs a bot could have are answered with Discord's error codes."""
+    import json
+
+    import aiohttp
+
+    guild = double.add_guild()
+    channel = double.add_text_channel(guild)
+    alice = Player.join(double, "alice", guild, channel)
+    base = double.api_base
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {double.token}"}) as s:
+        async def post(path: str, body: object) -> tuple[int, dict]:
+            async with s.post(base + path, json=body) as r:
+                return r.status, await r.json(content_type=None) if r.status != 204 else {}
+
+        row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": "same"},
+                                          {"type": 2, "style": 1, "label": "y", "custom_id": "same"}]}
+        assert (await post(f"/channels/{channel.id}/messages", {"components": [row]}))[1]["code"] == 50035
+        six = {"type": 1, "components": [{"type": 2, "style": 1, "label": str(i), "custom_id": str(i)} for i in range(6)]}
+        assert (await post(f"/channels/{channel.id}/messages", {"components": [six]}))[1]["code"] == 50035
+        assert (await post(f"/channels/{channel.id}/messages", {"content": ""}))[1]["code"] == 50006
+
+        # multipart: the file's bytes are kept, and an edit naming the attachment keeps it
+        form = aiohttp.FormData(quote_fields=False)
+        form.add_field("payload_json", json.dumps({"content": "hand", "attachments": [{"id": 0, "filename": "h.png"}]}))
+        form.add_field("files[0]", b"\x89PNG\r\n\x1a\n" + b"\0" * 8, filename="h.png", content_type="image/png")
+        async with s.post(f"{base}/channels/{channel.id}/messages", data=form) as r:
+            sent = await r.json()
+        att = sent["attachments"][0]
+        assert att["filename"] == "h.png" and att["size"] == 16
+        async with s.patch(f"{base}/channels/{channel.id}/messages/{sent['id']}",
+                           json={"content": "hand 2", "attachments": [{"id": att["id"]}]}) as r:
+            edited = await r.json()
+        assert [a["id"] for a in edited["attachments"]] == [att["id"]]
+        assert double.messages[int(sent["id"])].edit_count == 1
+        async with s.get(att["url"]) as r:
+            assert r.status == 200 and (await r.read()).startswith(b"\x89PNG")
+
+        # interactions: followup before the ack, the ack, a second ack, an ephemeral reply not fetchable
+        inter = double.create_interaction(2, alice.user, channel, {"id": "1", "name": "x", "type": 1})
+        wh = f"/webhooks/{double.application_id}/{inter.token}"
+        assert (await post(wh, {"content": "too soon"}))[1]["code"] == 10015
+        cb = f"/interactions/{inter.id}/{inter.token}/callback"
+        assert (await post(cb, {"type": 4, "data": {"content": "only you", "flags": 64}}))[0] == 204
+        assert (await post(cb, {"type": 4, "data": {"content": "again"}}))[1]["code"] == 40060
+        assert (await post(cb.replace(inter.token, "forged"), {"type": 4}))[1]["code"] == 10062
+        reply = inter.original
+        assert reply is not None and reply.ephemeral_for == alice.id and reply in alice.ephemerals()
+        async with s.get(f"{base}/channels/{channel.id}/messages/{reply.id}") as r:
+            assert r.status == 404 and (await r.json())["code"] == 10008
+        async with s.get(f"{base}/channels/{channel.id}/messages") as r:
+            assert [m["content"] for m in await r.json()] == ["hand 2"]
+    assert {code for *_, code, _ in double.rejections} == {50035, 50006, 10015, 40060, 10062, 10008}
+    assert double.errors == []
