@@ -259,7 +259,7 @@ class Gateway:
             return
         gids = d.get("guild_id")
         for gid in gids if isinstance(gids, list) else [gids]:
-            g = self.double.guilds.get(int(gid))
+            g = self.double.guilds.get(int(gid or 0))
             if g is None:
                 continue
             wanted = d.get("user_ids")

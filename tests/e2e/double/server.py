@@ -129,7 +129,7 @@ class DiscordDouble:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0, what: str = "condition") -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "condition") -> T:
         """Re-check ``predicate`` on every state change until it returns something truthy."""
         deadline = time.monotonic() + timeout
         while True:
@@ -369,7 +369,7 @@ class DiscordDouble:
         f = RouteFault(pattern, "count")
         return sum(1 for _, m, t, s in self.requests if f.matches(m, t) and (status is None or s == status))
 
-    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], list[tuple[str, str, bytes, str | None]]]:
+    async def _read_body(self, request: web.Request) -> tuple[Any, list[tuple[str, str, bytes, str | None]]]:
         """JSON body, or multipart with ``payload_json`` and ``files[n]``: (payload, [(field, filename, bytes, type)])."""
         ctype = request.headers.get("Content-Type", "")  # (request.content_type's header parsing is slow)
         files: list[tuple[str, str, bytes, str | None]] = []
