@@ -146,6 +146,7 @@ def render(stats: dict, lang: str = "en") -> str:
                  + ("承包" if zh else "contracts") + f": {stats.get('contracts', 0)}")
     pats = stats.get("pattern_counts") or {}
     if pats:
+        import jxbot.rules.names  # noqa: F401  (the item labels)
         from jxbot.i18n import t
 
         lines.append(("牌型" if zh else "patterns") + ": " + "  ".join(

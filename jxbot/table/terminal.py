@@ -10,6 +10,7 @@ import asyncio
 import threading
 from typing import Any, TextIO
 
+import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from jxbot.game.actions import Action, ActionType, action_from_json
 from jxbot.i18n import t
 from jxbot.rules.tiles import parse_tile, tile_name, wind_name
