@@ -6,15 +6,16 @@ import functools
 import io
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from . import fonts
 from .tiles import BACK, geometry, side_geometry, sprite
 
 MAX_WIDTH = 1280
-PNG_LEVEL = 6  # zlib level: 6 is within a millisecond or two of 1 here and much smaller
+PNG_LEVEL = 6  # zlib level on the palette image: ~2 ms more than 3 for a 20% smaller file; 9 is 6x slower for 4%
 
 # Colours of the chrome around the tiles
+FELT_STEPS = 48
 FELT_CENTER = (30, 104, 78)
 FELT_EDGE = (14, 58, 44)
 PANEL = (16, 38, 32)
@@ -25,20 +26,44 @@ GOLD = (240, 196, 80)
 RED = (214, 64, 64)
 GREEN = (102, 214, 132)
 SHADOW = (6, 20, 15)
+WALL_GREEN = (120, 230, 170)
 
 
 @functools.lru_cache(maxsize=32)
-def _felt(size: tuple[int, int], center: tuple[int, int, int], edge: tuple[int, int, int]) -> Image.Image:
-    """A radial felt gradient (cached per size; callers copy it)."""
+def _felt_steps(size: tuple[int, int]) -> Image.Image:
+    """The felt of a canvas as step numbers 0…FELT_STEPS-1 (0 = centre colour, last = edge colour)."""
     w, h = size
     g = Image.radial_gradient("L").resize((max(1, w * 3 // 4), max(1, h * 3 // 4)))
     g = g.resize((w, h), Image.BILINEAR)
-    g = g.point(lambda v: min(255, v * 255 // 200))  # the edge colour only near the corners
-    return Image.composite(Image.new("RGB", size, edge), Image.new("RGB", size, center), g)
+    # the edge colour only near the corners
+    return g.point(lambda v: round(min(255, v * 255 // 200) * (FELT_STEPS - 1) / 255))
+
+
+def felt_ramp() -> list[tuple[int, int, int]]:
+    """The felt's colours by step; they open the shared palette, so step n is palette index n."""
+    out = []
+    for n in range(FELT_STEPS):
+        a = n / (FELT_STEPS - 1)
+        out.append(tuple(round(c * (1 - a) + e * a) for c, e in zip(FELT_CENTER, FELT_EDGE, strict=True)))
+    return out  # type: ignore[return-value]
+
+
+@functools.lru_cache(maxsize=32)
+def _felt_rgb(size: tuple[int, int]) -> Image.Image:
+    steps = _felt_steps(size)
+    ramp = felt_ramp()
+    bands = [steps.point([ramp[min(v, FELT_STEPS - 1)][ch] for v in range(256)]) for ch in range(3)]
+    return Image.merge("RGB", bands)
+
+
+@functools.lru_cache(maxsize=32)
+def _felt_indexed(size: tuple[int, int]) -> Image.Image:
+    return _felt_steps(size).convert("P")  # pixel values are the step numbers = palette indices
 
 
 def felt(w: int, h: int) -> Image.Image:
-    return _felt((w, h), FELT_CENTER, FELT_EDGE).copy()
+    """A radial felt gradient filling the canvas (a fresh copy of a cached image)."""
+    return _felt_rgb((w, h)).copy()
 
 
 def font(size: int):
@@ -189,8 +214,9 @@ SWATCHES = ((60, 80, 130), (110, 80, 150), (110, 110, 110), (170, 60, 40), (170,
 def palette() -> Image.Image:
     """One 256-colour palette for every image, cut (median cut) once from the demo images.
 
-    Mapping onto a fixed palette takes about a millisecond and, unlike a per-image octree, keeps the
-    felt's gradient free of bands; the PNGs come out at a quarter of their RGB size.
+    The felt's own colours (a posterised ramp of FELT_STEPS steps, about one level apart) are reserved
+    so its gradient never bands. Mapping onto a fixed palette takes about a millisecond (a per-image
+    octree banded the felt); the PNGs come out at a quarter of their RGB size.
     """
     from . import demo
     from .hand import draw_hand
@@ -210,13 +236,35 @@ def palette() -> Image.Image:
     for p in parts:
         src.paste(p, (0, y))
         y += p.height
-    return src.quantize(256, method=Image.Quantize.MEDIANCUT)
+    from . import tiles
+
+    fixed = felt_ramp() + list(dict.fromkeys((
+        TEXT, TEXT_DIM, GOLD, RED, GREEN, WALL_GREEN, PANEL, SHADOW, *SWATCHES, (12, 34, 28), (10, 30, 24),
+        (12, 32, 27), tiles.IVORY_TOP, tiles.IVORY_BOTTOM, tiles.INK, tiles.RED, tiles.GREEN, tiles.BLUE,
+        tiles.GOLD, tiles.GOLD_LIGHT, tiles.JADE, tiles.JADE_DARK, tiles.JADE_LIGHT, tiles.WHITE_FRAME)))
+    n = 256 - len(fixed)
+    rest = (src.quantize(n, method=Image.Quantize.MEDIANCUT).getpalette() or [])[: n * 3]
+    flat = [v for c in fixed for v in c] + rest
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat + [0] * (768 - len(flat)))
+    return pal
+
+
+_UNTOUCHED = [255] + [0] * 255
 
 
 def to_png(img: Image.Image) -> bytes:
-    """PNG bytes: mapped onto the shared palette (no dithering) and deflated at level PNG_LEVEL."""
+    """PNG bytes: mapped onto the shared palette (no dithering) and deflated at level PNG_LEVEL.
+
+    Pillow maps colours onto a palette through a coarse cache (5-6 bits a channel), which would
+    band the felt's gentle gradient; the felt pixels nothing was drawn on therefore get their exact
+    palette index back from the cached indexed felt.
+    """
     buf = io.BytesIO()
-    img.quantize(palette=palette(), dither=Image.Dither.NONE).save(buf, "PNG", compress_level=PNG_LEVEL)
+    q = img.quantize(palette=palette(), dither=Image.Dither.NONE)
+    untouched = ImageChops.difference(img, _felt_rgb(img.size)).convert("L").point(_UNTOUCHED)
+    q.paste(_felt_indexed(img.size), (0, 0), untouched)
+    q.save(buf, "PNG", compress_level=PNG_LEVEL)
     return buf.getvalue()
 
 

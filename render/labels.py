@@ -23,7 +23,7 @@ RENDER_STRINGS: dict[str, dict[str, str]] = {
     "render.wall": {"zh": "余牌", "en": "Wall"},
     "render.dealer": {"zh": "庄", "en": "D"},
     "render.dealer_long": {"zh": "庄家", "en": "Dealer"},
-    "render.seat_wind": {"zh": "{wind}家", "en": "{wind}"},
+    "render.seat_wind": {"zh": "{wind}家", "en": "{wind} seat"},
     "render.you": {"zh": "你", "en": "You"},
     "render.drawn": {"zh": "摸牌", "en": "Drawn"},
     "render.hand": {"zh": "手牌", "en": "Hand"},

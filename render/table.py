@@ -145,7 +145,7 @@ def _console(img: Image.Image, dr: ImageDraw.ImageDraw, view: dict, pos: dict[in
     # centre: wall count, round, 百搭
     C.text(dr, (cx, cy - 52), L("round", lang, wind=wind(view.get("round_wind", 0), lang)) + " · " +
            L("hand_no", lang, n=view.get("hand_number", 1)), 15, C.TEXT_DIM, anchor="mm")
-    C.text(dr, (cx - 4, cy - 14), str(view.get("wall_remaining", 0)), 42, (120, 230, 170), anchor="mm")
+    C.text(dr, (cx - 4, cy - 14), str(view.get("wall_remaining", 0)), 42, C.WALL_GREEN, anchor="mm")
     C.text(dr, (cx, cy + 16), L("wall", lang), 14, C.TEXT_DIM, anchor="mm")
     wc = view.get("wildcard")
     if wc is not None:
