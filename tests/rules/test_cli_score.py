@@ -1,0 +1,75 @@
+"""``jxbot score``: what a player sees and the exit codes checks rely on."""
+
+import json
+
+import pytest
+
+from jxbot.cli import main
+
+
+def run(capsys, *argv):
+    code = main(["score", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_issue_example_json(capsys):
+    code, out, _ = run(capsys, "11122233m777z55p", "--win", "5p", "--wildcard", "3s", "--round", "E", "--seat", "S",
+                       "--self-draw", "--stake", "5", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["winning"] is True
+    assert {i["name"]: i["value"] for i in d["tai"]} == {"red_dragon": 1, "no_wildcard": 1, "all_pungs": 2}
+    assert d["fan"] == [] and d["total_tai"] == 4 and d["total_fan"] == 0 and d["points"] == 20
+
+
+def test_seed_example_60_points_in_the_table(capsys):
+    # 混一色 + 无百搭 = 3 台, 地胡 = 2 番, stake 5
+    code, out, _ = run(capsys, "123456789m11z44z", "--win", "4z", "--round", "S", "--seat", "W", "--first-turn",
+                       "--stake", "5", "--lang", "en")
+    assert code == 0
+    assert "Half flush" in out and "Earthly hand" in out
+    assert "5 × 3 tai × 2^2 fan = 60" in out
+
+
+def test_zh_table_and_melds(capsys):
+    code, out, _ = run(capsys, "1m", "--win", "1m", "--peng", "777z", "--chi", "234m", "--gang", "5555m",
+                       "--angang", "9999m")
+    assert code == 0
+    assert "单吊" in out and "混一色" in out and "中" in out
+
+
+def test_cumulative_number_and_codes(capsys):
+    code, out, _ = run(capsys, "1112345678999m", "--win", "5m", "--cumulative", "2", "--json")
+    assert code == 0 and json.loads(out)["total_fan"] == 2
+    code, out, _ = run(capsys, "1112345678999m", "--win", "5m", "--cumulative", "baozi,huang", "--json")
+    d = json.loads(out)
+    assert [i["name"] for i in d["fan"]] == ["baozi", "huang"] and d["points"] == 5 * 4
+
+
+def test_not_winning_says_why_exit_1(capsys):
+    code, out, _ = run(capsys, "123m456p789s1112z", "--win", "2z", "--lang", "en")
+    assert code == 1 and "no winning pattern" in out
+    code, out, _ = run(capsys, "123m456p789s1112z", "--win", "3z", "--json")
+    assert code == 1 and json.loads(out)["reason"] == "no_shape"
+
+
+@pytest.mark.parametrize(("argv", "fragment"), [
+    (["11111m456p789s12z", "--win", "2z"], "5 copies of 1m"),
+    (["123m456p789s12z", "--win", "2z"], "wrong tile count"),
+    (["123m456p789s11x2z", "--win", "2z"], "unexpected 'x'"),
+    (["123m456p789s1112z", "--win", "8z"], "honors are 1z–7z"),
+    (["1m", "--win", "1m", "--chi", "124m", "--peng", "777z", "--gang", "5555m", "--angang", "9999m"], "not a chow"),
+    (["1112345678999m", "--win", "5m", "--cumulative", "bogus"], "unknown cumulative"),
+    (["1112345678999m", "--win", "5m", "--ruleset", "nope"], "unknown ruleset"),
+])
+def test_bad_input_exit_2_with_a_clear_message(capsys, argv, fragment):
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert fragment in err
+
+
+def test_bad_wind_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["score", "1112345678999m", "--win", "5m", "--seat", "X"])
+    assert exc.value.code == 2
