@@ -151,21 +151,9 @@ class HandShape:
         self.pungs_ok = not has_chow
         self.flush_ok = [len(suits) == 0 or suits == {s} for s in range(3)]
         self.suit_n = [sum(c[0:9]), sum(c[9:18]), sum(c[18:27])]
-        hm = hp = 0
-        for k in range(27, 34):
-            x = c[k]
-            if x >= 3:
-                hm += 1
-            elif x == 2:
-                hp += 1
-        self.hm, self.hp = hm, hp
-        pm = pp = 0
-        for x in c:
-            if x >= 3:
-                pm += 1
-            elif x == 2:
-                pp += 1
-        self.pm, self.pp = pm, pp
+        h = c[27:34]
+        self.hm, self.hp = h.count(3) + h.count(4), h.count(2)
+        self.pm, self.pp = c.count(3) + c.count(4), c.count(2)
 
     # -- evaluation of the hand as it is --------------------------------------------------------
     def shanten(self, target: int) -> int:
@@ -337,11 +325,10 @@ class HandShape:
                 else:
                     off -= 1
             tv = tuple(v)
-            key2 = (tv, tuple(hc), n, wilds, off, floor, base)
+            key2 = (tv, hm, hp, n, wilds, off, floor, base)
             fimp = _FUK_CACHE.get(key2)
             if fimp is None:
                 si: list[int] = []
-                hi: list[int] = []
                 for i in range(9):
                     if v[i] >= 4:
                         continue
@@ -349,13 +336,11 @@ class HandShape:
                     if _flush_eval(tuple(v), hm, hp, n, wilds, off, floor) < base:
                         si.append(i)
                     v[i] -= 1
-                for i in range(7):
-                    x = hc[i]
-                    if x >= 4 or x == 0 and off + floor >= base:
-                        continue
-                    if _flush_eval(tv, hm + (x == 2), hp + (x == 1) - (x == 2), n, wilds, off, floor) < base:
-                        hi.append(27 + i)
-                fimp = (tuple(si), tuple(hi))
+                # an honor drawn onto 0 / 1 / 2 / 3 copies: new single, pair, pung, or a fourth
+                h0 = _flush_eval(tv, hm, hp, n, wilds, off, floor) < base
+                h1 = _flush_eval(tv, hm, hp + 1, n, wilds, off, floor) < base
+                h2 = hp > 0 and _flush_eval(tv, hm + 1, hp - 1, n, wilds, off, floor) < base
+                fimp = (tuple(si), (h0, h1, h2, h0))
                 if len(_FUK_CACHE) > 300_000:
                     _FUK_CACHE.clear()
                 _FUK_CACHE[key2] = fimp
@@ -363,16 +348,20 @@ class HandShape:
                 k = b + i
                 if k != wild:
                     total_u += unseen[k]
-            for k in fimp[1]:
-                if k != wild:
-                    total_u += unseen[k]
+            hcls = fimp[1]
+            if hcls[0] or hcls[1] or hcls[2]:
+                for i in range(7):
+                    x = hc[i]
+                    k = 27 + i
+                    if x < 4 and hcls[x] and k != wild:
+                        total_u += unseen[k]
         if wild is not None and unseen[wild] > 0:
             total_u += unseen[wild]  # a drawn 百搭 always helps
         return total_u
 
 
 _PUK_CACHE: dict[tuple, tuple[bool, bool]] = {}
-_FUK_CACHE: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_FUK_CACHE: dict[tuple, tuple[tuple[int, ...], tuple[bool, ...]]] = {}
 _FV_CACHE: dict[tuple, int] = {}
 
 

@@ -150,38 +150,68 @@ class NormalPlayer(ComputerPlayer):
 
     def _best_discard(self, shape: HandShape, tb: _Table, candidates: Sequence[int],
                       danger: dict[int, int] | None = None, with_ukeire: bool = True
-                      ) -> tuple[tuple, int, int, int]:
-        """Best discard of a 3k+2 hand: (key, tile, shanten, target). Lower key is better."""
+                      ) -> tuple[float, int, int, int]:
+        """Best discard of a 3k+2 hand: (biased shanten after it, tile, shanten, target).
+
+        Order: never the 百搭 if anything else can go; lowest target shanten (the current target
+        wins ties); least contract danger; most useful unseen draws (ukeire, when close to a win);
+        the second-best target's shanten (keep options); the tile least worth keeping.
+        """
         wild = tb.wild
-        tables = [shape.discard_shanten(t) for t in TARGETS]
         target = self.target
+        # A target's shanten before the discard bounds it after any discard from below, so a target
+        # whose bound is already worse than the best found cannot win any row: skip its table.
+        lbs = [shape.shanten(t) for t in TARGETS]
+        bias = [STICKY if t == target else 0.0 for t in TARGETS]
+        nonwild = [d for d in candidates if d != wild] or list(candidates)
+        live: list[tuple[int, dict[int, int], float]] = []
+        top_sc = float(IMPOSSIBLE)
+        for t in sorted(TARGETS, key=lambda t: lbs[t] - bias[t]):
+            if lbs[t] - bias[t] > top_sc or lbs[t] >= IMPOSSIBLE:
+                break
+            tab = shape.discard_shanten(t)
+            live.append((t, tab, bias[t]))
+            m = min(map(tab.__getitem__, nonwild)) - bias[t]
+            if m < top_sc:
+                top_sc = m
         dang = danger or {}
         rows = []
+        top: tuple | None = None
         for d in candidates:
-            ss = [tables[0][d], tables[1][d], tables[2][d], tables[3][d]]
             best_sc, best_s, best_t = float(IMPOSSIBLE), IMPOSSIBLE, PUNGS
-            for t in TARGETS:
-                sc = ss[t] - STICKY if t == target else ss[t]
-                if sc < best_sc:
-                    best_sc, best_s, best_t = sc, ss[t], t
-            ss.sort()
-            rows.append([d == wild, best_sc, dang.get(d, 0), 0, ss[1], best_s, best_t, d])
-        top = min((r[0], r[1], r[2]) for r in rows)
-        tied = [r for r in rows if (r[0], r[1], r[2]) == top]
-        if with_ukeire and len(tied) > 1 and tied[0][5] <= self.ukeire_max_shanten:
-            cache: dict[tuple[int, int], int] = {}
-            for r in tied:
-                d, t, s = r[7], r[6], r[5]
+            for t, tab, b in live:
+                sv = tab[d]
+                if sv - b < best_sc:
+                    best_sc, best_s, best_t = sv - b, sv, t
+            k0 = (d == wild, best_sc, dang.get(d, 0) if dang else 0)
+            rows.append((k0, best_s, best_t, d))
+            if top is None or k0 < top:
+                top = k0
+        tied = [r for r in rows if r[0] == top]
+        if len(tied) == 1:
+            r = tied[0]
+            return (r[0][1], r[3], r[1], r[2])
+        tables = {t: tab for t, tab, _b in live}
+        use_uke = with_ukeire and tied[0][1] <= self.ukeire_max_shanten
+        cache: dict[tuple[int, int], int] = {}
+        best_key: tuple | None = None
+        best_row = tied[0]
+        for r in tied:
+            _k0, sv, bt, d = r
+            u = 0
+            if use_uke:
                 # discarding a tile the target cannot use leaves the same useful draws: compute once
-                off = d != wild and (t == PUNGS and shape.counts[d] == 1 or t != PUNGS and d < 27 and d // 9 != t)
-                key = (t, -1 if off else d)
-                u = cache.get(key)
-                if u is None:
-                    u = shape.ukeire(t, d, tb.unseen, s)
-                    cache[key] = u
-                r[3] = -u
-        best = min(tied, key=lambda r: (r[3], r[4], self._keep_value(r[7], shape, r[6]), r[7]))
-        return (tuple(best[:5]), best[7], best[5], best[6])
+                off = d != wild and (bt == PUNGS and shape.counts[d] == 1 or bt != PUNGS and d < 27 and d // 9 != bt)
+                ck = (bt, -1 if off else d)
+                u = cache.get(ck, -1)
+                if u < 0:
+                    u = shape.ukeire(bt, d, tb.unseen, sv)
+                    cache[ck] = u
+            second = min((tables[t][d] if t in tables else lbs[t]) for t in TARGETS if t != bt)
+            key = (-u, second, self._keep_value(d, shape, bt), d)
+            if best_key is None or key < best_key:
+                best_key, best_row = key, r
+        return (best_row[0][1], best_row[3], best_row[1], best_row[2])
 
     @staticmethod
     def _keep_value(d: int, shape: HandShape, target: int) -> int:
@@ -245,7 +275,7 @@ class NormalPlayer(ComputerPlayer):
         bt = tb.by_type
         shape = HandShape(tb.counts, tb.melds, tb.wild)
         discards = {a["tile"]: a for a in bt[DISCARD]}
-        key, tile, s, t = self._best_discard(shape, tb, sorted(discards), self._danger(tb))
+        score, tile, s, t = self._best_discard(shape, tb, sorted(discards), self._danger(tb))
         self.target = t
         # kongs: declare when they cost nothing toward the target (a free replacement draw)
         for a in bt.get(ANGANG, []) + bt.get(BUGANG, []):
@@ -258,7 +288,7 @@ class NormalPlayer(ComputerPlayer):
             else:
                 c[k] -= 1
             sc, ks, kt = self._best_of(HandShape(c, melds, tb.wild))
-            if sc <= key[1]:
+            if sc <= score:
                 self.target = kt
                 return a
         return discards[tile]
@@ -300,8 +330,7 @@ class NormalPlayer(ComputerPlayer):
                 cands = sorted({k for k in range(34) if c[k]})
                 if not cands:
                     continue
-                key, _tile, s, t = self._best_discard(sh, tb, cands, with_ukeire=False)
-                sc = key[1]
+                sc, _tile, s, t = self._best_discard(sh, tb, cands, with_ukeire=False)
                 ok = sc < now_sc
                 rank = (sc, 1 if typ == PENG else 2)
             if ok and (best is None or rank < best[0]):

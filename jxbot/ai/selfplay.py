@@ -97,7 +97,7 @@ def _finish(res: dict[str, Any]) -> dict[str, Any]:
 
 
 def simulate(hands: int, players: Sequence[str], seed: int | str, ruleset: str = "jiaxing", *,
-             replay_every: int = 50, census_every: int = 7, strict: bool = False) -> dict[str, Any]:
+             replay_every: int = 50, census_every: int = 25, strict: bool = False) -> dict[str, Any]:
     """Play ``hands`` hands between computer players of the given levels; return plain figures.
 
     Matches are one 东 round (the ruleset's default) and are chained until ``hands`` hands are done;

@@ -1,0 +1,105 @@
+"""Computer-player strength and speed; prints ONE JSON line.
+
+* normal vs three easy (``--hands`` hands): win share per seat; target normal ≥ 3× an easy one's share;
+* four normals (``--hands`` hands): share of hands that end with a win (target ≥ 50 %), and self-play
+  hands per second on one core (target ≥ 100/s), wall clock and CPU time, invariant checks on;
+* decision time of the normal player (``--timing-hands`` hands of four normals, every ``choose`` timed):
+  p50 / p99 / max in ms (target p99 ≤ 5 ms).
+
+Usage: ``python bench/ai.py [--hands 2000] [--timing-hands 400] [--seed bench]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from jxbot.ai import make_player
+from jxbot.ai.selfplay import play_match, simulate
+from jxbot.game import Match
+
+
+class _Timed:
+    def __init__(self, inner, sink: list[float]) -> None:
+        self.inner, self.sink, self.level = inner, sink, inner.level
+
+    def choose(self, view):
+        t0 = time.perf_counter()
+        a = self.inner.choose(view)
+        self.sink.append(time.perf_counter() - t0)
+        return a
+
+
+def _pct(xs: list[float], q: float) -> float:
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hands", type=int, default=2000)
+    ap.add_argument("--timing-hands", type=int, default=400)
+    ap.add_argument("--seed", default="bench")
+    args = ap.parse_args()
+
+    vs = simulate(args.hands, ["normal", "easy", "easy", "easy"], seed=f"{args.seed}/vs-easy")
+    share = vs["win_share_by_seat"]
+    easy_max, easy_mean = max(share[1:]), sum(share[1:]) / 3
+
+    c0 = time.process_time()
+    four = simulate(args.hands, ["normal"] * 4, seed=f"{args.seed}/four-normal")
+    cpu = time.process_time() - c0
+
+    times: list[float] = []
+    played = 0
+    m = 0
+    while played < args.timing_hands:
+        match = Match(f"{args.seed}/timing/{m}")
+        players = [_Timed(make_player("normal", f"{args.seed}/timing/{m}/{i}"), times) for i in range(4)]
+        play_match(match, players, max_hands=args.timing_hands - played)
+        played += len(match.results)
+        m += 1
+    times.sort()
+
+    out = {
+        "bench": "ai",
+        "hands": args.hands,
+        "normal_vs_3_easy": {
+            "win_share_by_seat": [round(x, 4) for x in share],
+            "normal_share": round(share[0], 4),
+            "easy_share_max": round(easy_max, 4),
+            "easy_share_mean": round(easy_mean, 4),
+            "ratio_normal_to_best_easy": round(share[0] / easy_max, 2) if easy_max else None,
+            "ratio_normal_to_mean_easy": round(share[0] / easy_mean, 2) if easy_mean else None,
+            "draw_rate": round(vs["draw_rate"], 4),
+            "avg_points_by_seat": [round(x, 2) for x in vs["avg_points_by_seat"]],
+            "invariant_violations": vs["invariant_violations"],
+        },
+        "four_normal": {
+            "hands_with_a_win": round(four["win_rate"], 4),
+            "self_draw_rate": round(four["self_draw_rate"], 4),
+            "avg_turns": round(four["avg_turns"], 1),
+            "pattern_counts": four["pattern_counts"],
+            "contracts": four["contracts"],
+            "hands_per_second_wall": round(four["hands_per_second"], 1),
+            "hands_per_second_cpu": round(args.hands / cpu, 1) if cpu > 0 else None,
+            "invariant_violations": four["invariant_violations"],
+        },
+        "decision_ms": {
+            "decisions": len(times),
+            "p50": round(_pct(times, 0.5) * 1e3, 3),
+            "p99": round(_pct(times, 0.99) * 1e3, 3),
+            "max": round(times[-1] * 1e3, 3),
+        },
+        "targets": {
+            "normal_ge_3x_easy": bool(easy_max and share[0] >= 3 * easy_max),
+            "four_normal_win_ge_50pct": four["win_rate"] >= 0.5,
+            "p99_le_5ms": _pct(times, 0.99) <= 0.005,
+            "hands_per_second_ge_100": args.hands / cpu >= 100 if cpu > 0 else False,
+        },
+    }
+    print(json.dumps(out, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
