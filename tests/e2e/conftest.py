@@ -76,6 +76,19 @@ class BotProcess:
         await self.kill()
         return await self.start()
 
+    def rss_bytes(self) -> int | None:
+        """Resident memory of the bot process (Linux /proc), for per-table memory figures."""
+        if not self.running:
+            return None
+        assert self.proc is not None
+        try:
+            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+        except OSError:
+            return None
+        return None
+
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 

@@ -60,6 +60,9 @@ async def test_sync_slash_attachment_and_button_edit(double: DiscordDouble, worl
     # click-to-response latency is measured at the double for every answered interaction
     lat = double.latencies()
     assert len(lat) == 3 and all(0 <= x < 2.0 for x in lat)
+    stats = double.latency_stats()
+    assert stats["answered"] == 3 and stats["unanswered"] == 0 and 0 < stats["p50_ms"] <= stats["p99_ms"] < 2000
+    assert msg in double.public_messages()
 
     # deferred update (type 6), then a new image through the interaction webhook's @original
     redraw = await alice.click(msg, label="Redraw")
@@ -74,13 +77,15 @@ async def test_sync_slash_attachment_and_button_edit(double: DiscordDouble, worl
 
 
 async def test_dm_panel_and_closed_dms(double: DiscordDouble, world) -> None:
-    guild, channel, alice, bob, _ = world
+    guild, channel, alice, bob, bot = world
+    assert 10_000_000 < (bot.rss_bytes() or 0) < 1_000_000_000
     act = await alice.slash("dm", text="your hand")
     assert act.ephemeral and act.content == "sent"
     assert act.message not in bob.channel_messages(), "ephemeral replies are seen by their user only"
     panel = alice.dm_panel()
     assert panel is not None and panel.content == "your hand" and png_dims(panel.image() or b"") == (2, 2)
     assert bob.dm_panel() is None
+    assert panel not in double.public_messages() and act.message not in double.public_messages()
     with pytest.raises(PermissionError):
         await bob.click(panel, label="Press")  # not in bob's DMs: a client cannot reach it
     press = await alice.click(label="Press")  # defaults to her DM panel

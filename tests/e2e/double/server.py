@@ -305,6 +305,21 @@ class DiscordDouble:
         """Click → callback seconds of every answered interaction."""
         return [i.latency for i in self.interactions.values() if i.latency is not None]
 
+    def latency_stats(self) -> dict[str, float | int]:
+        """Click-to-response figures for the load test: answered/unanswered counts, p50/p99/max in ms."""
+        lat = sorted(self.latencies())
+
+        def q(f: float) -> float:
+            return round(lat[min(len(lat) - 1, int(f * len(lat)))] * 1000, 1) if lat else 0.0
+        return {"interactions": len(self.interactions), "answered": len(lat),
+                "unanswered": len(self.interactions) - len(lat), "p50_ms": q(0.50), "p99_ms": q(0.99),
+                "max_ms": round(lat[-1] * 1000, 1) if lat else 0.0}
+
+    def public_messages(self) -> list[Message]:
+        """Every message anyone in a guild channel can see (not DMs, not ephemerals): for leak checks."""
+        return [m for ch in self.channels.values() if ch.type != 1 for m in ch.messages
+                if m.ephemeral_for is None and not m.deleted]
+
     # ------------------------------------------------------------------ HTTP plumbing
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
