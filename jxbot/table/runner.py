@@ -550,8 +550,7 @@ class TableRunner:
             self.hands_played += 1
             for i, d in enumerate(settlement.deltas):
                 self.totals[i] += d
-                if self.balances[i] is not None:
-                    self.balances[i] = max(0, self.balances[i] + d)
+                self.balances[i] = result["payments"][i]["balance"]
             self.results.append(result)
             for i, info in enumerate(self.seats):
                 info.escaped = False
@@ -570,8 +569,9 @@ class TableRunner:
             p = dict(by_seat.get(i, {"seat": i, "delta": settlement.deltas[i], "fee": 0}))
             p["name"] = self.seats[i].name
             p["is_computer"] = self.seats[i].is_computer
-            bal = self.balances[i]
-            p["balance"] = None if bal is None else max(0, bal + settlement.deltas[i])
+            if "balance" not in p:  # the game fills it from the balances the hand was settled with
+                bal = self.balances[i]
+                p["balance"] = None if bal is None else max(0, bal + settlement.deltas[i])
             p["total"] = self.totals[i] + settlement.deltas[i]
             out.append(p)
         result["payments"] = out

@@ -119,3 +119,43 @@ async def test_computer_seats_and_auto_win_never_wait_for_a_clock():
     for r in results:
         assert r["drawn_game"] or r["winner"] in range(4)
         assert sum(p["delta"] for p in r["payments"]) + sink.settlements[r["hand_id"]][0].house_delta == 0
+
+
+class HistorySink(MemorySink):
+    def __init__(self) -> None:
+        super().__init__()
+        self.history: list[dict] = []
+        self.settle_calls: list[str] = []
+
+    async def table_state(self, table_id, state):
+        self.history.append(state)
+        await super().table_state(table_id, state)
+
+    async def settle(self, hand_id, settlement, result_view):
+        self.settle_calls.append(hand_id)
+        await super().settle(hand_id, settlement, result_view)
+
+
+async def test_a_crash_between_settlement_and_the_next_deal_does_not_pay_twice():
+    sink = HistorySink()
+    wallets = {1: 500}
+    runner, clock, _, recs = table(41, sink=sink, max_hands=1, wallets=wallets)
+    runner.start()
+    await play_defaults(runner, 1, 400)
+    assert runner.finished
+    hid = sink.order[0]
+    at_deal = sink.history[0]  # the state saved when hand 1 was dealt: the process "crashed" after that
+    assert at_deal["hand_id"] == hid and Hand.replay(sink.events[hid]).settlement is not None
+    # one more hand, to see the table go on after finishing hand 1
+    state = {**at_deal, "config": {**at_deal["config"], "max_hands": 2}, "match": {**at_deal["match"], "max_hands": 2}}
+    resumed = TableRunner.resume(state, sink.events[hid], sink=sink, clock=FakeClock(T0),
+                                 interfaces={1: Recorder()}, balances=runner._balances_fn)
+    resumed.start()
+    await play_defaults(resumed, 1, 400)
+    assert resumed.finished and resumed.hands_played == 2
+    assert resumed.results[0]["hand_id"] == hid and resumed.results[0] == runner.results[0] | {
+        "payments": resumed.results[0]["payments"]}
+    # hand 1 was settled once by the hand (one hand_settled event), the sink's settle is idempotent
+    assert sum(e["type"] == "hand_settled" for e in sink.events[hid]) == 1
+    assert sink.settlements[hid][1]["payments"] == runner.results[0]["payments"]
+    assert len(sink.order) == 2 and sink.order[1] != hid
