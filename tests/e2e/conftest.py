@@ -9,7 +9,9 @@
         await bot.restart()     # same argv/env, a new process
 
 The bot learns where Discord is only from its environment (``double.env()``: DISCORD_TOKEN and
-DISCORD_API_BASE), never from patched code paths.
+DISCORD_API_BASE), never from patched code paths. Processes run in a fresh temporary directory (so a
+developer's ``.env`` is not read and relative paths such as the default JXBOT_DB stay there), with the
+repo on PYTHONPATH.
 """
 
 from __future__ import annotations
@@ -34,10 +36,11 @@ REPO = Path(__file__).resolve().parents[2]
 class BotProcess:
     """A bot subprocess (``python <argv>``) with stdout+stderr captured to a log file."""
 
-    def __init__(self, argv: Sequence[str], env: dict[str, str], log_path: Path) -> None:
+    def __init__(self, argv: Sequence[str], env: dict[str, str], log_path: Path, cwd: Path = REPO) -> None:
         self.argv = list(argv)
         self.env = env
         self.log_path = log_path
+        self.cwd = cwd
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
 
@@ -47,7 +50,7 @@ class BotProcess:
         logf.write(f"\n===== start #{self.starts}: {' '.join(self.argv)}\n".encode())
         logf.flush()
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, *self.argv, cwd=str(REPO), env=self.env, stdout=logf, stderr=asyncio.subprocess.STDOUT,
+            sys.executable, *self.argv, cwd=str(self.cwd), env=self.env, stdout=logf, stderr=asyncio.subprocess.STDOUT,
             stdin=asyncio.subprocess.DEVNULL)
         logf.close()
         return self
@@ -92,6 +95,14 @@ class BotProcess:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
+    async def wait_log(self, text: str, timeout: float = 10.0) -> None:
+        """Wait until ``text`` appears in the process's output."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while text not in self.log():
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError(f"{text!r} not in the bot's output:\n{self.tail()}")
+            await asyncio.sleep(0.05)
+
     def tail(self, lines: int = 60) -> str:
         return "\n".join(self.log().splitlines()[-lines:])
 
@@ -116,13 +127,16 @@ async def start_bot(double: DiscordDouble, request: pytest.FixtureRequest) -> As
     procs: list[BotProcess] = []
     tmp = Path(tempfile.mkdtemp(prefix="jxbot-e2e-"))
 
-    async def start(argv: Sequence[str], env: dict[str, str] | None = None, inherit: bool = True) -> BotProcess:
+    async def start(argv: Sequence[str], env: dict[str, str] | None = None, inherit: bool = True,
+                    cwd: Path | None = None) -> BotProcess:
         base = dict(os.environ) if inherit else {"PATH": os.environ.get("PATH", "")}
         for key in ("DISCORD_TOKEN", "DISCORD_API_BASE", "DEV_GUILD_ID", "DISCORD_GATEWAY_URL"):
             base.pop(key, None)
         full = {**base, "PYTHONUNBUFFERED": "1", **double.env(), **(env or {})}
         full["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), base.get("PYTHONPATH", "")) if p)
-        bp = BotProcess(argv, full, tmp / f"bot{len(procs)}.log")
+        # cwd is a fresh directory: no developer .env is read and relative paths (the default
+        # JXBOT_DB) land there, never in the repo
+        bp = BotProcess(argv, full, tmp / f"bot{len(procs)}.log", cwd or tmp)
         procs.append(bp)
         return await bp.start()
 

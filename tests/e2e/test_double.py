@@ -162,7 +162,7 @@ async def test_dropped_gateway_resumes_and_replays(double: DiscordDouble, world)
     await double.wait_for(lambda: double.gateway.resumes == 2, 10, "second RESUME")
     assert (await alice.slash("ping", text="again")).content == "again"
     assert double.gateway.identifies == 1
-    assert "minibot resumed" in bot.log()
+    await bot.wait_log("minibot resumed")
 
 
 async def test_modal_and_killed_bot_restarts(double: DiscordDouble, world) -> None:

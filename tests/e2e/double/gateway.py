@@ -69,6 +69,10 @@ class Connection:
                 log.debug("gateway write failed: %s", exc)
                 self.closed = True
                 return
+            except Exception:
+                log.exception("gateway write failed")
+                self.closed = True
+                return
             if on_sent is not None:
                 on_sent()
 
