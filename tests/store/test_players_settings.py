@@ -83,3 +83,13 @@ async def test_guild_settings_defaults_update_and_validation(store):
         with pytest.raises(InvalidArgument):
             await store.update_guild_settings(G, **bad)
     assert await store.get_guild_settings(G) == st  # a rejected update changes nothing
+
+
+async def test_in_memory_store_and_context_manager():
+    async with await Store.open(":memory:") as s:
+        await s.ensure_player(1, "a")
+        await s.ensure_player(2, "b")
+        await s.grant_starting(G, 1)
+        await s.pay(G, 1, 2, 10)
+        assert await s.balances_for(G, [1, 2, None, None]) == [990, 10, None, None]
+        assert await s.check() == []
