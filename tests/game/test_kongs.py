@@ -103,3 +103,16 @@ def test_no_kong_without_a_draw_and_never_of_the_wildcard():
     with pytest.raises(IllegalAction) as err:
         act(h, "angang", 2, "9s")
     assert err.value.code == "wildcard_in_meld"
+
+
+def test_four_kongs_then_the_lone_tile_is_single_wait_and_kong_bloom():
+    # the dealer declares 暗杠 four times in a row and wins on the last replacement with its lone 5m
+    h = scripted_hand({0: "111122223333z4z5m"}, indicator="9s", replacements="4z4z4z5m")
+    for kind in ("1z", "2z", "3z", "4z"):
+        events = act(h, "angang", 0, kind)
+        assert types(events) == ["konged", "drew"]
+        check_invariants(h)
+    assert len(h.melds[0]) == 4 and h.concealed[0] == [T("5m"), T("5m")]
+    act(h, "tsumo", 0)
+    assert {"single_wait", "kong_bloom"} <= fan_codes(h)
+    assert h.result.hand == (T("5m"),)
