@@ -336,6 +336,7 @@ class Store:
     # ------------------------------------------------------------------------- wallets & ledger
     async def _wallet(self, db: aiosqlite.Connection, scope: int, user_id: int | None, now: float) -> tuple[int, int]:
         """(wallet_id, balance) of a player (user_id) or the house (None), created if missing."""
+        params: tuple[int, ...]
         if user_id is None:
             sql, params = "SELECT wallet_id, balance FROM wallets WHERE scope = ? AND user_id IS NULL", (scope,)
         else:
@@ -891,7 +892,7 @@ class Store:
         at: float,
     ) -> None:
         r = result if isinstance(result, dict) else {}
-        score = r.get("score") if isinstance(r.get("score"), dict) else {}
+        score: dict[str, Any] = r["score"] if isinstance(r.get("score"), dict) else {}
 
         def as_int(v: Any) -> int | None:
             return v if isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_AMOUNT else None
