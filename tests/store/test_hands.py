@@ -37,6 +37,9 @@ async def test_hand_record_and_idempotent_create(store, players):
     with pytest.raises(UnknownTable):
         await store.create_hand("h2", G, CH, "jiaxing", SEATS, "c", table_id="nope")
     assert [h.hand_id for h in await store.open_hands()] == ["h1"]
+    assert await store.hand_result("h1") is None  # not settled yet
+    with pytest.raises(UnknownHand):
+        await store.hand_result("nope")
 
 
 async def test_events_are_ordered_idempotent_and_replayable(store, players):
