@@ -156,6 +156,10 @@ class Player:
     def dm(self) -> Channel | None:
         return self.double.dm_by_user.get(self.user.id)
 
+    def dm_channel(self) -> Channel:
+        """The player's DM with the bot (opened if needed), e.g. to run a command there."""
+        return self.double.dm_channel(self.user)
+
     def dm_messages(self) -> list[Message]:
         ch = self.dm()
         return [] if ch is None else ch.visible_messages(self.user.id)
@@ -228,6 +232,8 @@ class Player:
         cmd = _find_named(list(cmds.values()), words[0], self.user.locale)
         if cmd is None:
             raise LookupError(f"/{words[0]} is not a registered command here (have: {sorted(cmds)})")
+        if guild is None and (cmd.get("dm_permission") is False or 1 not in (cmd.get("contexts") or [0, 1, 2])):
+            raise LookupError(f"/{cmd['name']} is not offered in DMs")
         data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1}
         if cmd.get("guild_id"):
             data["guild_id"] = cmd["guild_id"]

@@ -91,6 +91,9 @@ async def test_dm_panel_and_closed_dms(double: DiscordDouble, world) -> None:
     press = await alice.click(label="Press")  # defaults to her DM panel
     assert press.response_type == 7 and panel.content == "pong, pressed 1"
 
+    with pytest.raises(LookupError):
+        await alice.slash("ping", channel=alice.dm_channel())  # guild commands are not offered in DMs
+
     double.close_dms(bob.user)
     act = await bob.slash("dm", text="hello")
     assert act.ephemeral and act.content == "cannot DM you (50007)"
@@ -325,3 +328,17 @@ async def test_double_refuses_what_discord_refuses(double: DiscordDouble) -> Non
             assert [m["content"] for m in await r.json()] == ["hand 2"]
     assert {code for *_, code, _ in double.rejections} == {50035, 50006, 10015, 40060, 10062, 10008}
     assert double.errors == []
+
+
+async def test_global_commands_work_in_dms(double: DiscordDouble, start_bot) -> None:
+    guild = double.add_guild()
+    channel = double.add_text_channel(guild)
+    carol = Player.join(double, "carol", guild, channel, locale="en-US")
+    await start_bot(MINIBOT)  # no DEV_GUILD_ID: global sync
+    await double.wait_commands(timeout=20)
+    assert double.guild_commands == {} and ("ping", 1) in double.global_commands
+    act = await carol.slash("ping", channel=carol.dm_channel(), text="in private")
+    assert act.message is not None and act.message.channel_id == carol.dm_channel().id
+    assert "member" not in act.interaction.payload and act.interaction.payload["user"]["id"] == str(carol.id)
+    await carol.click(act.message, label="Press")
+    assert act.message.content == "pong, pressed 1" and carol.dm_panel() is act.message
