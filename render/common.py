@@ -34,7 +34,7 @@ def _felt_steps(size: tuple[int, int]) -> Image.Image:
     """The felt of a canvas as step numbers 0…FELT_STEPS-1 (0 = centre colour, last = edge colour)."""
     w, h = size
     g = Image.radial_gradient("L").resize((max(1, w * 3 // 4), max(1, h * 3 // 4)))
-    g = g.resize((w, h), Image.BILINEAR)
+    g = g.resize((w, h), Image.Resampling.BILINEAR)
     # the edge colour only near the corners
     return g.point(lambda v: round(min(255, v * 255 // 200) * (FELT_STEPS - 1) / 255))
 
@@ -185,7 +185,8 @@ def draw_meld(img: Image.Image, meld: dict, seat: int, x: int, y: int, w: int, g
             cx += w + gap
         return cx - gap - x
     seq: list[tuple[int, bool]] = [(t, False) for t in order[: n_side - 1]]
-    seq.insert(pos if pos is not None else 0, (claimed, True))
+    side_tile: int = claimed if isinstance(claimed, int) else tiles[0]
+    seq.insert(pos if pos is not None else 0, (side_tile, True))
     for t, is_side in seq:
         if is_side:
             sy = y + g.box_h - sg.box_h

@@ -24,6 +24,7 @@ DRAWN_GAP = 26
 HEADER_H = 58
 INDEX_H = 34
 MIN_W = 560
+PROMPT_H = 36
 
 
 def discard_indices(view: dict) -> list[tuple[int, int]]:
@@ -63,6 +64,10 @@ def _header(dr: ImageDraw.ImageDraw, view: dict, lang: str, width: int) -> None:
         C.text(dr, (rx, y + 15), L("wildcard", lang), 20, C.GOLD, anchor="rm")
 
 
+def _can_discard(view: dict) -> bool:
+    return any(a.get("type") == "discard" for a in view.get("actions") or [])
+
+
 def layout_size(view: dict) -> tuple[int, int]:
     g = geometry(TILE_W)
     n = len(view.get("hand") or [])
@@ -76,6 +81,8 @@ def layout_size(view: dict) -> tuple[int, int]:
         mg = geometry(MELD_W)
         extra = round(side_geometry(MELD_W).h + 1) if any(m.get("kind") == "added_kong" for m in melds) else 0
         height += 14 + extra + mg.box_h + 8
+    elif _can_discard(view):
+        height += PROMPT_H
     height += PAD - 8
     return min(width, C.MAX_WIDTH), height
 
@@ -96,7 +103,7 @@ def draw_hand(view: dict, lang: str) -> Image.Image:
     x = PAD
     items = discard_indices(view)
     n_hand = len(hand)
-    can_discard = any(a.get("type") == "discard" for a in view.get("actions") or [])
+    can_discard = _can_discard(view)
     for idx, t in items:
         if idx == n_hand + 1:
             x += DRAWN_GAP - GAP
@@ -120,5 +127,14 @@ def draw_hand(view: dict, lang: str) -> Image.Image:
         x = PAD
         for m in melds:
             x += C.draw_meld(img, m, viewer, x, y, MELD_W) + 18
-        del mg
+        prompt_y = y + mg.box_h // 2
+    else:
+        prompt_y = y + 14
+    if can_discard:
+        prompt = L("your_turn", lang)
+        pw = C.text_w(prompt, 22)
+        px = width - PAD - pw
+        if px > x + 10 or not melds:
+            dr.polygon([(px - 24, prompt_y - 8), (px - 12, prompt_y), (px - 24, prompt_y + 8)], fill=C.GOLD)
+            C.text(dr, (width - PAD, prompt_y), prompt, 22, C.GOLD, anchor="rm")
     return img

@@ -371,7 +371,7 @@ def sprite(kind: int, w: int, variant: str = "up") -> Image.Image:
         art = _face_art(kind, fw, fh)
     if wild:
         k = 0.8
-        small = art.resize((round(fw * k), round(fh * k)), Image.LANCZOS)
+        small = art.resize((round(fw * k), round(fh * k)), Image.Resampling.LANCZOS)
         img.alpha_composite(small, (round(fw * 0.06), round(fh * 0.14)))
         dr = ImageDraw.Draw(img)
         bw = max(SS * 2, round(fw * 0.07))
@@ -383,7 +383,7 @@ def sprite(kind: int, w: int, variant: str = "up") -> Image.Image:
         _badge(dr, fw - rad - bw * 0.6, rad + bw * 0.6, rad)
     else:
         img.alpha_composite(art, (0, 0))
-    return img.resize(g.sprite_size, Image.LANCZOS)
+    return img.resize(g.sprite_size, Image.Resampling.LANCZOS)
 
 
 def clear_cache() -> None:

@@ -58,7 +58,7 @@ def test_golden_image(name):
 
 def _half(data: bytes) -> Image.Image:
     img = _png(data).convert("RGB")
-    return img.resize((img.width // 2, img.height // 2), Image.LANCZOS)
+    return img.resize((img.width // 2, img.height // 2), Image.Resampling.LANCZOS)
 
 
 def _matches(small: Image.Image, want: Image.Image) -> bool:
