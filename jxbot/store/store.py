@@ -11,6 +11,7 @@ house account of the scope; a player's balance is never negative nor above 2^63â
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import sqlite3
@@ -138,8 +139,6 @@ class Store:
     """Use ``store = await Store.open(path)``; ``await store.close()`` (or ``async with``)."""
 
     def __init__(self, db: aiosqlite.Connection, rdb: aiosqlite.Connection, scope: Scope, path: str) -> None:
-        import asyncio
-
         self._db = db
         self._rdb = rdb
         self.scope: Scope = scope
@@ -179,10 +178,14 @@ class Store:
         if path == ":memory:" or path.startswith("file::memory:"):
             rdb = db
         else:
-            rdb = await aiosqlite.connect(path, isolation_level=None)
-            await rdb.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await rdb.execute("PRAGMA foreign_keys = ON")
-            await rdb.execute("PRAGMA query_only = ON")
+            try:
+                rdb = await aiosqlite.connect(path, isolation_level=None)
+                await rdb.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+                await rdb.execute("PRAGMA foreign_keys = ON")
+                await rdb.execute("PRAGMA query_only = ON")
+            except BaseException:
+                await db.close()
+                raise
         return cls(db, rdb, db_scope, path)
 
     @staticmethod
