@@ -1,7 +1,8 @@
 """Benchmark of jxbot.game: random legal agents play whole hands. Prints ONE JSON line.
 
 Figures: hands/s (live play with uniform random legal agents, one core), events per hand, bytes of the
-event JSON per hand (private log as stored, and the public projection), and replay speed.
+event JSON per hand (private log as stored, and the public projection), replay speed, and the number of
+hands breaking an invariant (tile census, zero-sum settlement, replay equal to live: must be 0).
 Usage: python bench/game.py [hands]   (default 2000)
 """
 
@@ -34,9 +35,16 @@ def main(n: int = 2000) -> dict:
     hands = [h for h, _ in played]
     logs = [h.events_json() for h in hands]
     t1 = time.perf_counter()
-    for log in logs:
-        Hand.replay(log)
+    replayed = [Hand.replay(log) for log in logs]
     replay = time.perf_counter() - t1
+    violations = 0
+    for h, again in zip(hands, replayed, strict=True):
+        st = h.settle([rng.choice([None, 0, 40, 5000]) for _ in range(4)], fee=rng.choice([0, 2]))
+        ok = (h.tile_census() == [4] * 34 and sum(st.deltas) + st.house_delta == 0
+              and all(t.payee is None for t in st.transfers if t.reason == "fee")
+              and [again.view(s) for s in range(4)] == [h.view(s) for s in range(4)]
+              and again.public_view() == h.public_view())
+        violations += not ok
     sizes = [len(json.dumps(log, separators=(",", ":"))) for log in logs]
     public = [len(json.dumps(h.public_events(), separators=(",", ":"))) for h in hands]
     events = [len(log) for log in logs]
@@ -53,6 +61,7 @@ def main(n: int = 2000) -> dict:
         "event_json_bytes_per_hand_max": max(sizes),
         "public_event_json_bytes_per_hand": round(statistics.mean(public)),
         "win_share": round(wins / n, 3),
+        "invariant_violations": violations,  # census, zero-sum settlement, replay == live
     }
 
 

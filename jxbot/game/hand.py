@@ -253,7 +253,8 @@ class Hand:
         h._emit(ev.HandStarted(hand_id=ctx.hand_id, ruleset=name, ruleset_overrides=overrides,
                                context=ctx.to_json(), wall=tuple(wall), dice=dice, salt=salt,
                                commitment=commitment(wall, salt)), out)
-        indicator = wall[h._indicator_index()] if h._indicator_index() is not None else None
+        ind = h._indicator_index()
+        indicator = wall[ind] if ind is not None else None
         wildcard = choose_wildcard(rs, indicator)
         added: list[str] = []
         if indicator is not None and wildcard is not None and is_honor(wildcard):
@@ -599,6 +600,7 @@ class Hand:
             self._emit(self._won(win.seat, w.tile, self_draw=False, discarder=w.seat), out)
         else:
             kind = _CLAIM_MELD[win.type]
+            meld: tuple[int, ...]
             if kind is MeldKind.CHOW:
                 assert win.tile is not None
                 meld = (win.tile, win.tile + 1, win.tile + 2)

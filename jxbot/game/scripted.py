@@ -51,9 +51,10 @@ def build_wall(hands: Mapping[int, Tiles] | None = None, *, dealer: int = 0, dra
     if indicator is not None:
         wall[ind_index] = _tiles(indicator)[0] if isinstance(indicator, str) else indicator
     left = full_set()
-    for t in wall:
-        if t is None:
+    for slot in wall:
+        if slot is None:
             continue
+        t = slot
         if not 0 <= t < NUM_KINDS:
             raise ValueError(f"not a tile kind: {t}")
         try:
