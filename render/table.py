@@ -160,7 +160,9 @@ def _console(img: Image.Image, dr: ImageDraw.ImageDraw, view: dict, pos: dict[in
         C.text(dr, (sx + tw + 6, ty + g.box_h // 2), label, 16, C.GOLD, anchor="lm")
     phase = view.get("phase")
     if phase in ("claim", "rob", "contract", "ended"):
-        C.text(dr, (cx, y1 + 22), L(f"phase.{phase}", lang), 16, C.GOLD, anchor="mm", shadow=True)
+        # the corners of the felt are free: the state of a window goes top left, where it is seen first
+        C.pill(dr, FRAME + 16, FRAME + 16, L(f"phase.{phase}", lang), 20, (120, 70, 20), fg=(255, 226, 150),
+               pad=14, h=36, outline=C.GOLD)
 
 
 def _strip_width(seat: dict) -> int:
