@@ -130,6 +130,16 @@ async def test_429_is_retried_after_retry_after(double: DiscordDouble, world) ->
     times = sorted(t for t, m, tpl, _ in double.requests if m == "POST" and tpl == "/channels/{channel_id}/messages")
     assert times[1] - times[0] >= 0.29 and times[2] - times[1] >= 0.29, "the bot did not wait retry_after"
 
+    # a storm: every send is refused until it stops; discord.py retries (5 attempts in all) and nothing is lost
+    storm = double.rate_limit(route, times=None, retry_after=0.25)
+    act = await alice.slash("announce", text="through the storm")
+    await double.wait_for(lambda: storm.hits >= 3, 5, "three 429s")
+    storm.stop()
+    assert not [m for m in channel.messages if m.content == "through the storm"]
+    await act.settled(timeout=10)
+    assert act.texts() == ["announced"]
+    assert len([m for m in channel.messages if m.content == "through the storm"]) == 1
+
     # a slow route: the bot waits for Discord, and the player gets the answer late but whole
     double.slow(route, delay=0.6, times=1)
     act = await alice.slash("announce", text="slowly")

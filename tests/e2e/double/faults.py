@@ -32,6 +32,10 @@ class RouteFault:
         pat = self.pattern if " " in self.pattern else f"* {self.pattern}"
         return fnmatch.fnmatchcase(f"{method} {template}", pat)
 
+    def stop(self) -> None:
+        """End the fault now (e.g. the end of a 429 storm started with ``times=None``)."""
+        self.times = self.hits
+
     @property
     def exhausted(self) -> bool:
         return self.times is not None and self.hits >= self.times

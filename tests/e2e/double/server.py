@@ -336,6 +336,7 @@ class DiscordDouble:
             if (f := self.faults.take(method, template, "slow")) is not None:
                 await asyncio.sleep(f.delay)
             if (f := self.faults.take(method, template, "429")) is not None:
+                self.notify()
                 status = 429
                 body = {"message": "You are being rate limited.", "retry_after": f.retry_after, "global": f.is_global}
                 headers = {"Via": "1.1 google", "Retry-After": str(max(1, round(f.retry_after))),
@@ -356,6 +357,7 @@ class DiscordDouble:
                     return jresp(body, 429, {**rl_headers, "Via": "1.1 google", "X-RateLimit-Scope": "user",
                                              "Retry-After": str(max(1, round(after)))})
             if (f := self.faults.take(method, template, "error")) is not None:
+                self.notify()
                 status = f.status
                 return jresp({"message": f.message, "code": f.code}, status=f.status)
             needs_auth = not (template.startswith("/webhooks/") or template.startswith("/interactions/"))
