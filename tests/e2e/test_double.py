@@ -131,7 +131,7 @@ async def test_429_is_retried_after_retry_after(double: DiscordDouble, world) ->
     assert times[1] - times[0] >= 0.29 and times[2] - times[1] >= 0.29, "the bot did not wait retry_after"
 
     # a storm: every send is refused until it stops; discord.py retries (5 attempts in all) and nothing is lost
-    storm = double.rate_limit(route, times=None, retry_after=0.25)
+    storm = double.rate_limit(route, times=None, retry_after=0.4)
     act = await alice.slash("announce", text="through the storm")
     await double.wait_for(lambda: storm.hits >= 3, 5, "three 429s")
     storm.stop()
