@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 from jxbot.rules.tiles import sort_hand
 
 from . import common as C
-from .labels import L, wind
+from .labels import L, wild_label, wind
 from .tiles import geometry, side_geometry, sprite
 
 TILE_W = 66
@@ -61,7 +61,7 @@ def _header(dr: ImageDraw.ImageDraw, view: dict, lang: str, width: int) -> None:
         dr._image.paste(sprite(wc, tw, "wild"), (rx, y - 4), sprite(wc, tw, "wild"))  # type: ignore[attr-defined]
         del g
         rx -= 6
-        C.text(dr, (rx, y + 15), L("wildcard", lang), 20, C.GOLD, anchor="rm")
+        C.text(dr, (rx, y + 15), wild_label(view, lang), 20, C.GOLD, anchor="rm")
 
 
 def _can_discard(view: dict) -> bool:

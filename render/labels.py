@@ -19,6 +19,7 @@ RENDER_STRINGS: dict[str, dict[str, str]] = {
     "render.round": {"zh": "{wind}风圈", "en": "{wind} round"},
     "render.hand_no": {"zh": "第{n}局", "en": "Hand {n}"},
     "render.wildcard": {"zh": "百搭", "en": "Wild"},
+    "render.wildcard.caishen": {"zh": "财神", "en": "Caishen"},
     "render.indicator": {"zh": "翻牌", "en": "Flipped"},
     "render.wall": {"zh": "余牌", "en": "Wall"},
     "render.dealer": {"zh": "庄", "en": "D"},
@@ -114,6 +115,11 @@ def _load_item_names() -> None:
 
 def L(key: str, lang: str, **kw: object) -> str:  # noqa: N802 - short on purpose, used everywhere
     return i18n.t(f"render.{key}", lang, **kw)
+
+
+def wild_label(view: dict, lang: str) -> str:
+    """百搭 (Jiaxing) or 财神 (the caishen ruleset)."""
+    return L("wildcard.caishen" if view.get("ruleset") == "caishen" else "wildcard", lang)
 
 
 def item_label(code: str, lang: str) -> str:

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from jxbot.rules.tiles import sort_hand
 
 from . import common as C
-from .labels import L, item_label, wind
+from .labels import L, item_label, wild_label, wind
 from .tiles import geometry, side_geometry, sprite
 
 WIDTH = 980
@@ -118,7 +118,7 @@ def draw_result(view: dict, lang: str) -> Image.Image:
         rx -= tw
         C.paste(img, sprite(wc, tw, "wild"), rx, HEADER_H // 2 - g.box_h // 2)
         rx -= 8
-        rx -= C.text(dr, (rx, HEADER_H // 2), L("wildcard", lang), 18, C.GOLD, anchor="rm") + 18
+        rx -= C.text(dr, (rx, HEADER_H // 2), wild_label(view, lang), 18, C.GOLD, anchor="rm") + 18
     C.text(dr, (rx, HEADER_H // 2), meta, 18, C.TEXT_DIM, anchor="rm")
     y = HEADER_H + 18
     if won:

@@ -15,7 +15,7 @@ import math
 from PIL import Image, ImageDraw
 
 from . import common as C
-from .labels import L, wind
+from .labels import L, wild_label, wind
 from .tiles import BACK, geometry, sprite
 
 W, H = 1280, 940
@@ -151,7 +151,7 @@ def _console(img: Image.Image, dr: ImageDraw.ImageDraw, view: dict, pos: dict[in
     if wc is not None:
         tw = 26
         g = geometry(tw)
-        label = L("wildcard", lang)
+        label = wild_label(view, lang)
         lw = C.text_w(label, 16)
         total = tw + 6 + lw
         sx = cx - total // 2
