@@ -191,24 +191,35 @@ class NormalPlayer(ComputerPlayer):
         if len(tied) == 1:
             r = tied[0]
             return (r[0][1], r[3], r[1], r[2])
+        if with_ukeire and tied[0][1] <= self.ukeire_max_shanten:
+            cache: dict[tuple[int, int], int] = {}
+            scored = []
+            for r in tied:
+                _k0, sv, bt, d = r
+                # discarding a tile the target cannot use leaves the same useful draws: compute once
+                off = d != wild and (bt == PUNGS and shape.counts[d] == 1 or bt != PUNGS and d < 27 and d // 9 != bt)
+                ck = (bt, -1 if off else d)
+                u = cache.get(ck)
+                if u is None:
+                    u = cache[ck] = shape.ukeire(bt, d, tb.unseen, sv)
+                scored.append((u, r))
+            most = max(u for u, _r in scored)
+            tied = [r for u, r in scored if u == most]
+            if len(tied) == 1:
+                r = tied[0]
+                return (r[0][1], r[3], r[1], r[2])
         tables = {t: tab for t, tab, _b in live}
-        use_uke = with_ukeire and tied[0][1] <= self.ukeire_max_shanten
-        cache: dict[tuple[int, int], int] = {}
         best_key: tuple | None = None
         best_row = tied[0]
         for r in tied:
             _k0, sv, bt, d = r
-            u = 0
-            if use_uke:
-                # discarding a tile the target cannot use leaves the same useful draws: compute once
-                off = d != wild and (bt == PUNGS and shape.counts[d] == 1 or bt != PUNGS and d < 27 and d // 9 != bt)
-                ck = (bt, -1 if off else d)
-                u = cache.get(ck, -1)
-                if u < 0:
-                    u = shape.ukeire(bt, d, tb.unseen, sv)
-                    cache[ck] = u
-            second = min((tables[t][d] if t in tables else lbs[t]) for t in TARGETS if t != bt)
-            key = (-u, second, self._keep_value(d, shape, bt), d)
+            second = IMPOSSIBLE
+            for t in TARGETS:
+                if t != bt:
+                    x = tables[t][d] if t in tables else lbs[t]
+                    if x < second:
+                        second = x
+            key = (second, self._keep_value(d, shape, bt), d)
             if best_key is None or key < best_key:
                 best_key, best_row = key, r
         return (best_row[0][1], best_row[3], best_row[1], best_row[2])
