@@ -20,6 +20,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--level", choices=("normal", "easy"), default="normal", help="computer level")
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--stake", type=int, default=1, help="底分 (default 1)")
+    p.add_argument("--fee", type=int, default=0, help="service fee per hand (default 0)")
     p.add_argument("--silver", type=int, default=1000, help="your starting silver (default 1000)")
     p.add_argument("--delay", type=float, default=0.6, help="seconds a computer takes per move (default 0.6)")
     p.add_argument("--turn-seconds", type=float, default=None, help="turn limit (default: the ruleset's 20 s)")
@@ -60,7 +61,7 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
     async def balances(infos: Any) -> list[int | None]:
         return [me.silver if i == 0 and not s.is_computer else None for i, s in enumerate(infos)]
 
-    config = TableConfig(table_id="terminal", ruleset=args.ruleset, rounds=args.rounds, stake=args.stake,
+    config = TableConfig(table_id="terminal", ruleset=args.ruleset, rounds=args.rounds, stake=args.stake, fee=args.fee,
                          seed=_seed(args.seed), max_hands=args.hands, computer_delay=max(0.0, args.delay),
                          between_hands=max(0.0, args.delay) * 3, turn_seconds=args.turn_seconds,
                          claim_window=args.claim_seconds)
@@ -75,6 +76,9 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
         await task
     quitter.cancel()
     task.result()
+    if me.quit.is_set():  # the seat was handed to a computer: the runner no longer reports to it
+        await me.on_match_end({"hands": runner.hands_played, "totals": list(runner.totals),
+                               "names": [s.name for s in runner.seats]})
     return 0
 
 

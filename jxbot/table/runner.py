@@ -239,14 +239,14 @@ class TableRunner:
             return
         info.auto = on
         info.timeouts = 0
-        await self._notify_all({"kind": "auto", "seat": seat, "on": on})
         self._kick()
+        await self._notify_all({"kind": "auto", "seat": seat, "on": on})
 
     async def set_autowin(self, seat: int, on: bool) -> None:
         """听牌 自动胡: when on, the runner declares 胡 for the seat whenever it can."""
         self.seats[seat].autowin = on
-        await self._notify_all({"kind": "autowin", "seat": seat, "on": on})
         self._kick()
+        await self._notify_all({"kind": "autowin", "seat": seat, "on": on})
 
     async def leave(self, seat: int) -> None:
         """The player leaves. During a running hand this is an escape (RULES A10): the seat is
@@ -262,6 +262,7 @@ class TableRunner:
                 hand.escape(seat)
                 info.escaped = True
                 info.auto = True
+                self._kick()  # before any await: the caller may be cancelled by a notification
                 await self._persist()
                 await self._notify_all({"kind": "escape", "seat": seat})
             else:
@@ -552,13 +553,14 @@ class TableRunner:
                 self.totals[i] += d
                 self.balances[i] = result["payments"][i]["balance"]
             self.results.append(result)
+            # everyone sees the result, the players who left this hand too (they were charged)
+            targets = [s for s in self.interfaces if s is not None] + self.observers
             for i, info in enumerate(self.seats):
                 info.escaped = False
                 if info.left and not info.is_computer:
                     self._seat_to_computer(i)
             await self.sink.table_state(self.config.table_id, self.state())
             self._deadline = None
-            targets = [s for s in self.interfaces if s is not None] + self.observers
             await self._gather([s.on_result(result) for s in targets])
 
     def _decorate_result(self, result: dict, settlement: Any) -> dict:

@@ -88,6 +88,8 @@ class TerminalSeat:
         self._prompt_key: tuple | None = None
         self._task: asyncio.Task | None = None
         self._submitting = False
+        self._listener: asyncio.Task | None = None  # reads "auto" while the seat is on auto-play
+        self._listener_busy = False
 
     # ------------------------------------------------------------------ output helpers
     def say(self, text: str = "", end: str = "\n") -> None:
@@ -159,6 +161,15 @@ class TerminalSeat:
         if note:
             self.show_note(view, note)
         actions = view.get("actions") or []
+        me_auto = bool(view["seats"][self.seat].get("auto"))
+        if me_auto:
+            self._prompt_key = None
+            self._cancel_prompt()
+            if (self._listener is None or self._listener.done()) and not self.reader.eof and not self.quit.is_set():
+                self._listener = asyncio.create_task(self._listen())
+            return
+        if self._listener is not None and not self._listener.done() and not self._listener_busy:
+            self._listener.cancel()
         if not actions:
             self._prompt_key = None
             self._cancel_prompt()
@@ -171,6 +182,30 @@ class TerminalSeat:
         self._prompt_key = key
         self._cancel_prompt()
         self._task = asyncio.create_task(self._ask(view))
+
+    async def _call(self, coro: Any) -> Any:
+        """Await a runner call from the prompt task; the runner's notifications (which may cancel
+        prompts) leave a task alone while it is inside such a call."""
+        self._submitting = True
+        try:
+            return await coro
+        finally:
+            self._submitting = False
+
+    async def _listen(self) -> None:
+        """On auto-play: wait for the player to type ``auto`` to take the seat back."""
+        self.say(t("table.ui.auto_hint", self.lang))
+        while True:
+            line = await self.reader.get()
+            if line is None:
+                return
+            if line.strip().lower() == "auto":
+                self._listener_busy = True
+                try:
+                    await self.runner.set_auto(self.seat, False)
+                finally:
+                    self._listener_busy = False
+                return
 
     def _cancel_prompt(self) -> None:
         if self._task is not None and not self._task.done() and not self._submitting:
@@ -266,7 +301,7 @@ class TerminalSeat:
             if line is None:
                 self.say()
                 self.say(t("table.ui.eof", self.lang))
-                await self.runner.set_auto(self.seat, True)
+                await self._call(self.runner.set_auto(self.seat, True))
                 return
             word = line.strip().lower()
             if word in ("help", "?", "h"):
@@ -274,15 +309,15 @@ class TerminalSeat:
                 self.say(self.prompt(view), end="")
                 continue
             if word == "auto":
-                await self.runner.set_auto(self.seat, not self.runner.seats[self.seat].auto)
+                await self._call(self.runner.set_auto(self.seat, not self.runner.seats[self.seat].auto))
                 return
             if word == "autowin":
-                await self.runner.set_autowin(self.seat, not self.runner.seats[self.seat].autowin)
+                await self._call(self.runner.set_autowin(self.seat, not self.runner.seats[self.seat].autowin))
                 self.say(self.prompt(view), end="")
                 continue
             if word in ("quit", "exit", "q"):
                 self.quit.set()
-                await self.runner.leave(self.seat)
+                await self._call(self.runner.leave(self.seat))
                 return
             choice = self.parse(view, line)
             if choice is None:
@@ -290,11 +325,7 @@ class TerminalSeat:
                 self.say(self.prompt(view), end="")
                 continue
             action: Action = action_from_json(choice)
-            self._submitting = True
-            try:
-                err = await self.runner.submit(self.seat, action)
-            finally:
-                self._submitting = False
+            err = await self._call(self.runner.submit(self.seat, action))
             if err is None:
                 return
             self.say(error_text(err, self.lang))

@@ -28,7 +28,7 @@ def test_a_whole_hand_is_played_from_scripted_input(monkeypatch, capsys):
     assert "  you: discard " in out  # our Enter discarded the drawn tile
     assert "== Match over (1 hands) ==" in out
     # seed 7: a computer wins this hand; the score is itemized with labels, then the four payments
-    assert re.search(r"== cpu\d wins", out)
+    assert re.search(r"== Winner: cpu\d \(", out)
     assert re.search(r"total \d+ tai × 2\^\d+ fan × stake 1 = \d+", out)
     assert re.search(r"^  [A-Z][a-z].* +\d+ (tai|fan)$", out, re.M)  # labelled items
     assert "item." not in out  # every item has a label
@@ -57,3 +57,21 @@ def test_typing_a_tile_discards_it(monkeypatch, capsys):
     assert rc == 0
     mark = "*" if tile == view["wildcard"] else ""  # the 百搭 is marked wherever it is shown
     assert f"  you: discard {mark}{tile_name(tile, 'en')}\n" in out.split("(end of input")[0]
+
+
+def test_auto_hands_the_seat_to_the_computer_and_says_how_to_take_it_back(monkeypatch, capsys):
+    rc, out = run_play(monkeypatch, capsys, ["auto"], "--lang", "en")
+    assert rc == 0
+    assert "you: auto-play on." in out and "type auto to take your seat back" in out
+    assert "(end of input" not in out.split("type auto to take your seat back")[0]
+    assert "== Match over (1 hands) ==" in out
+
+
+def test_quit_is_an_escape_the_hand_is_played_out_and_charged(monkeypatch, capsys):
+    rc, out = run_play(monkeypatch, capsys, ["quit"], "--lang", "en", "--hands", "3", "--fee", "5")
+    assert rc == 0
+    assert "you left the hand; a computer plays the seat." in out
+    assert "== Match over (1 hands) ==" in out  # the match stops after the escaped hand
+    you = re.search(r"^  you\s+([+-]\d+)\s+total", out, re.M)
+    assert you and int(you.group(1)) <= -5  # the escaper pays the fee (and its loss), wins nothing
+    assert re.search(r"silver 99\d\b", out)

@@ -317,3 +317,15 @@ async def test_a_failing_store_stops_the_table_and_the_player_gets_a_reason_not_
     assert isinstance(task.exception(), Exception) and not runner.running
     assert await runner.submit(2, Action(P.PASS, 2)) == "table_error"
     assert len(sink.events["h1"]) == 3
+
+
+async def test_leaving_wakes_the_table_even_if_the_caller_is_cancelled_meanwhile():
+    runner, clock, recs, channel = make([quiet_hand], humans=(1,))
+    await started(runner)
+    assert runner.hand.turn == 1
+    leaving = asyncio.create_task(runner.leave(1))
+    await asyncio.sleep(0)
+    leaving.cancel()  # e.g. the UI task that called leave() is torn down by the update it receives
+    await asyncio.gather(leaving, return_exceptions=True)
+    await runner.wait_idle()
+    assert runner.finished and clock.now() == 1_700_000_000.0  # no 20 s turn clock was waited for
