@@ -102,3 +102,32 @@ def test_contract_is_off_when_the_ruleset_says_zero_claims():
     act(h, "discard", 0, "9m")
     assert types(act(h, "chi", 1, "7m")) == ["claim_answered", "claimed"]
     assert h.contract is None and h.phase == "turn"
+
+
+def test_contract_on_an_exposed_kong_draws_the_replacement_after_both_answers():
+    hands = {**HANDS, 1: "1245m999m5p123z47s", 3: "368m1234z567z567z"}
+    h = scripted_hand(hands, indicator="9s", draws=DRAWS, replacements="7m")
+    act(h, "discard", 0, "3m")
+    act(h, "chi", 1, "1m")
+    # after a claim there is no drawn tile: a timeout discards the last tile of the sorted hand
+    assert h.drawn is None and h.default_action(1) == A("discard", 1, T("3z"))
+    act(h, "discard", 1, "1z")
+    pass_all(h)
+    discard_drawn(h, 2)
+    discard_drawn(h, 3)
+    act(h, "discard", 0, "6m")
+    act(h, "chi", 1, "4m")
+    act(h, "discard", 1, "2z")
+    pass_all(h)
+    discard_drawn(h, 2)
+    discard_drawn(h, 3)
+    act(h, "discard", 0, "9m")
+    assert A("gang", 1, "9m") in h.legal_actions(1)
+    events = act(h, "gang", 1)
+    assert types(events) == ["claim_answered", "claimed", "contract_formed"]  # no replacement yet
+    check_invariants(h)
+    act(h, "persist", 3)
+    events = act(h, "persist", 2)
+    assert types(events) == ["contract_answered", "drew"]
+    assert events[-1].replacement and h.turn == 1 and h.drawn == T("7m")
+    check_invariants(h)
