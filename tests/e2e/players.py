@@ -190,6 +190,12 @@ class Player:
             return None
         return await self.double.wait_for(find, timeout, f"a DM to {self.name}")
 
+    async def wait_edited(self, message: Message, since: int | None = None, timeout: float = 5.0) -> Message:
+        """Wait until ``message`` was edited after edit number ``since`` (default: its count now)."""
+        base = message.edit_count if since is None else since
+        return await self.double.wait_for(lambda: message if message.edit_count > base else None, timeout,
+                                          f"an edit of message {message.id}")
+
     def channel_messages(self, channel: Channel | None = None) -> list[Message]:
         """What this player sees in a channel: public messages and its own ephemerals."""
         ch = channel or self.channel

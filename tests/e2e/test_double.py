@@ -67,7 +67,7 @@ async def test_sync_slash_attachment_and_button_edit(double: DiscordDouble, worl
     # deferred update (type 6), then a new image through the interaction webhook's @original
     redraw = await alice.click(msg, label="Redraw")
     assert redraw.response_type == 6
-    await double.wait_for(lambda: msg.edit_count == 3, 5, "the @original edit")
+    await alice.wait_edited(msg, since=2)
     assert png_dims(msg.image() or b"") == (5, 5) and len(msg.attachments) == 1
     assert msg.content == "pong, pressed 2", "an edit without content keeps it"
     # deferred update, then a REST edit of the channel message
