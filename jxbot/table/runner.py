@@ -197,8 +197,11 @@ class TableRunner:
         return self._task is not None and not self._task.done()
 
     async def submit(self, seat: int, action: Action | dict) -> str | None:
-        """A human's input. Returns None when taken, else an error code (see docs/table.md);
-        never raises for bad input."""
+        """A human's input. Returns None when taken, else an error code (see docs/table.md); never raises
+        for bad input. The change completes even if the caller is cancelled meanwhile."""
+        return await asyncio.shield(self._submit(seat, action))
+
+    async def _submit(self, seat: int, action: Action | dict) -> str | None:
         try:
             if isinstance(action, dict):
                 action = action_from_json(action)
@@ -234,6 +237,9 @@ class TableRunner:
 
     async def set_auto(self, seat: int, on: bool) -> None:
         """Switch auto-play for a human seat (taking it back turns it off)."""
+        return await asyncio.shield(self._set_auto(seat, on))
+
+    async def _set_auto(self, seat: int, on: bool) -> None:
         info = self.seats[seat]
         if info.is_computer or info.escaped or info.auto == on:
             return
@@ -244,6 +250,9 @@ class TableRunner:
 
     async def set_autowin(self, seat: int, on: bool) -> None:
         """听牌 自动胡: when on, the runner declares 胡 for the seat whenever it can."""
+        return await asyncio.shield(self._set_autowin(seat, on))
+
+    async def _set_autowin(self, seat: int, on: bool) -> None:
         self.seats[seat].autowin = on
         self._kick()
         await self._notify_all({"kind": "autowin", "seat": seat, "on": on})
@@ -252,6 +261,9 @@ class TableRunner:
         """The player leaves. During a running hand this is an escape (RULES A10): the seat is
         auto-played to the end of the hand and the settlement charges it. From the next hand on a
         computer plays the seat."""
+        return await asyncio.shield(self._leave(seat))
+
+    async def _leave(self, seat: int) -> None:
         info = self.seats[seat]
         if info.is_computer or info.left:
             return
@@ -513,6 +525,7 @@ class TableRunner:
                        and hand.phase in ("claim", "rob", "contract") and after_pending < before_pending)
         if not same_window:
             self._new_step()
+        self._kick()  # the loop re-evaluates even if this caller is cancelled during the awaits below
         await self._persist()
         await self._notify_all(self._note(note_kind, action))
         self._kick()
