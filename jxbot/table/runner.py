@@ -366,7 +366,11 @@ class TableRunner:
 
     async def _sleep_unless_paused(self, seconds: float) -> None:
         self._wake.clear()
-        await self._wait(seconds)
+        self._idle.set()
+        try:
+            await self._wait(seconds)
+        finally:
+            self._idle.clear()
 
     async def _deal(self) -> None:
         async with self._lock:

@@ -329,3 +329,22 @@ async def test_leaving_wakes_the_table_even_if_the_caller_is_cancelled_meanwhile
     await asyncio.gather(leaving, return_exceptions=True)
     await runner.wait_idle()
     assert runner.finished and clock.now() == 1_700_000_000.0  # no 20 s turn clock was waited for
+
+
+async def test_between_hands_pause_and_the_real_clock():
+    from jxbot.table import RealClock
+
+    runner, clock, recs, channel = make([claim_hand, lambda: claim_hand("h2")], clock=RealClock(),
+                                        claim_window=0.05, turn_seconds=0.05, between_hands=0.05)
+    results = await asyncio.wait_for(runner.run(), timeout=20)  # every human prompt times out for real
+    assert [r["hand_id"] for r in results] == ["h1", "h2"]
+    assert runner.seats[1].auto and runner.seats[2].auto  # two turn timeouts each: on auto-play
+
+
+async def test_wait_idle_returns_during_the_pause_between_hands():
+    runner, clock, recs, channel = make([quiet_hand, lambda: quiet_hand("q2")], humans=(), between_hands=30.0)
+    await started(runner)
+    assert runner.hands_played == 1 and runner.hand.hand_id == "q1"
+    await clock.advance(30.0)
+    await runner.wait_idle()
+    assert runner.finished and runner.hands_played == 2
