@@ -121,6 +121,7 @@ class TableRunner:
         from jxbot.game import Match
 
         c = self.config
+        assert c.seed is not None
         return Match(c.seed, ruleset=c.ruleset, rounds=c.rounds, stake=c.stake, fee=c.fee, max_hands=c.max_hands)
 
     def state(self) -> dict:
@@ -615,14 +616,14 @@ class TableRunner:
     async def _notify_all(self, note: dict | None) -> None:
         if self.hand is None:
             return
+        hand = self.hand
         coros = []
         for i, seat in enumerate(self.interfaces):
             if seat is not None:
-                coros.append(seat.notify(self.view(i), self._note_for(note, i)))
+                coros.append(seat.notify(self._decorate(hand.view(i), i), self._note_for(note, i)))
         if self.observers:
-            pv = self.public_view()
             pnote = self._note_for(note, None)
-            coros.extend(o.notify(dict(pv), pnote) for o in self.observers)
+            coros.extend(o.notify(self._decorate(hand.public_view(), None), pnote) for o in self.observers)
         await self._gather(coros)
 
     @staticmethod
