@@ -25,6 +25,8 @@ HEADER_H = 58
 INDEX_H = 34
 MIN_W = 560
 PROMPT_H = 36
+CLAIM_H = 66
+CLAIM_W = 36
 
 
 def discard_indices(view: dict) -> list[tuple[int, int]]:
@@ -68,6 +70,24 @@ def _can_discard(view: dict) -> bool:
     return any(a.get("type") == "discard" for a in view.get("actions") or [])
 
 
+CLAIM_ORDER = ("hu", "gang", "peng", "chi")
+
+
+def _claim(view: dict) -> tuple[int, list[str]] | None:
+    """The tile this seat may claim now and the claim kinds offered (胡 first), if any."""
+    kinds = {a.get("type") for a in view.get("actions") or []}
+    offered = [k for k in CLAIM_ORDER if k in kinds]
+    if not offered:
+        return None
+    pk = view.get("pending_kong")
+    if view.get("phase") == "rob" and pk:
+        return int(pk["tile"]), offered
+    last = view.get("last_discard")
+    if not last:
+        return None
+    return int(last["tile"]), offered
+
+
 def layout_size(view: dict) -> tuple[int, int]:
     g = geometry(TILE_W)
     n = len(view.get("hand") or [])
@@ -81,6 +101,8 @@ def layout_size(view: dict) -> tuple[int, int]:
         mg = geometry(MELD_W)
         extra = round(side_geometry(MELD_W).h + 1) if any(m.get("kind") == "added_kong" for m in melds) else 0
         height += 14 + extra + mg.box_h + 8
+    elif _claim(view):
+        height += CLAIM_H
     elif _can_discard(view):
         height += PROMPT_H
     height += PAD - 8
@@ -129,8 +151,22 @@ def draw_hand(view: dict, lang: str) -> Image.Image:
             x += C.draw_meld(img, m, viewer, x, y, MELD_W) + 18
         prompt_y = y + mg.box_h // 2
     else:
-        prompt_y = y + 14
-    if can_discard:
+        prompt_y = y + (CLAIM_H // 2 - 4 if _claim(view) else 14)
+    claim = _claim(view)
+    if claim:
+        tile, kinds = claim
+        acts = " · ".join(L(f"act.{k}", lang) for k in kinds)
+        prompt = L("claim_prompt", lang, acts=acts)
+        cg = geometry(CLAIM_W)
+        pw = C.text_w(prompt, 24)
+        px = width - PAD - pw
+        sx = px - 12 - CLAIM_W
+        if sx > x + 10 or not melds:
+            dr.rounded_rectangle((sx - 4, prompt_y - cg.box_h // 2 - 4, sx + CLAIM_W + 3, prompt_y + cg.box_h // 2 + 3),
+                                 radius=7, outline=C.GOLD, width=2)
+            C.paste(img, sprite(tile, CLAIM_W, C.tile_variant(tile, wc)), sx, prompt_y - cg.box_h // 2)
+            C.text(dr, (width - PAD, prompt_y), prompt, 24, C.GOLD, anchor="rm")
+    elif can_discard:
         prompt = L("your_turn", lang)
         pw = C.text_w(prompt, 22)
         px = width - PAD - pw

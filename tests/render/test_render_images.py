@@ -168,3 +168,18 @@ def test_cli_writes_the_demo_pictures(tmp_path):
     for p in tmp_path.iterdir():
         assert _png(p.read_bytes()).width <= 1280
     assert main(["render"]) == 2
+
+
+def test_the_hand_offers_the_claimable_tile_with_the_claims_in_priority_order():
+    from render.hand import _claim
+
+    v = demo.seat_view(seat=0)
+    v["phase"], v["last_discard"] = "claim", {"seat": 3, "tile": 27}
+    v["actions"] = [{"type": "peng", "seat": 0, "tile": 27}, {"type": "hu", "seat": 0, "tile": 27},
+                    {"type": "pass", "seat": 0, "tile": None}]
+    assert _claim(v) == (27, ["hu", "peng"])
+    plain = dict(v, actions=[{"type": "pass", "seat": 0, "tile": None}])
+    assert _claim(plain) is None
+    assert render.render_hand(v, "zh") != render.render_hand(plain, "zh")
+    rob = dict(v, phase="rob", pending_kong={"seat": 2, "tile": 15}, actions=[{"type": "hu", "seat": 0, "tile": 15}])
+    assert _claim(rob) == (15, ["hu"])
