@@ -9,7 +9,7 @@ viewer may not see at all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 
@@ -61,9 +61,9 @@ class HandStarted(Event):
     ruleset: str
     ruleset_overrides: dict
     context: dict
-    wall: tuple[int, ...]
+    wall: tuple[int, ...] = field(repr=False)  # kept out of repr() so a logged event shows no secret
     dice: tuple[int, int]
-    salt: str
+    salt: str = field(repr=False)
     commitment: str
 
 
@@ -83,7 +83,7 @@ class Drew(Event):
     type: ClassVar[str] = "drew"
     _private: ClassVar[tuple[str, ...]] = ("tile",)
     seat: int
-    tile: int
+    tile: int = field(repr=False)
     replacement: bool  # from the tail, after a kong
 
 

@@ -150,3 +150,11 @@ def test_replay_refuses_a_tampered_log():
         Hand.replay(log)
     with pytest.raises(ValueError):
         Hand.replay(h.events_json()[1:])
+
+
+def test_logging_an_event_shows_no_wall_salt_or_drawn_tile():
+    h = scripted_hand({0: "147p258s1234567z3p"}, indicator="9s", draws="8p")
+    discard_drawn(h, 0)
+    started, drew = h.events[0], next(e for e in h.events if e.type == "drew")
+    assert "wall" not in repr(started) and h.salt not in repr(started) and h.commitment in repr(started)
+    assert "tile" not in repr(drew) and "seat=1" in repr(drew)
