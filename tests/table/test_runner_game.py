@@ -159,3 +159,50 @@ async def test_a_crash_between_settlement_and_the_next_deal_does_not_pay_twice()
     assert sum(e["type"] == "hand_settled" for e in sink.events[hid]) == 1
     assert sink.settlements[hid][1]["payments"] == runner.results[0]["payments"]
     assert len(sink.order) == 2 and sink.order[1] != hid
+
+
+def _walk_keys(obj, out):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out.add(k)
+            _walk_keys(v, out)
+    elif isinstance(obj, list):
+        for v in obj:
+            _walk_keys(v, out)
+    return out
+
+
+async def test_random_humans_and_timeouts_keep_the_log_complete_and_hidden_tiles_private():
+    import random
+
+    for seed in (51, 52, 53):
+        rng = random.Random(seed)
+        channel = Recorder()
+        runner, clock, sink, recs = table(seed, humans=(0, 2), max_hands=1)
+        runner.observers.append(channel)
+        runner.start()
+        for _ in range(2000):
+            await runner.wait_idle()
+            if runner.finished:
+                break
+            hand = runner.hand
+            waiting = [s for s in (0, 2) if s in hand.pending() and not runner.seats[s].auto]
+            if not waiting or rng.random() < 0.15:
+                await clock.advance(20.0)  # let the clocks run out
+                continue
+            s = rng.choice(waiting)
+            assert await runner.submit(s, rng.choice(hand.legal_actions(s))) is None
+        assert runner.finished
+        hid = runner.results[0]["hand_id"]
+        replayed = Hand.replay(sink.events[hid])
+        assert replayed.result_view()["winner"] == runner.results[0]["winner"]
+        settlement = sink.settlements[hid][0]
+        assert sum(settlement.deltas) + settlement.house_delta == 0
+        for v in channel.views:
+            keys = _walk_keys(v, set())
+            assert not keys & {"hand", "drawn", "actions", "wall", "salt"}
+        assert not [n for n in channel.notes if n and n.get("type") == "pass"]
+        for seat, rec in recs.items():
+            for v in rec.views:
+                assert v["viewer"] == seat and "wall" not in _walk_keys(v, set())
+            assert all(n["seat"] == seat for n in rec.notes if n and n.get("type") == "pass")
