@@ -128,7 +128,7 @@ class HandShape:
     """
 
     __slots__ = ("counts", "wild", "wilds", "n", "flush_ok", "pungs_ok", "total", "suit_n", "hm", "hp",
-                 "pm", "pp")
+                 "pm", "pp", "hn")
 
     def __init__(self, counts: Sequence[int], melds: Sequence[tuple[str, int]], wildcard: int | None) -> None:
         """``melds``: (kind, base tile) pairs; kind "chow" or anything pung-like."""
@@ -152,13 +152,24 @@ class HandShape:
         self.flush_ok = [len(suits) == 0 or suits == {s} for s in range(3)]
         self.suit_n = [sum(c[0:9]), sum(c[9:18]), sum(c[18:27])]
         h = c[27:34]
+        self.hn = sum(h)
         self.hm, self.hp = h.count(3) + h.count(4), h.count(2)
         self.pm, self.pp = c.count(3) + c.count(4), c.count(2)
 
     # -- evaluation of the hand as it is --------------------------------------------------------
     def shanten(self, target: int) -> int:
-        return self._eval(target, self.counts, self.suit_n, self.hm, self.hp, self.pm, self.pp, self.wilds,
-                          self.total)
+        n, wilds, total = self.n, self.wilds, self.total
+        floor = -1 if total % 3 == 2 else 0
+        if target == PUNGS:
+            if not self.pungs_ok:
+                return IMPOSSIBLE
+            s = 2 * n - _pung_value(self.pm, self.pp, n) - wilds
+            return s if s > floor else floor
+        if not self.flush_ok[target]:
+            return IMPOSSIBLE
+        b = target * 9
+        return _flush_eval(tuple(self.counts[b:b + 9]), self.hm, self.hp, n, wilds,
+                           total - wilds - self.suit_n[target] - self.hn, floor)
 
     def best(self) -> tuple[int, int]:
         """(shanten, target) of the closest target."""
@@ -248,7 +259,7 @@ class HandShape:
         b = target * 9
         v = c[b:b + 9]
         hm, hp = self.hm, self.hp
-        off = self.total - self.wilds - self.suit_n[target] - sum(c[27:34])
+        off = self.total - self.wilds - self.suit_n[target] - self.hn
         tv = tuple(v)
         out = {}
         other = None
@@ -310,7 +321,7 @@ class HandShape:
             b = target * 9
             v = c[b:b + 9]
             hm, hp = self.hm, self.hp
-            off = self.total - self.wilds - self.suit_n[target] - sum(c[27:34])
+            off = self.total - self.wilds - self.suit_n[target] - self.hn
             hc = c[27:34]
             if remove is not None:
                 if remove == wild:
