@@ -19,6 +19,16 @@ def _plain(v: Any) -> Any:
     return v
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
 def _tuple(v: Any) -> Any:
     if isinstance(v, list):
         return tuple(_tuple(x) for x in v)
@@ -35,8 +45,8 @@ class Event:
 
     def to_json(self) -> dict:
         d: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            d[f.name] = _plain(getattr(self, f.name))
+        for name in _field_names(type(self)):
+            d[name] = _plain(getattr(self, name))
         return d
 
     def public_json(self, viewer: int | None = None) -> dict | None:
@@ -207,9 +217,9 @@ def event_from_json(d: dict) -> Event:
     except (KeyError, TypeError):
         raise ValueError(f"not an event: {d!r:.80}") from None
     kwargs = {}
-    for f in fields(cls):
-        if f.name not in d:
-            raise ValueError(f"{cls.type} event without {f.name!r}")
-        v = d[f.name]
-        kwargs[f.name] = v if isinstance(v, dict) else _tuple(v)
+    for name in _field_names(cls):
+        if name not in d:
+            raise ValueError(f"{cls.type} event without {name!r}")
+        v = d[name]
+        kwargs[name] = _tuple(v) if isinstance(v, list) else v
     return cls(**kwargs)
