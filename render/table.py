@@ -16,19 +16,19 @@ from PIL import Image, ImageDraw
 
 from . import common as C
 from .labels import L, wild_label, wind
-from .tiles import BACK, geometry, sprite
+from .tiles import BACK, geometry, side_geometry, sprite
 
 W, H = 1280, 940
 FRAME = 14
-RIVER_W = 38
+RIVER_W = 40
 RIVER_GAP = 2
-MELD_W = 32  # melds of the left and right seats
+MELD_W = 30  # melds of the left and right seats
 BACK_W = 17  # their concealed tiles
-TOP_MELD_W = 36  # melds of the top and bottom seats
+TOP_MELD_W = 38  # melds of the top and bottom seats
 STRIP_BACK_W = 22
-CONSOLE = 212
+CONSOLE = 224
 CELL_GAP = 14
-PLATE_W, PLATE_H = 240, 60
+PLATE_W, PLATE_H = 226, 60
 
 def _frame(img: Image.Image) -> None:
     dr = ImageDraw.Draw(img)
@@ -224,6 +224,8 @@ def draw_table(view: dict, lang: str) -> Image.Image:
             x = max(FRAME + 16, cx - sw // 2)
             py = H - FRAME - 10 - PLATE_H if side == "bottom" else FRAME + 10
             ty = py + (PLATE_H - mg.box_h) // 2
+            if side == "top" and any(m.get("kind") == "added_kong" for m in melds):
+                ty = max(ty, FRAME + 4 + side_geometry(TOP_MELD_W).h + 1)  # room for the tile laid on top
             _plate(img, dr, seat, x, py, lang, active=active, contract=s in contract)
             x += PLATE_W + 18
             x += _backs(img, n_conc, x, ty + mg.box_h - bg.box_h, STRIP_BACK_W)
@@ -238,10 +240,10 @@ def draw_table(view: dict, lang: str) -> Image.Image:
             bw = n_conc * (BACK_W + 1) - 1
             _backs(img, n_conc, x0 + (col_w - bw) // 2, ty, BACK_W)
             ty += geometry(BACK_W).box_h + 16
-            if any(m.get("kind") == "added_kong" for m in melds):
-                ty += MELD_W + 2
             for i in range(0, len(melds), 2):
                 pair = melds[i:i + 2]
+                if any(m.get("kind") == "added_kong" for m in pair):
+                    ty += MELD_W + 2  # room for the tile laid on top
                 mw = sum(C.meld_width(m, MELD_W) for m in pair) + 10 * (len(pair) - 1)
                 _melds_row(img, pair, s, x0 + (col_w - mw) // 2, ty, MELD_W)
                 ty += geometry(MELD_W).box_h + 12
