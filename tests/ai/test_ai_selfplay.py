@@ -132,3 +132,17 @@ def test_play_match_plays_a_full_round():
     play_match(match, [make_player("normal", i) for i in range(4)], on_hand=lambda h, s: seen.append(h.hand_id))
     assert match.over
     assert len(seen) == len(match.results) >= 4
+
+
+def test_normal_player_claims_only_toward_a_pattern():
+    """Its melds always leave some Jiaxing pattern possible: all pungs, or one suit (plus honors)."""
+    claims = 0
+    for seed in range(40):
+        hand = play_hand(_hand(f"claims-{seed}"), [make_player("normal", f"c{seed}/{i}") for i in range(4)])
+        for s in hand.public_view()["seats"]:
+            melds = s["melds"]
+            claims += sum(1 for m in melds if m["from_seat"] is not None)
+            suits = {m["tiles"][0] // 9 for m in melds if m["tiles"][0] < 27}
+            all_pungs = all(m["kind"] != "chow" for m in melds)
+            assert all_pungs or len(suits) <= 1, melds
+    assert claims >= 40  # the normal player does claim
