@@ -127,11 +127,11 @@ class TerminalSeat:
             return t("table.ui.none", self.lang)
         return " ".join(f"{t('table.meld.' + m['kind'], self.lang)}[{self.tiles(m['tiles'], wild)}]" for m in melds)
 
-    def secs(self, view: dict) -> int:
+    def clock_text(self, view: dict) -> str:
         dl = view.get("deadline")
         if dl is None or self.clock is None:
-            return 0
-        return max(0, round(dl - self.clock.now()))
+            return ""
+        return t("table.ui.clock", self.lang, secs=max(0, round(dl - self.clock.now())))
 
     # ------------------------------------------------------------------ board
     def board(self, view: dict) -> None:
@@ -256,18 +256,21 @@ class TerminalSeat:
         opts = self.options(view)
         numbered = [o for o in opts if o["type"] not in (ActionType.PASS.value,)]
         listing = "  ".join(f"[{i}] {self.act_text(o, wild)}" for i, o in enumerate(numbered, 1))
-        phase, secs = view.get("phase"), self.secs(view)
+        phase, clock = view.get("phase"), self.clock_text(view)
         last = view.get("last_discard") or {}
         if phase == "turn":
             extra = t("table.ui.or_number", lang, opts=listing) if numbered else ""
-            return t("table.ui.turn_prompt", lang, opts=extra, secs=secs)
+            return t("table.ui.turn_prompt", lang, opts=extra, clock=clock)
         if phase == "contract":
             pair = view.get("contract") or [None, None]
             return t("table.ui.contract_prompt", lang, a=self.who(view, pair[0]), b=self.who(view, pair[1]),
-                     opts=listing, secs=secs)
-        key = "table.ui.rob_prompt" if phase == "rob" else "table.ui.claim_prompt"
-        return t(key, lang, who=self.who(view, last.get("seat", view.get("turn"))),
-                 tile=self.tile(last.get("tile"), wild), opts=listing, secs=secs)
+                     opts=listing, clock=clock)
+        if phase == "rob":
+            kong = view.get("pending_kong") or {"seat": view.get("turn"), "tile": None}
+            return t("table.ui.rob_prompt", lang, who=self.who(view, kong["seat"]), tile=self.tile(kong["tile"], wild),
+                     opts=listing, clock=clock)
+        return t("table.ui.claim_prompt", lang, who=self.who(view, last.get("seat")),
+                 tile=self.tile(last.get("tile"), wild), opts=listing, clock=clock)
 
     def parse(self, view: dict, line: str) -> dict | None:
         s = line.strip()
