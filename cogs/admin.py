@@ -1,0 +1,118 @@
+"""``/admin`` (Manage Server): the guild's table settings, granting and setting silver."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.economy import store_error_text
+from jxbot.bot import JxBot, lang_of, ls, reply
+from jxbot.i18n import t
+
+SETTING_FIELDS = ("stake_min", "stake_max", "fee", "claim_window", "turn_limit", "starting_grant", "daily_amount")
+
+
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
+class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: ignore[call-arg]
+               group_description=ls("bot.cmd.admin.desc")):
+    def __init__(self, bot: JxBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        perms = interaction.permissions
+        if not (perms.manage_guild or perms.administrator):
+            raise app_commands.MissingPermissions(["manage_guild"])
+        if self.bot.store is None:
+            await reply(interaction, t("bot.err.no_store", lang_of(interaction)))
+            return False
+        return True
+
+    @app_commands.command(name=ls("bot.cmd.settings.name"), description=ls("bot.cmd.settings.desc"))
+    @app_commands.rename(min_stake=ls("bot.opt.min_stake.name"), max_stake=ls("bot.opt.max_stake.name"),
+                         fee=ls("bot.opt.fee.name"), claim_window=ls("bot.opt.claim_window.name"),
+                         turn_seconds=ls("bot.opt.turn_seconds.name"), starting_grant=ls("bot.opt.starting_grant.name"),
+                         daily_amount=ls("bot.opt.daily_amount.name"))
+    @app_commands.describe(min_stake=ls("bot.opt.min_stake.desc"), max_stake=ls("bot.opt.max_stake.desc"),
+                           fee=ls("bot.opt.fee.desc"), claim_window=ls("bot.opt.claim_window.desc"),
+                           turn_seconds=ls("bot.opt.turn_seconds.desc"), starting_grant=ls("bot.opt.starting_grant.desc"),
+                           daily_amount=ls("bot.opt.daily_amount.desc"))
+    async def settings(self, interaction: discord.Interaction,
+                       min_stake: app_commands.Range[int, 1, 10**9] | None = None,
+                       max_stake: app_commands.Range[int, 1, 10**9] | None = None,
+                       fee: app_commands.Range[int, 0, 10**9] | None = None,
+                       claim_window: app_commands.Range[float, 1.0, 60.0] | None = None,
+                       turn_seconds: app_commands.Range[float, 3.0, 600.0] | None = None,
+                       starting_grant: app_commands.Range[int, 0, 10**12] | None = None,
+                       daily_amount: app_commands.Range[int, 0, 10**12] | None = None) -> None:
+        lang = lang_of(interaction)
+        store = self.bot.store
+        gid = interaction.guild_id or 0
+        changes = {k: v for k, v in {"stake_min": min_stake, "stake_max": max_stake, "fee": fee,
+                                     "claim_window": claim_window, "turn_limit": turn_seconds,
+                                     "starting_grant": starting_grant, "daily_amount": daily_amount}.items()
+                   if v is not None}
+        if changes:
+            try:
+                await store.update_guild_settings(gid, **changes)
+            except Exception as exc:
+                text = store_error_text(exc, lang)
+                if text is None:
+                    raise
+                await reply(interaction, text)
+                return
+        gs = await store.get_guild_settings(gid)
+        lines = "\n".join(f"• {k} = {getattr(gs, k)}" for k in SETTING_FIELDS if hasattr(gs, k))
+        head = t("bot.admin.updated", lang) + "\n" if changes else ""
+        await reply(interaction, head + t("bot.admin.settings", lang, lines=lines))
+
+    @app_commands.command(name=ls("bot.cmd.grant.name"), description=ls("bot.cmd.grant.desc"))
+    @app_commands.rename(user=ls("bot.opt.user.name"), amount=ls("bot.opt.amount.name"), reason=ls("bot.opt.reason.name"))
+    @app_commands.describe(user=ls("bot.opt.user.desc"), amount=ls("bot.opt.amount.desc"), reason=ls("bot.opt.reason.desc"))
+    async def grant(self, interaction: discord.Interaction, user: discord.User,
+                    amount: app_commands.Range[int, -(2**53), 2**53], reason: str = "admin") -> None:
+        lang = lang_of(interaction)
+        store = self.bot.store
+        gid = interaction.guild_id or 0
+        if amount == 0:
+            await reply(interaction, t("bot.err.amount", lang))
+            return
+        try:
+            await store.ensure_player(user.id, getattr(user, "display_name", None) or user.name, None)
+            balance = await store.admin_grant(gid, user.id, amount, reason=reason, actor=interaction.user.id)
+        except Exception as exc:
+            text = store_error_text(exc, lang)
+            if text is None:
+                raise
+            await reply(interaction, text)
+            return
+        if not isinstance(balance, int):
+            balance = await store.balance(gid, user.id)
+        await reply(interaction, t("bot.eco.granted", lang, user=user.id, amount=amount, balance=balance),
+                    allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name=ls("bot.cmd.set.name"), description=ls("bot.cmd.set.desc"))
+    @app_commands.rename(user=ls("bot.opt.user.name"), amount=ls("bot.opt.amount.name"), reason=ls("bot.opt.reason.name"))
+    @app_commands.describe(user=ls("bot.opt.user.desc"), amount=ls("bot.opt.amount.desc"), reason=ls("bot.opt.reason.desc"))
+    async def set_(self, interaction: discord.Interaction, user: discord.User,
+                   amount: app_commands.Range[int, 0, 2**53], reason: str = "admin") -> None:
+        lang = lang_of(interaction)
+        store = self.bot.store
+        gid = interaction.guild_id or 0
+        try:
+            await store.ensure_player(user.id, getattr(user, "display_name", None) or user.name, None)
+            await store.admin_set(gid, user.id, amount, reason=reason, actor=interaction.user.id)
+        except Exception as exc:
+            text = store_error_text(exc, lang)
+            if text is None:
+                raise
+            await reply(interaction, text)
+            return
+        await reply(interaction, t("bot.eco.set", lang, user=user.id, balance=amount),
+                    allowed_mentions=discord.AllowedMentions.none())
+
+
+async def setup(bot: JxBot) -> None:
+    await bot.add_cog(AdminCog(bot))

@@ -1,0 +1,241 @@
+"""Tables before and around play, without Discord: who sits where, who owns the table, what a
+seat's buttons are currently valid for. The cogs turn Discord interactions into calls here and
+:class:`LobbyError` codes into localized messages (``bot.err.<code>``)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+TableState = Literal["lobby", "running", "ended"]
+
+
+class LobbyError(Exception):
+    def __init__(self, code: str, **kw: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.kw = kw
+
+
+@dataclass
+class Occupant:
+    user_id: int | None  # None for a computer player
+    name: str
+    is_computer: bool = False
+    lang: str = "zh"
+    dm_ok: bool | None = None  # None: not tried yet; False: DMs closed (50007)
+    level: str = "normal"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Occupant:
+        return cls(**d)
+
+
+@dataclass
+class TableConfig:
+    stake: int = 5
+    ruleset: str = "jiaxing"
+    rounds: int = 1
+    fee: int = 1
+    claim_window: float = 5.0
+    turn_seconds: float = 20.0
+    contract_seconds: float = 15.0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Table:
+    id: str
+    guild_id: int
+    channel_id: int
+    owner_id: int
+    config: TableConfig
+    seats: list[Occupant | None] = field(default_factory=lambda: [None, None, None, None])
+    state: TableState = "lobby"
+    lang: str = "zh"
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    # seat -> (channel id, message id) of its DM panel
+    panels: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # seat -> nonce of the buttons currently shown to that seat; a press with another nonce is stale
+    nonces: dict[int, int] = field(default_factory=dict)
+    # seat -> the action set the nonce was issued for
+    action_keys: dict[int, frozenset[str]] = field(default_factory=dict)
+    session: Any = None  # the running game (cogs.play.Session)
+
+    # ---- seats
+    def seat_of(self, user_id: int) -> int | None:
+        for i, occ in enumerate(self.seats):
+            if occ is not None and occ.user_id == user_id:
+                return i
+        return None
+
+    @property
+    def humans(self) -> list[tuple[int, Occupant]]:
+        return [(i, o) for i, o in enumerate(self.seats) if o is not None and not o.is_computer]
+
+    @property
+    def filled(self) -> int:
+        return sum(o is not None for o in self.seats)
+
+    def _free_seat(self) -> int:
+        for i, occ in enumerate(self.seats):
+            if occ is None:
+                return i
+        raise LobbyError("table_full")
+
+    def join(self, user_id: int, name: str, lang: str = "zh") -> int:
+        if self.state != "lobby":
+            raise LobbyError("running")
+        if self.seat_of(user_id) is not None:
+            raise LobbyError("already_seated")
+        seat = self._free_seat()
+        self.seats[seat] = Occupant(user_id, name, lang=lang)
+        return seat
+
+    def leave(self, user_id: int) -> int:
+        """Leave the lobby. (Leaving a running table is an escape: the play cog handles it.)"""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise LobbyError("not_seated")
+        if self.state == "running":
+            raise LobbyError("running")
+        self.seats[seat] = None
+        if user_id == self.owner_id:
+            humans = self.humans
+            if humans:
+                self.owner_id = humans[0][1].user_id or self.owner_id
+        return seat
+
+    def add_computer(self, by_user: int) -> int:
+        if self.state != "lobby":
+            raise LobbyError("running")
+        if self.seat_of(by_user) is None and by_user != self.owner_id:
+            raise LobbyError("not_seated")
+        seat = self._free_seat()
+        n = sum(1 for o in self.seats if o is not None and o.is_computer) + 1
+        self.seats[seat] = Occupant(None, f"#{n}", is_computer=True)
+        return seat
+
+    def kick(self, by_user: int, user_id: int) -> int:
+        if by_user != self.owner_id:
+            raise LobbyError("not_owner")
+        if self.state != "lobby":
+            raise LobbyError("running")
+        if user_id == by_user:
+            raise LobbyError("cannot_kick_self")
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise LobbyError("not_seated")
+        self.seats[seat] = None
+        return seat
+
+    def kick_computer(self, by_user: int, seat: int) -> None:
+        if by_user != self.owner_id:
+            raise LobbyError("not_owner")
+        occ = self.seats[seat]
+        if occ is None or not occ.is_computer:
+            raise LobbyError("not_seated")
+        self.seats[seat] = None
+
+    def check_start(self, by_user: int) -> None:
+        if by_user != self.owner_id:
+            raise LobbyError("not_owner")
+        if self.state != "lobby":
+            raise LobbyError("running")
+        if not self.humans:
+            raise LobbyError("no_humans")
+
+    def fill_with_computers(self) -> None:
+        n = sum(1 for o in self.seats if o is not None and o.is_computer)
+        for i, occ in enumerate(self.seats):
+            if occ is None:
+                n += 1
+                self.seats[i] = Occupant(None, f"#{n}", is_computer=True)
+
+    # ---- button nonces
+    def nonce_for(self, seat: int, action_keys: frozenset[str]) -> int:
+        """The nonce for ``seat``'s buttons: a new one whenever what the seat may do changes."""
+        if self.action_keys.get(seat) != action_keys:
+            self.action_keys[seat] = action_keys
+            self.nonces[seat] = self.nonces.get(seat, 0) + 1
+        return self.nonces.get(seat, 0)
+
+    # ---- persistence
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "guild_id": self.guild_id, "channel_id": self.channel_id, "owner_id": self.owner_id,
+            "config": self.config.to_json(), "seats": [o.to_json() if o else None for o in self.seats],
+            "state": self.state, "lang": self.lang, "lobby_message_id": self.lobby_message_id,
+            "table_message_id": self.table_message_id,
+            "panels": {str(k): list(v) for k, v in self.panels.items()},
+            "nonces": {str(k): v for k, v in self.nonces.items()},
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Table:
+        return cls(
+            id=d["id"], guild_id=int(d["guild_id"]), channel_id=int(d["channel_id"]), owner_id=int(d["owner_id"]),
+            config=TableConfig(**d["config"]),
+            seats=[Occupant.from_json(o) if o else None for o in d["seats"]],
+            state=d.get("state", "lobby"), lang=d.get("lang", "zh"),
+            lobby_message_id=d.get("lobby_message_id"), table_message_id=d.get("table_message_id"),
+            panels={int(k): (int(v[0]), int(v[1])) for k, v in d.get("panels", {}).items()},
+            # a restart invalidates every nonce shown before: start above them
+            nonces={int(k): int(v) + 1 for k, v in d.get("nonces", {}).items()},
+        )
+
+
+class TableManager:
+    """All tables of this bot process: one per channel, a user at one table at a time."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Table] = {}
+
+    def new_id(self) -> str:
+        while True:
+            tid = secrets.token_hex(3)
+            if tid not in self.tables:
+                return tid
+
+    def create(self, guild_id: int, channel_id: int, owner_id: int, owner_name: str, config: TableConfig,
+               lang: str = "zh", owner_lang: str = "zh") -> Table:
+        if self.in_channel(channel_id) is not None:
+            raise LobbyError("table_exists")
+        self.check_free(owner_id)
+        table = Table(self.new_id(), guild_id, channel_id, owner_id, config, lang=lang)
+        table.join(owner_id, owner_name, owner_lang)
+        self.tables[table.id] = table
+        return table
+
+    def add(self, table: Table) -> None:
+        self.tables[table.id] = table
+
+    def remove(self, table_id: str) -> None:
+        self.tables.pop(table_id, None)
+
+    def get(self, table_id: str) -> Table | None:
+        return self.tables.get(table_id)
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        for table in self.tables.values():
+            if table.channel_id == channel_id and table.state != "ended":
+                return table
+        return None
+
+    def of_user(self, user_id: int) -> Table | None:
+        for table in self.tables.values():
+            if table.state != "ended" and table.seat_of(user_id) is not None:
+                return table
+        return None
+
+    def check_free(self, user_id: int, except_table: str | None = None) -> None:
+        other = self.of_user(user_id)
+        if other is not None and other.id != except_table:
+            raise LobbyError("at_other_table", channel=other.channel_id)

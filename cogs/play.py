@@ -1,0 +1,588 @@
+"""In-hand play: a :class:`Session` binds a lobby :class:`~cogs.lobby.Table` to a
+``jxbot.table.TableRunner``. Each human seat is a :class:`DiscordSeat` (its DM panel, edited in place
+through the coalescer; an ephemeral panel when DMs are closed), the channel is a
+:class:`ChannelObserver` (the table message). Button presses become ``runner.submit`` calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from cogs.lobby import Table
+from jxbot.bot import CustomId, JxBot, MjButton, lang_of, reply
+from jxbot.game.actions import Action, ActionType
+from jxbot.i18n import t
+from jxbot.rules.tiles import tile_name, wind_name
+
+if TYPE_CHECKING:
+    from cogs.tables import TablesCog
+
+log = logging.getLogger("jxbot.cogs.play")
+
+ACTION_VERBS = {a.value for a in ActionType}
+DM_CLOSED = 50007
+
+
+# ---------------------------------------------------------------------------------------------- render
+
+
+def render_png(kind: str, view: dict, lang: str) -> bytes | None:
+    """PNG bytes from ``render`` (hand / table / result), or None if rendering is unavailable."""
+    try:
+        import render
+        fn = getattr(render, f"render_{kind}")
+    except (ImportError, AttributeError):
+        return None
+    try:
+        return fn(view, lang)
+    except Exception:
+        log.exception("rendering the %s image failed", kind)
+        return None
+
+
+def when(deadline: float | None) -> str:
+    """Discord's relative timestamp (a live countdown in the client)."""
+    return f"<t:{int(deadline)}:R>" if deadline else "—"
+
+
+def seat_label(view: dict, seat: int, lang: str) -> str:
+    seats = view.get("seats") or []
+    name = seats[seat].get("name") if seat < len(seats) else None
+    wind = wind_name(seats[seat]["seat_wind"], lang) if seat < len(seats) and "seat_wind" in seats[seat] else str(seat)
+    return f"{name or seat} ({wind})"
+
+
+def status_text(view: dict, lang: str) -> str:
+    """The channel's status lines (public information only)."""
+    wild = view.get("wildcard")
+    lines = [t("bot.status.line", lang, hand=view.get("hand_number", "?"), round=wind_name(view.get("round_wind", 0), lang),
+               dealer=seat_label(view, view.get("dealer", 0), lang),
+               wild=tile_name(wild, lang) if wild is not None else "—", wall=view.get("wall_remaining", "?"))]
+    phase = view.get("phase")
+    dl = when(view.get("deadline"))
+    if phase == "turn":
+        lines.append(t("bot.status.turn", lang, name=seat_label(view, view.get("turn", 0), lang), when=dl))
+    elif phase == "claim" and view.get("last_discard"):
+        ld = view["last_discard"]
+        lines.append(t("bot.status.claim", lang, name=seat_label(view, ld["seat"], lang), tile=tile_name(ld["tile"], lang),
+                       when=dl))
+    elif phase == "rob" and view.get("last_discard"):
+        lines.append(t("bot.status.rob", lang, tile=tile_name(view["last_discard"]["tile"], lang), when=dl))
+    elif phase == "contract" and view.get("contract"):
+        a, b = view["contract"]
+        lines.append(t("bot.status.contract", lang, a=seat_label(view, a, lang), b=seat_label(view, b, lang), when=dl))
+    elif phase == "ended":
+        lines.append(t("bot.status.ended", lang))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------- panels
+
+
+def _action_label(a: dict, lang: str) -> str:
+    typ, tile = a["type"], a.get("tile")
+    if typ == "discard":
+        return tile_name(tile, lang)
+    if typ == "chi":
+        return t("bot.act.chi", lang, tiles="".join(tile_name(tile + i, lang)[0] for i in range(3)) + tile_name(tile, lang)[1:])
+    if typ in ("angang", "bugang"):
+        return t(f"bot.act.{typ}", lang, tile=tile_name(tile, lang))
+    return t(f"bot.act.{typ}", lang)
+
+
+_STYLE = {"tsumo": discord.ButtonStyle.success, "hu": discord.ButtonStyle.success,
+          "gang": discord.ButtonStyle.primary, "peng": discord.ButtonStyle.primary, "chi": discord.ButtonStyle.primary,
+          "angang": discord.ButtonStyle.primary, "bugang": discord.ButtonStyle.primary,
+          "pass": discord.ButtonStyle.secondary, "persist": discord.ButtonStyle.danger,
+          "give_up": discord.ButtonStyle.secondary, "discard": discord.ButtonStyle.secondary}
+_ORDER = ["tsumo", "hu", "gang", "peng", "chi", "angang", "bugang", "persist", "give_up", "pass"]
+
+
+def action_keys(view: dict) -> frozenset[str]:
+    return frozenset(f"{a['type']}:{a.get('tile')}" for a in view.get("actions") or ())
+
+
+def panel_components(table_id: str, seat: int, nonce: int, view: dict, lang: str,
+                     *, autowin: bool = False) -> discord.ui.View:
+    """The seat's buttons: one per distinct tile to discard (百搭 marked), then the other actions,
+    then the auto-win switch. Never more than 25 buttons / 5 rows."""
+    v = discord.ui.View(timeout=None)
+    actions = list(view.get("actions") or ())
+    wild = view.get("wildcard")
+    discards = sorted({a["tile"] for a in actions if a["type"] == "discard"}, key=lambda x: (x != wild, x))
+    others = sorted((a for a in actions if a["type"] != "discard"),
+                    key=lambda a: (_ORDER.index(a["type"]) if a["type"] in _ORDER else 99, a.get("tile") or 0))
+    n = 0
+    for i, tile in enumerate(discards[:15]):
+        label = tile_name(tile, lang)
+        if tile == wild:
+            label = "★" + label
+        cid = CustomId("discard", table_id, seat, _b36(nonce), tile)
+        v.add_item(MjButton(cid, label=label, style=discord.ButtonStyle.secondary, row=i // 5))
+        n += 1
+    row = (len(discards[:15]) + 4) // 5
+    for a in others[: 9 - (1 if row >= 4 else 0)]:
+        if n >= 24:
+            break
+        cid = CustomId(a["type"], table_id, seat, _b36(nonce), a.get("tile"))
+        r = min(row + (sum(1 for c in v.children if getattr(c, "row", None) == row) >= 5), 4)
+        v.add_item(MjButton(cid, label=_action_label(a, lang), style=_STYLE.get(a["type"], discord.ButtonStyle.secondary),
+                            row=r))
+        n += 1
+    if view.get("phase") != "ended":
+        cid = CustomId("autowin", table_id, seat, _b36(nonce))
+        style = discord.ButtonStyle.success if autowin else discord.ButtonStyle.secondary
+        v.add_item(MjButton(cid, label=t("bot.act.autowin", lang) + (" ✓" if autowin else ""), style=style, row=4))
+    return v
+
+
+def _b36(n: int) -> str:
+    from jxbot.bot import to_base36
+
+    return to_base36(n)
+
+
+def panel_text(table: Table, seat: int, view: dict, lang: str) -> str:
+    sv = (view.get("seats") or [{}] * 4)[seat]
+    lines = [t("bot.panel.title", lang, table=table.id, wind=wind_name(sv.get("seat_wind", seat), lang))]
+    hand = view.get("hand") or []
+    wild = view.get("wildcard")
+    tiles = " ".join(("★" if x == wild else "") + tile_name(x, lang) for x in hand)
+    if view.get("drawn") is not None:
+        d = view["drawn"]
+        tiles += "  + " + ("★" if d == wild else "") + tile_name(d, lang)
+    lines.append(tiles)
+    phase = view.get("phase")
+    types = {a["type"] for a in view.get("actions") or ()}
+    dl = when(view.get("deadline"))
+    if phase == "turn" and view.get("turn") == seat and types:
+        lines.append(t("bot.panel.your_turn", lang, when=dl))
+    elif phase in ("claim", "rob") and types and view.get("last_discard"):
+        ld = view["last_discard"]
+        lines.append(t("bot.panel.claim", lang, name=seat_label(view, ld["seat"], lang), tile=tile_name(ld["tile"], lang),
+                       when=dl))
+    elif phase == "contract" and types and view.get("contract"):
+        a, b = view["contract"]
+        lines.append(t("bot.panel.contract", lang, a=seat_label(view, a, lang), b=seat_label(view, b, lang), when=dl))
+    elif phase == "ended":
+        lines.append(t("bot.status.ended", lang))
+    else:
+        lines.append(t("bot.panel.wait", lang))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------- seats
+
+
+class DiscordSeat:
+    """A human seat: keeps the latest seat view and keeps the player's panel up to date."""
+
+    def __init__(self, session: Session, seat: int) -> None:
+        self.session = session
+        self.seat = seat
+        self.view: dict | None = None
+        self.ephemeral: discord.Interaction | None = None  # the last interaction showing an ephemeral panel
+
+    @property
+    def occupant(self) -> Any:
+        return self.session.table.seats[self.seat]
+
+    @property
+    def lang(self) -> str:
+        occ = self.occupant
+        return occ.lang if occ else "zh"
+
+    def build(self) -> tuple[str, discord.ui.View, bytes | None]:
+        table, view, lang = self.session.table, self.view or {}, self.lang
+        nonce = table.nonce_for(self.seat, action_keys(view))
+        autowin = bool(((view.get("seats") or [{}] * 4)[self.seat]).get("autowin"))
+        content = panel_text(table, self.seat, view, lang)
+        comps = panel_components(table.id, self.seat, nonce, view, lang, autowin=autowin)
+        png = render_png("hand", view, lang) if view else None
+        return content, comps, png
+
+    async def notify(self, view: dict, note: dict | None) -> None:
+        self.view = view
+        self.session.table.nonce_for(self.seat, action_keys(view))  # old buttons go stale at once
+        self.schedule()
+
+    async def on_result(self, result_view: dict) -> None:
+        if self.view is not None:
+            self.view = {**self.view, "actions": [], "phase": "ended", "deadline": None}
+            self.session.table.nonce_for(self.seat, frozenset())
+            self.schedule()
+
+    def schedule(self) -> None:
+        bot = self.session.bot
+        key = ("panel", self.session.table.id, self.seat)
+        bot.coalescer.submit(key, self.push)
+
+    async def push(self) -> None:
+        """Send or edit the panel (DM, or the ephemeral fallback)."""
+        occ = self.occupant
+        if occ is None or occ.is_computer or self.view is None:
+            return
+        content, comps, png = self.build()
+        files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
+        if occ.dm_ok is False:
+            inter = self.ephemeral
+            if inter is not None:
+                await inter.edit_original_response(content=content, view=comps, attachments=files)
+            return
+        table = self.session.table
+        where = table.panels.get(self.seat)
+        if where is not None:
+            ch = self.session.bot.get_partial_messageable(where[0])
+            try:
+                await ch.get_partial_message(where[1]).edit(content=content, view=comps, attachments=files)
+                return
+            except discord.NotFound:
+                table.panels.pop(self.seat, None)
+        dm = await self.session.dm_channel(occ.user_id)
+        try:
+            msg = await dm.send(content=content, view=comps, files=files)
+        except discord.Forbidden as exc:
+            if exc.code == DM_CLOSED:
+                occ.dm_ok = False
+                await self.session.tell_dm_closed(occ.user_id)
+                return
+            raise
+        occ.dm_ok = True
+        table.panels[self.seat] = (msg.channel.id, msg.id)
+
+
+class ChannelObserver:
+    """The channel: keeps the table message (image + status) up to date, posts results."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.view: dict | None = None
+
+    async def notify(self, view: dict, note: dict | None) -> None:
+        self.view = view
+        self.session.bot.coalescer.submit(("table", self.session.table.id), self.push)
+
+    def components(self) -> discord.ui.View:
+        v = discord.ui.View(timeout=None)
+        table = self.session.table
+        v.add_item(MjButton(CustomId("show", table.id, None, "0"), label=t("bot.btn.show_hand", table.lang),
+                            style=discord.ButtonStyle.primary))
+        return v
+
+    async def push(self) -> None:
+        table, bot = self.session.table, self.session.bot
+        if self.view is None:
+            return
+        content = status_text(self.view, table.lang)
+        png = render_png("table", self.view, table.lang)
+        files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
+        ch = bot.get_partial_messageable(table.channel_id)
+        if table.table_message_id is not None:
+            try:
+                await ch.get_partial_message(table.table_message_id).edit(
+                    content=content, view=self.components(), attachments=files)
+                return
+            except discord.NotFound:
+                table.table_message_id = None
+        msg = await ch.send(content=content, view=self.components(), files=files)
+        table.table_message_id = msg.id
+
+    async def on_result(self, result: dict) -> None:
+        table, bot = self.session.table, self.session.bot
+        lang = table.lang
+        await bot.coalescer.flush(("table", table.id))
+        lines = [result_text(result, lang)]
+        png = render_png("result", result, lang)
+        files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
+        ch = bot.get_partial_messageable(table.channel_id)
+        try:
+            await ch.send(content="\n".join(lines), files=files)
+        except discord.HTTPException:
+            log.exception("posting the result of table %s failed", table.id)
+        await self.session.after_hand(result)
+
+    async def on_match_end(self, summary: dict) -> None:
+        table, bot = self.session.table, self.session.bot
+        totals = summary.get("totals") or []
+        names = summary.get("names") or []
+        body = "\n".join(f"{n}: {v:+d}" for n, v in zip(names, totals, strict=False))
+        ch = bot.get_partial_messageable(table.channel_id)
+        try:
+            await ch.send(content=t("bot.status.match_over", table.lang) + ("\n" + body if body else ""))
+        except discord.HTTPException:
+            log.exception("posting the end of table %s failed", table.id)
+        await self.session.closed()
+
+
+def result_text(result: dict, lang: str) -> str:
+    pays = result.get("payments") or []
+    names = {p.get("seat"): p.get("name") for p in pays}
+    if result.get("drawn_game") or result.get("winner") is None:
+        head = t("bot.result.draw", lang)
+    else:
+        sc = result.get("score") or {}
+        wt = result.get("win_tile")
+        head = t("bot.result.win", lang, name=names.get(result["winner"], result["winner"]),
+                 tile=tile_name(wt, lang) if wt is not None else "?", tai=sc.get("total_tai", 0),
+                 fan=sc.get("total_fan", 0), stake=sc.get("stake", 0), points=sc.get("points", 0))
+    lines = [head]
+    for p in pays:
+        bal = p.get("balance")
+        lines.append(t("bot.result.payment", lang, name=p.get("name", p.get("seat")), delta=int(p.get("delta", 0)),
+                       balance="—" if bal is None else bal))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------- session
+
+
+class Session:
+    """A running table: the runner plus its Discord seats."""
+
+    def __init__(self, bot: JxBot, cog: TablesCog, table: Table) -> None:
+        self.bot = bot
+        self.cog = cog
+        self.table = table
+        self.seats: dict[int, DiscordSeat] = {}
+        self.observer = ChannelObserver(self)
+        self.runner: Any = None
+        self._dm: dict[int, discord.abc.Messageable] = {}
+
+    def _seat_infos(self) -> list[Any]:
+        from jxbot.table import SeatInfo
+
+        infos = []
+        for i, occ in enumerate(self.table.seats):
+            assert occ is not None
+            if occ.is_computer:
+                infos.append(SeatInfo.computer(t("bot.lobby.computer", self.table.lang, n=occ.name.lstrip("#"))))
+            else:
+                infos.append(SeatInfo(name=occ.name, user_id=occ.user_id, lang=occ.lang))
+            del i
+        return infos
+
+    def runner_config(self) -> Any:
+        from jxbot.table import TableConfig as RunnerConfig
+
+        c = self.table.config
+        return RunnerConfig(table_id=self.table.id, ruleset=c.ruleset, rounds=c.rounds, stake=c.stake, fee=c.fee,
+                            claim_window=c.claim_window, turn_seconds=c.turn_seconds,
+                            contract_seconds=c.contract_seconds, computer_delay=self.cog.computer_delay,
+                            between_hands=self.bot.settings.next_hand_seconds, seed=self.cog.seed)
+
+    def _interfaces(self) -> dict[int, DiscordSeat]:
+        for i, occ in enumerate(self.table.seats):
+            if occ is not None and not occ.is_computer:
+                self.seats[i] = DiscordSeat(self, i)
+        return dict(self.seats)
+
+    def start(self, *, runner_state: dict | None = None, events: Sequence[dict] = ()) -> None:
+        from jxbot.table import TableRunner
+
+        kw: dict[str, Any] = {"interfaces": self._interfaces(), "observers": [self.observer],
+                              "sink": self.cog.sink_for(self), "balances": self.balances}
+        if self.cog.clock is not None:
+            kw["clock"] = self.cog.clock
+        if runner_state is not None:
+            self.runner = TableRunner.resume(runner_state, events, **kw)
+        else:
+            self.runner = TableRunner(self._seat_infos(), self.runner_config(), **kw)
+        self.table.state = "running"
+        self.table.session = self
+        task = self.runner.start()
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("table %s stopped with an error: %r", self.table.id, exc)
+
+    async def balances(self, seats: Sequence[Any]) -> list[int | None]:
+        store = self.bot.store
+        out: list[int | None] = []
+        for info in seats:
+            if info.is_computer or store is None or info.user_id is None:
+                out.append(None)
+            else:
+                out.append(await self.cog.balance_of(self.table.guild_id, int(info.user_id)))
+        return out
+
+    async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        ch = self._dm.get(user_id)
+        if ch is None:
+            ch = await self.cog.dm_channel(user_id)
+            self._dm[user_id] = ch
+        return ch
+
+    async def tell_dm_closed(self, user_id: int) -> None:
+        ch = self.bot.get_partial_messageable(self.table.channel_id)
+        try:
+            await ch.send(t("bot.dm.closed", self.table.lang, user=user_id),
+                          allowed_mentions=discord.AllowedMentions(users=True))
+        except discord.HTTPException:
+            log.warning("could not tell user %s that their DMs are closed", user_id)
+
+    async def after_hand(self, result: dict) -> None:
+        await self.cog.save(self.table)
+
+    async def closed(self) -> None:
+        self.table.state = "ended"
+        await self.cog.close_table(self.table)
+
+
+# ---------------------------------------------------------------------------------------------- sink
+
+
+class StoreSink:
+    """The runner's event sink on ``jxbot.store``: hands, events, settlements and the resumable state
+    (the runner's state plus the bot's table: seats, message ids, button nonces)."""
+
+    def __init__(self, store: Any, table: Table) -> None:
+        self.store = store
+        self.table = table
+        self.seats: dict[str, list[int | None]] = {}
+
+    async def table_state(self, table_id: str, state: dict) -> None:
+        t_ = self.table
+        await self.store.save_table(t_.id, t_.guild_id, t_.channel_id, t_.config.to_json(),
+                                    {"bot_table": t_.to_json(), "runner": state})
+
+    async def hand_started(self, hand_id: str, info: dict) -> None:
+        seats = [None if s.get("is_computer") or s.get("user_id") is None else int(s["user_id"])
+                 for s in info.get("seats", ())]
+        self.seats[hand_id] = seats
+        await self.store.create_hand(hand_id, self.table.guild_id, self.table.channel_id,
+                                     info.get("ruleset", self.table.config.ruleset), seats,
+                                     info.get("commitment") or "-", table_id=self.table.id)
+
+    async def append(self, hand_id: str, index: int, event_json: dict) -> None:
+        await self.store.append_event(hand_id, index, event_json)
+
+    async def settle(self, hand_id: str, settlement: Any, result_view: dict) -> None:
+        seats = self.seats.get(hand_id)
+        if seats is None:
+            rec = await self.store.get_hand(hand_id)
+            seats = list(rec.seats) if rec is not None else [None] * 4
+        await self.store.settle_hand(hand_id, self.table.guild_id, seats, settlement, result_view)
+
+
+# ---------------------------------------------------------------------------------------------- cog
+
+
+ERR_KEYS = {"not_your_turn": "bot.err.too_late", "window_closed": "bot.err.too_late", "hand_over": "bot.err.too_late",
+            "no_hand": "bot.err.too_late", "not_your_seat": "bot.err.not_your_seat"}
+
+
+class PlayCog(commands.Cog):
+    """Buttons of the DM panels and of the table message."""
+
+    def __init__(self, bot: JxBot) -> None:
+        self.bot = bot
+        for verb in ACTION_VERBS:
+            bot.register_button(verb, self.on_action)
+        bot.register_button("autowin", self.on_autowin)
+        bot.register_button("show", self.on_show)
+
+    @property
+    def tables(self) -> TablesCog:
+        cog = self.bot.get_cog("TablesCog")
+        assert cog is not None
+        return cog  # type: ignore[return-value]
+
+    def _check(self, interaction: discord.Interaction, cid: CustomId) -> tuple[Table, Session] | str:
+        table = self.tables.manager.get(cid.table)
+        if table is None or table.session is None or cid.seat is None:
+            return "bot.err.stale"
+        occ = table.seats[cid.seat]
+        if occ is None or occ.user_id != interaction.user.id:
+            return "bot.err.not_your_seat"
+        if cid.nonce != _b36(table.nonces.get(cid.seat, 0)):
+            return "bot.err.stale"
+        return table, table.session
+
+    async def on_action(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        lang = lang_of(interaction)
+        checked = self._check(interaction, cid)
+        if isinstance(checked, str):
+            await reply(interaction, t(checked, lang))
+            return
+        table, session = checked
+        ds = session.seats.get(cid.seat)  # type: ignore[arg-type]
+        await interaction.response.defer()  # a deferred update: the panel is edited in place
+        if ds is not None and ds.occupant.dm_ok is False:
+            ds.ephemeral = interaction
+        action = Action(ActionType(cid.verb), cid.seat, cid.arg)  # type: ignore[arg-type]
+        err = await session.runner.submit(cid.seat, action)
+        if err is not None:
+            key = ERR_KEYS.get(err)
+            msg = t(key, lang) if key else t("bot.err.not_now", lang, reason=err)
+            await interaction.followup.send(msg, ephemeral=True)
+            if ds is not None:
+                ds.schedule()
+
+    async def on_autowin(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        lang = lang_of(interaction)
+        table = self.tables.manager.get(cid.table)
+        if table is None or table.session is None or cid.seat is None:
+            await reply(interaction, t("bot.err.stale", lang))
+            return
+        occ = table.seats[cid.seat]
+        if occ is None or occ.user_id != interaction.user.id:
+            await reply(interaction, t("bot.err.not_your_seat", lang))
+            return
+        await interaction.response.defer()
+        on = await self.toggle_autowin(table, cid.seat)
+        await interaction.followup.send(t("bot.ok.autowin_on" if on else "bot.ok.autowin_off", lang), ephemeral=True)
+
+    async def toggle_autowin(self, table: Table, seat: int) -> bool:
+        runner = table.session.runner
+        on = not runner.seats[seat].autowin
+        await runner.set_autowin(seat, on)
+        return on
+
+    async def on_show(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        """"Show my hand" on the table message: the panel as an ephemeral message."""
+        lang = lang_of(interaction)
+        table = self.tables.manager.get(cid.table)
+        if table is None or table.session is None:
+            await reply(interaction, t("bot.err.stale", lang))
+            return
+        await self.show_hand(interaction, table)
+
+    async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
+        lang = lang_of(interaction)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None or table.session is None or seat not in table.session.seats:
+            await reply(interaction, t("bot.err.not_seated", lang))
+            return
+        ds = table.session.seats[seat]
+        if ds.view is None and table.session.runner is not None:
+            ds.view = table.session.runner.view(seat)
+        if ds.view is None:
+            await reply(interaction, t("bot.err.not_running", lang))
+            return
+        if ds.occupant.dm_ok is not False:
+            # DMs work: send the panel again (a new DM message, the old one stays as it is)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            table.panels.pop(seat, None)
+            await ds.push()
+            if ds.occupant.dm_ok is not False:
+                await interaction.followup.send(t("bot.ok.panel_sent", lang), ephemeral=True)
+                return
+        content, comps, png = ds.build()
+        files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
+        await reply(interaction, content, view=comps, files=files)
+        ds.ephemeral = interaction
+
+
+async def setup(bot: JxBot) -> None:
+    await bot.add_cog(PlayCog(bot))

@@ -1,0 +1,525 @@
+"""``/mahjong`` commands and the lobby message (Join / Leave / Add computer / Start)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.lobby import LobbyError, Table, TableConfig, TableManager
+from cogs.play import PlayCog, Session, StoreSink, status_text
+from jxbot.bot import CustomId, JxBot, MjButton, lang_of, ls, missing_permissions, reply
+from jxbot.i18n import norm_lang, t
+from jxbot.rules.tiles import wind_name
+
+log = logging.getLogger("jxbot.cogs.tables")
+
+
+def guild_lang(interaction: discord.Interaction, default: str) -> str:
+    loc = interaction.guild_locale
+    return norm_lang(str(loc)) if loc else default
+
+
+def display_name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # type: ignore[call-arg]
+                group_description=ls("bot.cmd.mahjong.desc")):
+    def __init__(self, bot: JxBot, *, clock: Any = None, computer_delay: float = 1.0) -> None:
+        self.bot = bot
+        self.manager = TableManager()
+        self.clock = clock  # a jxbot.table Clock for the runners (tests pass a fake one)
+        self.computer_delay = computer_delay
+        self.seed: int | str | None = None  # None: a fresh secret seed per table (tests fix it)
+        self._resumed = False
+        for verb in ("join", "leave", "addbot", "start"):
+            bot.register_button(verb, self.on_lobby_button)
+        super().__init__()
+
+    # ------------------------------------------------------------------ store adapters
+    async def balance_of(self, guild_id: int, user_id: int) -> int | None:
+        store = self.bot.store
+        if store is None:
+            return None
+        return int(await store.balance(guild_id, user_id))
+
+    async def ensure_player(self, guild_id: int, user: discord.abc.User, lang: str) -> str | None:
+        """Register the player, give the starting grant once. Returns an error message key or None."""
+        store = self.bot.store
+        if store is None:
+            return None
+        await store.ensure_player(user.id, display_name(user), lang)
+        await store.grant_starting(guild_id, user.id)
+        return None
+
+    async def can_sit(self, guild_id: int, user_id: int, stake: int, lang: str) -> str | None:
+        store = self.bot.store
+        if store is None:
+            return None
+        check = await store.can_sit(guild_id, user_id, stake)
+        if getattr(check, "ok", True):
+            return None
+        return t("bot.err.poor", lang, need=check.required, have=check.balance)
+
+    def sink_for(self, session: Session) -> Any:
+        if self.bot.store is None:
+            return None
+        return StoreSink(self.bot.store, session.table)
+
+    async def save(self, table: Table) -> None:
+        store = self.bot.store
+        if store is None or not hasattr(store, "save_table"):
+            return
+        runner_state = table.session.runner.state() if table.session and table.session.runner else None
+        try:
+            await store.save_table(table.id, table.guild_id, table.channel_id, table.config.to_json(),
+                                   {"bot_table": table.to_json(), "runner": runner_state})
+        except Exception:
+            log.exception("saving table %s failed", table.id)
+
+    async def close_table(self, table: Table) -> None:
+        self.manager.remove(table.id)
+        store = self.bot.store
+        if store is not None and hasattr(store, "close_table"):
+            try:
+                await store.close_table(table.id)
+            except Exception:
+                log.exception("closing table %s in the store failed", table.id)
+
+    async def dm_channel(self, user_id: int) -> discord.DMChannel:
+        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+        return await user.create_dm()
+
+    @property
+    def play(self) -> PlayCog:
+        cog = self.bot.get_cog("PlayCog")
+        assert isinstance(cog, PlayCog)
+        return cog
+
+    # ------------------------------------------------------------------ lobby message
+    def lobby_content(self, table: Table) -> str:
+        lang = table.lang
+        c = table.config
+        lines = [f"**{t('bot.lobby.title', lang, table=table.id)}**",
+                 t("bot.lobby.info", lang, stake=c.stake, rounds=c.rounds, ruleset=c.ruleset, fee=c.fee),
+                 t("bot.lobby.owner", lang, owner=table.owner_id)]
+        for i, occ in enumerate(table.seats):
+            if occ is None:
+                who = t("bot.lobby.empty", lang)
+            elif occ.is_computer:
+                who = "🤖 " + t("bot.lobby.computer", lang, n=occ.name.lstrip("#"))
+            else:
+                who = f"<@{occ.user_id}>"
+            lines.append(f"{wind_name(i, lang)} · {who}")
+        if table.state == "lobby":
+            lines.append(t("bot.status.lobby", lang, n=table.filled))
+            lines.append(t("bot.lobby.hint", lang))
+        elif table.state == "running":
+            lines.append(t("bot.lobby.started", lang))
+        else:
+            lines.append(t("bot.lobby.closed", lang))
+        return "\n".join(lines)
+
+    def lobby_view(self, table: Table) -> discord.ui.View:
+        v = discord.ui.View(timeout=None)
+        lang = table.lang
+        disabled = table.state != "lobby"
+        specs = [("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
+                 ("addbot", discord.ButtonStyle.secondary), ("start", discord.ButtonStyle.primary)]
+        for verb, style in specs:
+            v.add_item(MjButton(CustomId(verb, table.id, None, "0"), label=t(f"bot.btn.{verb}", lang), style=style,
+                                disabled=disabled))
+        return v
+
+    def schedule_lobby(self, table: Table) -> None:
+        if table.lobby_message_id is None:
+            return
+
+        async def edit() -> None:
+            ch = self.bot.get_partial_messageable(table.channel_id)
+            await ch.get_partial_message(table.lobby_message_id).edit(  # type: ignore[arg-type]
+                content=self.lobby_content(table), view=self.lobby_view(table),
+                allowed_mentions=discord.AllowedMentions.none())
+
+        self.bot.coalescer.submit(("lobby", table.id), edit)
+
+    # ------------------------------------------------------------------ checks
+    async def _table_here(self, interaction: discord.Interaction) -> Table | None:
+        table = self.manager.in_channel(interaction.channel_id or 0)
+        if table is None:
+            await reply(interaction, t("bot.err.no_table", lang_of(interaction)))
+        return table
+
+    async def _lobby_error(self, interaction: discord.Interaction, err: LobbyError) -> None:
+        await reply(interaction, t(f"bot.err.{err.code}", lang_of(interaction), **err.kw))
+
+    # ------------------------------------------------------------------ commands
+    @app_commands.command(name=ls("bot.cmd.create.name"), description=ls("bot.cmd.create.desc"))
+    @app_commands.guild_only()
+    @app_commands.rename(stake=ls("bot.opt.stake.name"), ruleset=ls("bot.opt.ruleset.name"), rounds=ls("bot.opt.rounds.name"))
+    @app_commands.describe(stake=ls("bot.opt.stake.desc"), ruleset=ls("bot.opt.ruleset.desc"), rounds=ls("bot.opt.rounds.desc"))
+    @app_commands.choices(ruleset=[app_commands.Choice(name="jiaxing 嘉兴", value="jiaxing")])
+    async def create(self, interaction: discord.Interaction, stake: int | None = None, ruleset: str = "jiaxing",
+                     rounds: app_commands.Range[int, 1, 4] = 1) -> None:
+        lang = lang_of(interaction)
+        missing = missing_permissions(interaction.app_permissions)
+        if missing:
+            await reply(interaction, t("bot.err.missing_perms", lang,
+                                       perms=", ".join(t(f"bot.perm.{p}", lang) for p in missing)))
+            return
+        s = self.bot.settings
+        gs = await self._guild_settings(interaction.guild_id or 0)
+        lo, hi = gs.get("stake_min", s.min_stake), gs.get("stake_max", s.max_stake)
+        stake = s.default_stake if stake is None else stake
+        stake = min(max(stake, 0), 10**12) if stake is not None else stake
+        if not lo <= stake <= hi:
+            await reply(interaction, t("bot.err.stake_range", lang, lo=lo, hi=hi))
+            return
+        from jxbot.rules.ruleset import RULESETS
+
+        if ruleset not in RULESETS:
+            await reply(interaction, t("bot.err.unknown_ruleset", lang, name=ruleset))
+            return
+        if not 1 <= rounds <= 4:
+            await reply(interaction, t("bot.err.rounds_range", lang))
+            return
+        await interaction.response.defer(thinking=True)
+        user = interaction.user
+        await self.ensure_player(interaction.guild_id or 0, user, lang)
+        poor = await self.can_sit(interaction.guild_id or 0, user.id, stake, lang)
+        if poor:
+            await interaction.followup.send(poor, ephemeral=True)
+            return
+        config = TableConfig(stake=stake, ruleset=ruleset, rounds=rounds, fee=gs.get("fee", s.fee),
+                             claim_window=gs.get("claim_window", s.claim_window),
+                             turn_seconds=gs.get("turn_limit", s.turn_seconds), contract_seconds=s.contract_seconds)
+        try:
+            table = self.manager.create(interaction.guild_id or 0, interaction.channel_id or 0, user.id,
+                                        display_name(user), config, lang=guild_lang(interaction, s.lang),
+                                        owner_lang=lang)
+        except LobbyError as err:
+            await interaction.followup.send(t(f"bot.err.{err.code}", lang, **err.kw), ephemeral=True)
+            return
+        msg = await interaction.followup.send(self.lobby_content(table), view=self.lobby_view(table), wait=True,
+                                              allowed_mentions=discord.AllowedMentions.none())
+        table.lobby_message_id = msg.id
+        await self.check_dm(table, user.id)
+        await self.save(table)
+
+    async def _guild_settings(self, guild_id: int) -> dict[str, Any]:
+        store = self.bot.store
+        if store is None or not hasattr(store, "get_guild_settings"):
+            return {}
+        gs = await store.get_guild_settings(guild_id)
+        if isinstance(gs, dict):
+            return gs
+        return {k: getattr(gs, k) for k in ("stake_min", "stake_max", "fee", "claim_window", "turn_limit")
+                if hasattr(gs, k)}
+
+    async def check_dm(self, table: Table, user_id: int) -> None:
+        """Detect closed DMs when a player sits (Discord error 50007) and say so in the channel."""
+        seat = table.seat_of(user_id)
+        if seat is None:
+            return
+        occ = table.seats[seat]
+        assert occ is not None
+        try:
+            dm = await self.dm_channel(user_id)
+            msg = await dm.send(t("bot.panel.title", occ.lang, table=table.id, wind=wind_name(seat, occ.lang)) + "\n"
+                                + t("bot.panel.wait", occ.lang))
+            occ.dm_ok = True
+            table.panels[seat] = (msg.channel.id, msg.id)  # this message becomes the seat's panel
+        except discord.Forbidden as exc:
+            if exc.code != 50007:
+                raise
+            occ.dm_ok = False
+            ch = self.bot.get_partial_messageable(table.channel_id)
+            try:
+                await ch.send(t("bot.dm.closed", table.lang, user=user_id),
+                              allowed_mentions=discord.AllowedMentions(users=True))
+            except discord.HTTPException:
+                log.warning("could not post the closed-DM notice for table %s", table.id)
+
+    async def do_join(self, interaction: discord.Interaction, table: Table) -> None:
+        lang = lang_of(interaction)
+        try:
+            self.manager.check_free(interaction.user.id, except_table=table.id)
+            if table.seat_of(interaction.user.id) is not None:
+                raise LobbyError("already_seated")
+            if table.state != "lobby":
+                raise LobbyError("running")
+            if table.filled >= 4:
+                raise LobbyError("table_full")
+        except LobbyError as err:
+            await self._lobby_error(interaction, err)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.ensure_player(table.guild_id, interaction.user, lang)
+        poor = await self.can_sit(table.guild_id, interaction.user.id, table.config.stake, lang)
+        if poor:
+            await interaction.followup.send(poor, ephemeral=True)
+            return
+        try:
+            seat = table.join(interaction.user.id, display_name(interaction.user), lang)
+        except LobbyError as err:
+            await interaction.followup.send(t(f"bot.err.{err.code}", lang, **err.kw), ephemeral=True)
+            return
+        await interaction.followup.send(t("bot.ok.joined", lang, wind=wind_name(seat, lang)), ephemeral=True)
+        self.schedule_lobby(table)
+        await self.check_dm(table, interaction.user.id)
+        await self.save(table)
+
+    async def do_leave(self, interaction: discord.Interaction, table: Table) -> None:
+        lang = lang_of(interaction)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            await reply(interaction, t("bot.err.not_seated", lang))
+            return
+        if table.state == "running" and table.session is not None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await table.session.runner.leave(seat)
+            occ = table.seats[seat]
+            if occ is not None:
+                occ.is_computer = True
+                occ.user_id = None
+            await interaction.followup.send(t("bot.ok.escaped", lang), ephemeral=True)
+            await self.save(table)
+            return
+        try:
+            table.leave(interaction.user.id)
+        except LobbyError as err:
+            await self._lobby_error(interaction, err)
+            return
+        await reply(interaction, t("bot.ok.left", lang))
+        if not table.humans:
+            table.state = "ended"
+            self.schedule_lobby(table)
+            await self.close_table(table)
+            return
+        self.schedule_lobby(table)
+        await self.save(table)
+
+    async def do_addbot(self, interaction: discord.Interaction, table: Table) -> None:
+        lang = lang_of(interaction)
+        try:
+            table.add_computer(interaction.user.id)
+        except LobbyError as err:
+            await self._lobby_error(interaction, err)
+            return
+        await reply(interaction, t("bot.ok.bot_added", lang))
+        self.schedule_lobby(table)
+        await self.save(table)
+
+    async def do_start(self, interaction: discord.Interaction, table: Table) -> None:
+        lang = lang_of(interaction)
+        try:
+            table.check_start(interaction.user.id)
+        except LobbyError as err:
+            await self._lobby_error(interaction, err)
+            return
+        try:
+            import jxbot.game  # noqa: F401
+            from jxbot.table import TableRunner  # noqa: F401
+        except ImportError:
+            await reply(interaction, t("bot.err.no_game", lang))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table.fill_with_computers()
+        session = Session(self.bot, self, table)
+        session.start()
+        self.schedule_lobby(table)
+        await interaction.followup.send(t("bot.ok.started", lang), ephemeral=True)
+
+    @app_commands.command(name=ls("bot.cmd.join.name"), description=ls("bot.cmd.join.desc"))
+    @app_commands.guild_only()
+    async def join(self, interaction: discord.Interaction) -> None:
+        table = await self._table_here(interaction)
+        if table is not None:
+            await self.do_join(interaction, table)
+
+    @app_commands.command(name=ls("bot.cmd.leave.name"), description=ls("bot.cmd.leave.desc"))
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        table = self.manager.of_user(interaction.user.id)
+        if table is None:
+            await reply(interaction, t("bot.err.not_seated", lang_of(interaction)))
+            return
+        await self.do_leave(interaction, table)
+
+    @app_commands.command(name=ls("bot.cmd.start.name"), description=ls("bot.cmd.start.desc"))
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction) -> None:
+        table = await self._table_here(interaction)
+        if table is not None:
+            await self.do_start(interaction, table)
+
+    @app_commands.command(name=ls("bot.cmd.addbot.name"), description=ls("bot.cmd.addbot.desc"))
+    @app_commands.guild_only()
+    async def addbot(self, interaction: discord.Interaction) -> None:
+        table = await self._table_here(interaction)
+        if table is not None:
+            await self.do_addbot(interaction, table)
+
+    @app_commands.command(name=ls("bot.cmd.kick.name"), description=ls("bot.cmd.kick.desc"))
+    @app_commands.guild_only()
+    @app_commands.rename(user=ls("bot.opt.user.name"))
+    @app_commands.describe(user=ls("bot.opt.user.desc"))
+    async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
+        table = await self._table_here(interaction)
+        if table is None:
+            return
+        try:
+            table.kick(interaction.user.id, user.id)
+        except LobbyError as err:
+            await self._lobby_error(interaction, err)
+            return
+        await reply(interaction, t("bot.ok.kicked", lang_of(interaction), user=user.id))
+        self.schedule_lobby(table)
+        await self.save(table)
+
+    @app_commands.command(name=ls("bot.cmd.status.name"), description=ls("bot.cmd.status.desc"))
+    @app_commands.guild_only()
+    async def status(self, interaction: discord.Interaction) -> None:
+        table = await self._table_here(interaction)
+        if table is None:
+            return
+        lang = lang_of(interaction)
+        runner = table.session.runner if table.session is not None else None
+        view = runner.public_view() if runner is not None else None
+        text = self.lobby_content(table)
+        if view is not None:
+            text += "\n" + status_text(view, lang)
+        await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name=ls("bot.cmd.hand.name"), description=ls("bot.cmd.hand.desc"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        table = self.manager.of_user(interaction.user.id)
+        if table is None or table.session is None:
+            await reply(interaction, t("bot.err.not_seated" if table is None else "bot.err.not_running",
+                                       lang_of(interaction)))
+            return
+        await self.play.show_hand(interaction, table)
+
+    @app_commands.command(name=ls("bot.cmd.autowin.name"), description=ls("bot.cmd.autowin.desc"))
+    async def autowin(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction)
+        table = self.manager.of_user(interaction.user.id)
+        if table is None or table.session is None:
+            await reply(interaction, t("bot.err.not_seated" if table is None else "bot.err.not_running", lang))
+            return
+        seat = table.seat_of(interaction.user.id)
+        assert seat is not None
+        on = await self.play.toggle_autowin(table, seat)
+        await reply(interaction, t("bot.ok.autowin_on" if on else "bot.ok.autowin_off", lang))
+
+    @app_commands.command(name=ls("bot.cmd.rules.name"), description=ls("bot.cmd.rules.desc"))
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await reply(interaction, t("bot.rules.summary", lang_of(interaction)))
+
+    @app_commands.command(name=ls("bot.cmd.score.name"), description=ls("bot.cmd.score.desc"))
+    @app_commands.rename(tiles=ls("bot.opt.tiles.name"), wildcard=ls("bot.opt.wildcard.name"), stake=ls("bot.opt.stake.name"))
+    @app_commands.describe(tiles=ls("bot.opt.tiles.desc"), wildcard=ls("bot.opt.wildcard.desc"), stake=ls("bot.opt.stake.desc"))
+    async def score(self, interaction: discord.Interaction, tiles: str, wildcard: str | None = None,
+                    stake: app_commands.Range[int, 1, 1_000_000] = 1) -> None:
+        await reply(interaction, score_hand(tiles, wildcard, stake, lang_of(interaction)))
+
+    # ------------------------------------------------------------------ lobby buttons
+    async def on_lobby_button(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        table = self.manager.get(cid.table)
+        lang = lang_of(interaction)
+        if table is None or table.lobby_message_id is None or table.state == "ended":
+            await reply(interaction, t("bot.err.stale", lang))
+            return
+        if cid.verb == "join":
+            await self.do_join(interaction, table)
+        elif cid.verb == "leave":
+            await self.do_leave(interaction, table)
+        elif cid.verb == "addbot":
+            await self.do_addbot(interaction, table)
+        elif cid.verb == "start":
+            await self.do_start(interaction, table)
+
+    # ------------------------------------------------------------------ restart
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        if not self._resumed:
+            self._resumed = True
+            n = await self.resume_all()
+            if n:
+                log.info("resumed %d tables", n)
+
+    async def resume_all(self) -> int:
+        """Rebuild every running table from the store and tell its channel. Returns how many."""
+        store = self.bot.store
+        if store is None or not hasattr(store, "running_tables"):
+            return 0
+        n = 0
+        for rec in await store.running_tables():
+            try:
+                await self._resume(rec)
+                n += 1
+            except Exception:
+                log.exception("could not resume table %s", getattr(rec, "table_id", rec))
+        return n
+
+    async def _resume(self, rec: Any) -> None:
+        state = rec.state or {}
+        tj = state.get("bot_table")
+        if not tj:
+            return
+        table = Table.from_json(tj)
+        self.manager.add(table)
+        runner_state = state.get("runner")
+        if table.state == "running" and runner_state:
+            events: list[dict] = []
+            hid = runner_state.get("hand_id")
+            if hid:
+                events = [e if isinstance(e, dict) else e.event for e in await self.bot.store.hand_events(hid)]
+            session = Session(self.bot, self, table)
+            session.start(runner_state=runner_state, events=events)
+            ch = self.bot.get_partial_messageable(table.channel_id)
+            try:
+                await ch.send(t("bot.dm.resumed", table.lang))
+            except discord.HTTPException:
+                log.warning("could not announce the resume of table %s", table.id)
+        elif table.state == "lobby":
+            self.schedule_lobby(table)
+
+
+def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str) -> str:
+    """The /mahjong score calculator (uses ``jxbot.rules.score_win`` when available)."""
+    from jxbot.rules.tiles import parse_tile, parse_tiles
+
+    try:
+        hand = parse_tiles(tiles)
+        wild = parse_tile(wildcard) if wildcard else None
+    except ValueError as exc:
+        return t("bot.err.bad_tiles", lang, error=str(exc))
+    if len(hand) != 14:
+        return t("bot.err.bad_tiles", lang, error=f"{len(hand)} tiles (14 needed)")
+    try:
+        from jxbot.rules import score_win  # type: ignore[attr-defined]
+    except ImportError:
+        return t("bot.err.no_game", lang)
+    try:
+        sc = score_win(hand, [], win_tile=hand[-1], wildcard=wild, stake=stake)
+    except TypeError:
+        sc = score_win(hand, wildcard=wild, stake=stake)
+    except ValueError as exc:
+        return t("bot.err.bad_tiles", lang, error=str(exc))
+    from jxbot.rules.tiles import format_tiles
+
+    if not sc.winning:
+        return t("bot.score.not_winning", lang, tiles=format_tiles(hand), reason=sc.reason)
+    items = "\n".join(f"• {t('item.' + i.name, lang)} {i.value} 台" for i in sc.tai)
+    items += "".join(f"\n• {t('item.' + i.name, lang)} {i.value} 番" for i in sc.fan)
+    return t("bot.score.result", lang, tiles=format_tiles(hand), tai=sc.total_tai, fan=sc.total_fan, points=sc.points,
+             stake=sc.stake, items=items)
+
+
+async def setup(bot: JxBot) -> None:
+    await bot.add_cog(TablesCog(bot))

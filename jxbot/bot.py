@@ -1,0 +1,393 @@
+"""The Discord bot: client class, app-command tree with zh-CN localisation, structured button ids,
+the per-message edit coalescer and the interaction helpers every cog uses.
+
+Buttons carry structured custom_ids ``mj:<verb>:<table>:<seat>:<nonce>``; one
+:class:`discord.ui.DynamicItem` (:class:`MjButton`) matches them all, so a button keeps working after a
+restart without any view being re-registered. The verb picks a handler registered by a cog
+(:meth:`JxBot.register_button`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from jxbot import botstrings  # noqa: F401  (registers the bot's strings)
+from jxbot.config import Settings
+from jxbot.i18n import has, norm_lang, t
+
+log = logging.getLogger("jxbot.bot")
+
+EXTENSIONS = ("cogs.tables", "cogs.play", "cogs.economy", "cogs.admin")
+
+# --------------------------------------------------------------------------------------------------
+# custom ids
+
+_CID_PATTERN = r"mj:(?P<verb>[a-z_]+(?:\.[0-9]{1,2})?):(?P<table>[0-9a-z]{1,16}):(?P<seat>[0-3x]):(?P<nonce>[0-9a-z]{1,16})"
+CUSTOM_ID_RE = re.compile(_CID_PATTERN + r"\Z")
+
+
+@dataclass(frozen=True, slots=True)
+class CustomId:
+    """``mj:<verb>:<table>:<seat>:<nonce>``; ``verb`` may carry an argument (``discard.5``)."""
+
+    verb: str
+    table: str
+    seat: int | None  # None: not bound to a seat (lobby buttons)
+    nonce: str
+    arg: int | None = None
+
+    @property
+    def base_verb(self) -> str:
+        return self.verb
+
+    def __str__(self) -> str:
+        verb = self.verb if self.arg is None else f"{self.verb}.{self.arg}"
+        seat = "x" if self.seat is None else str(self.seat)
+        s = f"mj:{verb}:{self.table}:{seat}:{self.nonce}"
+        assert len(s) <= 100
+        return s
+
+
+def make_custom_id(verb: str, table: str, seat: int | None, nonce: int | str, arg: int | None = None) -> str:
+    nonce_s = nonce if isinstance(nonce, str) else to_base36(nonce)
+    cid = str(CustomId(verb, table, seat, nonce_s, arg))
+    if not CUSTOM_ID_RE.match(cid):
+        raise ValueError(f"bad custom id parts: {cid!r}")
+    return cid
+
+
+def parse_custom_id(s: str) -> CustomId | None:
+    m = CUSTOM_ID_RE.match(s)
+    if not m:
+        return None
+    verb, _, arg = m["verb"].partition(".")
+    seat = None if m["seat"] == "x" else int(m["seat"])
+    return CustomId(verb, m["table"], seat, m["nonce"], int(arg) if arg else None)
+
+
+def to_base36(n: int) -> str:
+    if n < 0:
+        raise ValueError("negative")
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
+ButtonHandler = Callable[[discord.Interaction, CustomId], Awaitable[None]]
+
+
+class MjButton(discord.ui.DynamicItem[discord.ui.Button], template=_CID_PATTERN):
+    """Every jxbot button. Built from the custom id on each press, so it survives restarts."""
+
+    def __init__(self, cid: CustomId, *, label: str | None = None,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 disabled: bool = False, row: int | None = None, emoji: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=str(cid), disabled=disabled,
+                                           emoji=emoji), row=row)
+        self.cid = cid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MjButton:
+        cid = parse_custom_id(match.group(0))
+        if cid is None:  # the template matched but the full id did not (trailing junk)
+            raise ValueError(f"bad custom id {match.group(0)!r}")
+        return cls(cid)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        client = interaction.client
+        if isinstance(client, JxBot):
+            await client.dispatch_button(interaction, self.cid)
+
+
+# --------------------------------------------------------------------------------------------------
+# interaction helpers
+
+
+def lang_of(interaction: discord.Interaction) -> str:
+    """The language to answer this user in (their Discord client locale)."""
+    return norm_lang(str(interaction.locale) if interaction.locale else None)
+
+
+async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
+                **kw: Any) -> None:
+    """Answer an interaction whether or not it has been acknowledged yet."""
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(content, ephemeral=ephemeral, **kw)
+            return
+    except discord.InteractionResponded:
+        pass
+    await interaction.followup.send(content, ephemeral=ephemeral, **kw)
+
+
+class AckGuard:
+    """Acknowledges an interaction if the handler has not answered within ``after`` seconds,
+    so Discord's 3-second limit is always met. ``update`` → deferred update (buttons on a message),
+    else a deferred ephemeral reply ("thinking")."""
+
+    def __init__(self, interaction: discord.Interaction, *, after: float = 2.0, update: bool = False) -> None:
+        self.interaction = interaction
+        self.after = after
+        self.update = update
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        await asyncio.sleep(self.after)
+        if not self.interaction.response.is_done():
+            try:
+                if self.update:
+                    await self.interaction.response.defer()
+                else:
+                    await self.interaction.response.defer(ephemeral=True, thinking=True)
+            except (discord.InteractionResponded, discord.HTTPException):
+                pass
+
+    async def __aenter__(self) -> AckGuard:
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+
+# --------------------------------------------------------------------------------------------------
+# edit coalescer
+
+
+class EditCoalescer:
+    """At most one edit per message every ``interval`` seconds; the last submitted state wins.
+
+    ``submit(key, fn)`` stores ``fn`` (a zero-argument coroutine function doing the edit) as the latest
+    state for ``key`` (e.g. a message id) and makes sure a worker applies it. A 429 is retried after
+    its ``retry_after`` with the newest state; a 404 (message gone) drops the key.
+    """
+
+    def __init__(self, interval: float = 1.0, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.interval = interval
+        self._clock = clock
+        self._pending: dict[Any, Callable[[], Awaitable[Any]]] = {}
+        self._tasks: dict[Any, asyncio.Task[None]] = {}
+        self._last: dict[Any, float] = {}
+        self.edits: dict[Any, int] = {}  # applied edits per key (observability and tests)
+        self.submitted: dict[Any, int] = {}
+
+    def submit(self, key: Any, fn: Callable[[], Awaitable[Any]]) -> None:
+        self._pending[key] = fn
+        self.submitted[key] = self.submitted.get(key, 0) + 1
+        task = self._tasks.get(key)
+        if task is None or task.done():
+            self._tasks[key] = asyncio.create_task(self._worker(key))
+
+    async def flush(self, key: Any = None) -> None:
+        """Wait until the pending edits (of ``key``, or all) are applied."""
+        keys = [key] if key is not None else list(self._tasks)
+        for k in keys:
+            task = self._tasks.get(k)
+            if task is not None:
+                await asyncio.shield(task)
+
+    def forget(self, key: Any) -> None:
+        self._pending.pop(key, None)
+        task = self._tasks.pop(key, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _worker(self, key: Any) -> None:
+        while key in self._pending:
+            wait = self._last.get(key, -1e18) + self.interval - self._clock()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            fn = self._pending.pop(key, None)
+            if fn is None:
+                break
+            try:
+                await fn()
+            except discord.NotFound:
+                log.info("message %s is gone; dropping its edits", key)
+                self._pending.pop(key, None)
+                break
+            except discord.HTTPException as exc:
+                if exc.status == 429:
+                    retry = float(getattr(exc, "retry_after", None) or 1.0)
+                    self._pending.setdefault(key, fn)  # keep the newest state
+                    self._last[key] = self._clock() + retry - self.interval
+                    continue
+                log.warning("editing message %s failed: %s", key, exc)
+            except Exception:
+                log.exception("editing message %s failed", key)
+            self._last[key] = self._clock()
+            self.edits[key] = self.edits.get(key, 0) + 1
+
+
+# --------------------------------------------------------------------------------------------------
+# translator
+
+
+class JxTranslator(app_commands.Translator):
+    """Command names/descriptions: ``locale_str(en_text, key=...)`` → the catalog's zh text for zh locales."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        key = string.extras.get("key")
+        if not key or not has(key):
+            return None
+        if locale in (discord.Locale.chinese, discord.Locale.taiwan_chinese):
+            return t(key, "zh")
+        return None
+
+
+def ls(key: str) -> app_commands.locale_str:
+    """A localizable command string: English text now, zh-CN through :class:`JxTranslator`."""
+    return app_commands.locale_str(t(key, "en"), key=key)
+
+
+# --------------------------------------------------------------------------------------------------
+# the bot
+
+
+REQUIRED_CHANNEL_PERMS = ("view_channel", "send_messages", "embed_links", "attach_files",
+                          "read_message_history")
+
+
+def missing_permissions(perms: discord.Permissions) -> list[str]:
+    return [p for p in REQUIRED_CHANNEL_PERMS if not getattr(perms, p)]
+
+
+class JxBot(commands.Bot):
+    def __init__(self, settings: Settings, *, store: Any = None, sync: bool = True,
+                 extensions: tuple[str, ...] = EXTENSIONS) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels, roles and permissions; nothing privileged
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+        self.settings = settings
+        self.store = store
+        self._own_store = store is None
+        self._sync = sync
+        self._extensions = extensions
+        self.coalescer = EditCoalescer(settings.edit_interval)
+        self._buttons: dict[str, ButtonHandler] = {}
+
+    # -- buttons
+    def register_button(self, verb: str, handler: ButtonHandler) -> None:
+        self._buttons[verb] = handler
+
+    async def dispatch_button(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        handler = self._buttons.get(cid.verb)
+        lang = lang_of(interaction)
+        if handler is None:
+            await reply(interaction, t("bot.err.stale", lang))
+            return
+        try:
+            await handler(interaction, cid)
+        except Exception:
+            log.exception("button %s by user %s failed", cid, interaction.user.id if interaction.user else None)
+            await self._report_failure(interaction)
+
+    async def _report_failure(self, interaction: discord.Interaction) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, t("bot.err.internal", lang_of(interaction)))
+
+    # -- life cycle
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(JxTranslator())
+        self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
+        self.add_dynamic_items(MjButton)
+        if self.store is None:
+            self.store = await open_store(self.settings)
+        for ext in self._extensions:
+            await self.load_extension(ext)
+        if self._sync:
+            await self.sync_commands()
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands (may take up to an hour to appear)", len(synced))
+        return synced
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?",
+                 len(self.guilds))
+
+    async def close(self) -> None:
+        try:
+            for task in list(self.coalescer._tasks.values()):
+                task.cancel()
+            if self._own_store and self.store is not None and hasattr(self.store, "close"):
+                await self.store.close()
+        finally:
+            await super().close()
+
+    async def _on_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        lang = lang_of(interaction)
+        if isinstance(error, app_commands.MissingPermissions):
+            await reply(interaction, t("bot.err.need_manage_guild", lang))
+            return
+        if isinstance(error, app_commands.NoPrivateMessage):
+            await reply(interaction, t("bot.err.guild_only", lang))
+            return
+        if isinstance(error, app_commands.CommandOnCooldown):
+            await reply(interaction, t("bot.err.cooldown", lang, seconds=int(error.retry_after) + 1))
+            return
+        cmd = interaction.command.qualified_name if interaction.command else "?"
+        log.error("command /%s by user %s failed", cmd, interaction.user.id if interaction.user else None,
+                  exc_info=error)
+        await self._report_failure(interaction)
+
+
+async def open_store(settings: Settings) -> Any:
+    """Open the SQLite store (``jxbot.store``); ``None`` when it is not available in this build."""
+    try:
+        from jxbot.store import Store  # type: ignore[attr-defined]
+    except ImportError:
+        log.warning("jxbot.store is not available: silver commands are disabled")
+        return None
+    return await Store.open(settings.db_path, scope=settings.silver_scope)
+
+
+def configure_endpoints(api_base: str | None) -> None:
+    try:
+        from jxbot import discord_endpoints  # type: ignore[attr-defined]
+    except ImportError:
+        if api_base:
+            discord.http.Route.BASE = api_base
+        return
+    discord_endpoints.configure(api_base)
+
+
+def run_bot(settings: Settings, *, sync: bool = True) -> int:
+    configure_endpoints(settings.discord_api_base)
+    bot = JxBot(settings, sync=sync)
+    try:
+        bot.run(settings.discord_token or "", log_handler=None)
+    except discord.LoginFailure:
+        log.error("Discord rejected the token (DISCORD_TOKEN). Reset it in the Developer Portal.")
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        log.error("the bot asked for an intent not enabled in the Developer Portal")
+        return 1
+    return 0
