@@ -73,6 +73,7 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
     if me.quit.is_set() and not task.done():
         # leaving is an escape: the hand is played out (and charged), then the match stops
         runner.config.max_hands = runner.hands_played + (1 if runner.hand_running else 0)
+        await runner.leave(0)
         await task
     quitter.cancel()
     task.result()
@@ -84,7 +85,15 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
 
 def run(args: argparse.Namespace) -> int:
     try:
-        return asyncio.run(play(args, sys.stdin, sys.stdout))
+        rc = asyncio.run(play(args, sys.stdin, sys.stdout))
+        sys.stdout.flush()
+        return rc
     except KeyboardInterrupt:
-        sys.stdout.write("\n")
         return 130
+    except BrokenPipeError:
+        pass
+    # stdout was closed (e.g. piped into head): silence the interpreter's last flush
+    import os
+
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0

@@ -85,6 +85,7 @@ class TerminalSeat:
         self.runner: Any = None
         self.silver: int | None = None
         self.quit = asyncio.Event()
+        self.gone = False  # the output stream is closed
         self._prompt_key: tuple | None = None
         self._task: asyncio.Task | None = None
         self._submitting = False
@@ -93,8 +94,14 @@ class TerminalSeat:
 
     # ------------------------------------------------------------------ output helpers
     def say(self, text: str = "", end: str = "\n") -> None:
-        self.out.write(text + end)
-        self.out.flush()
+        if self.gone:
+            return
+        try:
+            self.out.write(text + end)
+            self.out.flush()
+        except (OSError, ValueError):  # the terminal went away (closed pipe): the player has left
+            self.gone = True
+            self.quit.set()
 
     def tile(self, k: int | None, wild: int | None = None) -> str:
         if k is None:
