@@ -262,17 +262,24 @@ def _patterns(c0: int, c1: int, c2: int, c3: int, w: int, mmask: int, mchow: boo
     mask = mmask | (c0 != 0) | (c1 != 0) << 1 | (c2 != 0) << 2 | (c3 != 0) << 3
     suited = mask & 7
     honors = bool(mask & 8)
+    ha, hb = _m_honor(c3)
     if not suited:
-        out.append("all_honors")  # honors (and wildcards) only: every reading is honors
-    elif suited in (1, 2, 4):
-        g = suited >> 1  # 1 → 0, 2 → 1, 4 → 2
-        a, b = _m_suit(codes[g])
-        if not honors and b <= w:
+        out.append("all_honors")  # honors (and wildcards) only: the wildcards can all be honors
+        if not honors:  # wildcards only: they can be one suit, or one suit and honors
             out.append("full_flush")
-        ha, hb = _m_honor(c3)
-        need_h = min(a + hb, b + ha)
-        # with no real honor, a half flush needs wildcards standing for honors
-        if (honors and need_h <= w) or (not honors and min(a + 2, b + 3) <= w):
+            if w >= 5:
+                out.append("half_flush")
+        elif min(ha + 2, hb + 3) <= w:  # a wildcard pair or set of some suit beside the honors
+            out.append("half_flush")
+    elif suited in (1, 2, 4):
+        a, b = _m_suit(codes[suited >> 1])  # 1 → 万, 2 → 筒, 4 → 条
+        if not honors:
+            if b <= w:
+                out.append("full_flush")
+            # a half flush then needs wildcards standing for honors: a pair or a set of them
+            if min(a + 2, b + 3) <= w:
+                out.append("half_flush")
+        elif min(a + hb, b + ha) <= w:
             out.append("half_flush")
     if not mchow and _pungs_need(codes) <= w:
         out.append("all_pungs")
