@@ -47,4 +47,7 @@ class IllegalAction(Exception):
     def __init__(self, code: str, message: str | None = None) -> None:
         self.code = code
         self.message = message or ERROR_TEXTS.get(code, ("", code))[1]
-        super().__init__(f"{code}: {self.message}")
+        super().__init__(code, self.message)  # args round-trip through pickle (multiprocessing)
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"

@@ -225,3 +225,10 @@ def test_claim_errors_name_the_reason_and_change_nothing():
     # action JSON is accepted as well as Action objects
     h.apply({"type": "pass", "seat": 3})
     assert h.pending() == {2}
+
+
+def test_illegal_action_survives_pickling_for_worker_processes():
+    import pickle
+
+    err = pickle.loads(pickle.dumps(IllegalAction("window_closed")))
+    assert err.code == "window_closed" and str(err) == "window_closed: The claim window has closed."
