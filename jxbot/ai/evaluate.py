@@ -32,6 +32,7 @@ IMPOSSIBLE = 99
 
 _SuitOpts = tuple[tuple[int, int, int], ...]
 _SUIT_CACHE: dict[tuple[int, ...], _SuitOpts] = {}
+_CACHE_LIMIT = 200_000  # entries per memo table (a few tens of MB at most)
 
 
 def _pareto(opts: set[tuple[int, int, int]]) -> _SuitOpts:
@@ -85,6 +86,8 @@ def suit_options(v: tuple[int, ...]) -> _SuitOpts:
         for m, t, p in sub(i, i + 2):
             acc.add((m, t + 1, p))
     r = _pareto(acc)
+    if len(_SUIT_CACHE) > _CACHE_LIMIT:
+        _SUIT_CACHE.clear()  # bounded memory in a long-running bot; entries are cheap to rebuild
     _SUIT_CACHE[v] = r
     return r
 
@@ -352,7 +355,7 @@ class HandShape:
                 h1 = _flush_eval(tv, hm, hp + 1, n, wilds, off, floor) < base
                 h2 = hp > 0 and _flush_eval(tv, hm + 1, hp - 1, n, wilds, off, floor) < base
                 fimp = (tuple(si), (h0, h1, h2, h0))
-                if len(_FUK_CACHE) > 300_000:
+                if len(_FUK_CACHE) > _CACHE_LIMIT:
                     _FUK_CACHE.clear()
                 _FUK_CACHE[key2] = fimp
             for i in fimp[0]:
@@ -381,7 +384,7 @@ def _flush_eval(v: tuple[int, ...], hm: int, hp: int, n: int, wilds: int, off: i
     val = _FV_CACHE.get(key)
     if val is None:
         val = _flush_value(suit_options(v), hm, hp, n)
-        if len(_FV_CACHE) > 500_000:
+        if len(_FV_CACHE) > _CACHE_LIMIT:
             _FV_CACHE.clear()
         _FV_CACHE[key] = val
     s = 2 * n - val - wilds
