@@ -138,3 +138,72 @@ def test_patterns_are_those_of_some_substitution_and_score_agrees(data):
     if win:
         assert set(s.patterns) <= expect
         assert s.points == s.stake * s.total_tai * 2**s.total_fan
+
+
+def _decompositions(counts):
+    """Every (sets, pair) split of a wildcard-free 3k+2 hand: sets as (is_pung, base)."""
+    out = []
+
+    def rec(c, sets, pair):
+        i = next((k for k in range(34) if c[k]), None)
+        if i is None:
+            out.append((tuple(sets), pair))
+            return
+        if pair is None and c[i] >= 2:
+            c[i] -= 2
+            rec(c, sets, i)
+            c[i] += 2
+        if c[i] >= 3:
+            c[i] -= 3
+            rec(c, sets + [(True, i)], pair)
+            c[i] += 3
+        if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+            for k in (i, i + 1, i + 2):
+                c[k] -= 1
+            rec(c, sets + [(False, i)], pair)
+            for k in (i, i + 1, i + 2):
+                c[k] += 1
+
+    rec(list(counts), [], None)
+    return [d for d in out if d[1] is not None]
+
+
+def _best_tai(hand, has_wild, round_wind, seat_wind):
+    """Most 台 over every reading of a wildcard-free hand (RULES A6, written out plainly)."""
+    best = None
+    counts = Counter(hand)
+    for sets, pair in _decompositions([counts[k] for k in range(34)]):
+        kinds = [t for p, b in sets for t in ((b, b, b) if p else (b, b + 1, b + 2))] + [pair, pair]
+        pungs = {b for p, b in sets if p}
+        suits = {t // 9 for t in kinds if t < 27}
+        honors = any(t >= 27 for t in kinds)
+        all_pungs = all(p for p, _ in sets)
+        if not suits:
+            pattern_tai = 10
+        elif len(suits) == 1:
+            pattern_tai = 2 if honors else 4
+        else:
+            pattern_tai = 0
+        if not pattern_tai and not all_pungs:
+            continue
+        tai = pattern_tai + 2 * all_pungs + (not has_wild)
+        tai += sum(1 for d in (31, 32, 33) if d in pungs)
+        tai += (27 + round_wind in pungs) + (27 + seat_wind in pungs)
+        best = tai if best is None else max(best, tai)
+    return best
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), winds=st.tuples(st.integers(0, 3), st.integers(0, 3)))
+def test_score_win_takes_the_highest_scoring_reading(data, winds):
+    tiles, wc = data.draw(hands(size=14, max_wild=1))
+    nw = tiles.count(wc) if wc is not None else 0
+    assume(nw <= 1)
+    rest = [t for t in tiles if t != wc]
+    options = [_best_tai(rest + [k], nw > 0, *winds) for k in range(34)] if nw else [_best_tai(rest, False, *winds)]
+    options = [o for o in options if o is not None]
+    s = score_win(tiles[:-1], tiles[-1], wildcard=wc, round_wind=winds[0], seat_wind=winds[1], stake=3)
+    if not options:
+        assert not s.winning
+    else:
+        assert s.winning and s.total_tai == max(options) and s.points == 3 * max(options)
