@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from . import common as _c
 
-__all__ = ["render_hand", "render_table", "render_result", "render_tile_sheet"]
+__all__ = ["render_hand", "render_table", "render_result", "render_tile_sheet", "warm_up"]
+
+
+def warm_up() -> None:
+    """Build the shared palette and the sprites the images use (about a second, once per process),
+    so the first player does not wait for it. The bot may call it at start-up in a thread."""
+    _c.palette()
+    from . import demo
+
+    render_hand(demo.seat_view(), "zh")
+    render_table(demo.table_view(), "zh")
+    render_result(demo.result_view(), "zh")
 
 
 def render_hand(view: dict, lang: str = "zh") -> bytes:

@@ -183,3 +183,13 @@ def test_the_hand_offers_the_claimable_tile_with_the_claims_in_priority_order():
     assert render.render_hand(v, "zh") != render.render_hand(plain, "zh")
     rob = dict(v, phase="rob", pending_kong={"seat": 2, "tile": 15}, actions=[{"type": "hu", "seat": 0, "tile": 15}])
     assert _claim(rob) == (15, ["hu"])
+
+
+def test_warm_up_builds_the_caches_the_first_image_needs():
+    from render import common
+
+    tiles.clear_cache()
+    common.palette.cache_clear()
+    render.warm_up()
+    assert common.palette.cache_info().currsize == 1
+    assert tiles.sprite.cache_info().currsize > 30
