@@ -86,6 +86,7 @@ class TerminalSeat:
         self.silver: int | None = None
         self.quit = asyncio.Event()
         self.gone = False  # the output stream is closed
+        self._open_line = False  # the last output was a prompt with no newline yet
         self._prompt_key: tuple | None = None
         self._task: asyncio.Task | None = None
         self._submitting = False
@@ -96,6 +97,9 @@ class TerminalSeat:
     def say(self, text: str = "", end: str = "\n") -> None:
         if self.gone:
             return
+        if self._open_line:  # a prompt is waiting on this line: start a new one
+            text = "\n" + text
+        self._open_line = end == ""
         try:
             self.out.write(text + end)
             self.out.flush()
@@ -308,6 +312,7 @@ class TerminalSeat:
         self.say(self.prompt(view), end="")
         while True:
             line = await self.reader.get()
+            self._open_line = False  # the player's Enter ended the prompt's line
             if line is None:
                 self.say()
                 self.say(t("table.ui.eof", self.lang))
