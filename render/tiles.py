@@ -302,7 +302,7 @@ def _face_art(kind: int, W: int, H: int) -> Image.Image:
                 del row
             return layer
         rows = 3 if n in (7, 9) else 2
-        half = ih * (0.125 if rows == 3 else 0.18)
+        half = ih * (0.125 if rows == 3 else 0.17)
         for x, y, c in BAMBOO_LAYOUTS[n]:
             cx, cy = mx + x * iw, my + y * ih
             _stick(dr, cx, cy - half, cx, cy + half, wd, COLOURS[c])
