@@ -206,3 +206,62 @@ async def test_random_humans_and_timeouts_keep_the_log_complete_and_hidden_tiles
             for v in rec.views:
                 assert v["viewer"] == seat and "wall" not in _walk_keys(v, set())
             assert all(n["seat"] == seat for n in rec.notes if n and n.get("type") == "pass")
+
+
+def _to_contract():
+    """A real hand driven to a contract (seat 1 chows the dealer three times): seats 2 and 3 decide."""
+    from jxbot.game import Action, ActionType
+    from jxbot.game.scripted import scripted_hand
+    from jxbot.rules.tiles import parse_tile
+
+    h = scripted_hand({0: "1m23568s1234567z3m", 1: "124578m5p123z147s", 2: "1112345678999p", 3: "369m1234z567z567z"},
+                      indicator="9s", draws="6s4z6m5s6z9m3p", hand_id="contract-hand")
+
+    def do(kind, seat, tile=None):
+        h.apply(Action(ActionType(kind), seat, parse_tile(tile) if tile else None))
+
+    def pass_all():
+        while h.phase == "claim":
+            do("pass", min(h.pending()))
+
+    def discard_drawn(seat):
+        h.apply(Action(ActionType.DISCARD, seat, h.drawn))
+
+    for mine, theirs, own in (("3m", "1m", "1z"), ("6m", "4m", "2z")):
+        do("discard", 0, mine)
+        do("chi", 1, theirs)
+        do("discard", 1, own)
+        pass_all()
+        discard_drawn(2)
+        discard_drawn(3)
+    do("discard", 0, "9m")
+    do("chi", 1, "7m")
+    assert h.phase == "contract" and h.pending() == {2, 3}
+    return h
+
+
+async def test_contract_decision_on_the_real_game_waits_15_seconds_and_defaults_to_persist():
+    from jxbot.game import Action, ActionType
+
+    from .fakegame import FakeMatch
+
+    hand = _to_contract()
+    clock = FakeClock(T0)
+    seats = [SeatInfo.computer("c0"), SeatInfo.computer("c1"), SeatInfo("p2"), SeatInfo("p3")]
+    recs = {2: Recorder(), 3: Recorder()}
+    runner = TableRunner(seats, TableConfig(seed=1, max_hands=1), interfaces=recs, clock=clock,
+                         match=FakeMatch([lambda: hand]))
+    runner.start()
+    await runner.wait_idle()
+    assert hand.phase == "contract" and runner.view(2)["deadline"] == T0 + 15.0
+    assert runner.public_view()["deadline"] == T0 + 15.0 and runner.public_view()["contract"] == [1, 0]
+    assert await runner.submit(2, Action(ActionType.GIVE_UP, 2)) is None
+    await clock.advance(14.0)
+    await runner.wait_idle()
+    assert hand.phase == "contract" and hand.pending() == {3}
+    await clock.advance(1.0)
+    await runner.wait_idle()
+    assert hand.phase != "contract" and hand.gave_up == {2}
+    assert recs[3].kinds("timeout") == [{"kind": "timeout", "seat": 3, "type": "persist", "tile": None}]
+    assert recs[2].views[-1]["seats"][2]["gave_up"]
+    await runner.pause()
