@@ -102,6 +102,7 @@ class TableRunner:
         self._persisted = 0
         self._settled = False
         self._step_start = 0.0
+        self._step_no = 0
         self._deadline: float | None = None
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
@@ -399,6 +400,7 @@ class TableRunner:
 
     def _new_step(self) -> None:
         now = self.clock.now()
+        self._step_no += 1
         self._step_start = now
         phase = self.hand.phase if self.hand is not None else "turn"
         self._deadline = now + self._limit(phase) if phase != "ended" else None
@@ -437,10 +439,12 @@ class TableRunner:
             deadline = self._deadline if self._deadline is not None else math.inf
             if humans and now >= deadline:
                 async with self._lock:
+                    step = self._step_no
                     for seat in humans:
-                        if hand is not self.hand or hand.phase == "ended" or seat not in hand.pending():
-                            continue
-                        await self._timeout(seat)
+                        if self._step_no != step or hand is not self.hand or hand.phase == "ended":
+                            break  # a new step began: its seats get a fresh clock
+                        if seat in hand.pending():
+                            await self._timeout(seat)
                 continue
             wake_at = min(deadline if humans else math.inf, auto_due if automated else math.inf)
             self._idle.set()
