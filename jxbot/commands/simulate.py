@@ -153,7 +153,7 @@ def render(stats: dict, lang: str = "en") -> str:
             f"{t('item.' + k, lang) if t('item.' + k, lang) != 'item.' + k else k} {_pct(v / wins if wins else 0).strip()}"
             for k, v in sorted(pats.items(), key=lambda kv: -kv[1])))
     if stats.get("avg_turns") is not None:
-        lines.append(("平均每局巡数" if zh else "average hand length (turns)") + f": {stats['avg_turns']:.1f}")
+        lines.append(("平均每局打牌数" if zh else "average hand length (discards)") + f": {stats['avg_turns']:.1f}")
     lines.append(("每秒局数" if zh else "hands per second") + f": {stats.get('hands_per_second')}  "
                  + f"(jobs {stats.get('jobs')}, {stats.get('seconds')} s)")
     lines.append(("不变量违例" if zh else "invariant violations") + f": {stats.get('invariant_violations', 0)}")
