@@ -13,9 +13,10 @@ see ``render/labels.py``), tile and wind names, and ASCII. Run it after changing
     apt-get install fonts-noto-cjk        # provides /usr/share/fonts/opentype/noto/Noto*CJK-*.ttc
     python3 scripts/make_font_subset.py [--src DIR]
 
-Chinese player names mostly fall outside the label characters (they then lose the characters the
-font lacks, or show "N号位"); ``--names-gb2312`` adds the 3,755 common hanzi of GB 2312 level 1 at
-the cost of a ~800 KB UI font, and ``--extra`` adds any other characters.
+The UI font also covers the 3,755 common hanzi of GB 2312 level 1 so that most Chinese player
+names draw (a ~800 KB font; a name character outside it is dropped, and an empty name shows
+"N号位"). ``--no-names`` cuts the UI font to the labels alone (~40 KB); ``--extra`` adds any other
+characters.
 
 The subsets are renamed ("JxbotTile", "JxbotUI"): the OFL asks modified versions not to use the
 reserved font names.
@@ -103,9 +104,9 @@ def subset(src: Path, out: Path, text: str, family: str, style: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--src", default="/usr/share/fonts/opentype/noto", help="folder with the Noto CJK .ttc files")
-    ap.add_argument("--names-gb2312", action="store_true",
-                    help="also cover the 3,755 common hanzi of GB 2312 level 1, so most Chinese player names "
-                         "draw (UI font ~800 KB instead of ~40 KB)")
+    ap.add_argument("--no-names", dest="names_gb2312", action="store_false",
+                    help="leave out the 3,755 common hanzi of GB 2312 level 1 that let most Chinese player "
+                         "names draw (UI font ~40 KB instead of ~800 KB)")
     ap.add_argument("--extra", default="", help="extra characters for the UI font (text, or @FILE)")
     args = ap.parse_args(argv)
     src_dir = Path(args.src)
