@@ -96,9 +96,9 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
 
     @property
     def play(self) -> PlayCog:
-        cog = self.bot.get_cog("PlayCog")
-        assert isinstance(cog, PlayCog)
-        return cog
+        cog = self.bot.get_cog("PlayCog")  # (load_extension re-imports the module: no isinstance here)
+        assert cog is not None
+        return cog  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ lobby message
     def lobby_content(self, table: Table) -> str:
@@ -187,8 +187,15 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if not 1 <= rounds <= 4:
             await reply(interaction, t("bot.err.rounds_range", lang))
             return
-        await interaction.response.defer(thinking=True)
         user = interaction.user
+        try:
+            if self.manager.in_channel(interaction.channel_id or 0) is not None:
+                raise LobbyError("table_exists")
+            self.manager.check_free(user.id)
+        except LobbyError as err:
+            await self._lobby_error(interaction, err)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.ensure_player(interaction.guild_id or 0, user, lang)
         poor = await self.can_sit(interaction.guild_id or 0, user.id, stake, lang)
         if poor:
@@ -204,9 +211,11 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         except LobbyError as err:
             await interaction.followup.send(t(f"bot.err.{err.code}", lang, **err.kw), ephemeral=True)
             return
-        msg = await interaction.followup.send(self.lobby_content(table), view=self.lobby_view(table), wait=True,
-                                              allowed_mentions=discord.AllowedMentions.none())
+        ch = self.bot.get_partial_messageable(table.channel_id)
+        msg = await ch.send(self.lobby_content(table), view=self.lobby_view(table),
+                            allowed_mentions=discord.AllowedMentions.none())
         table.lobby_message_id = msg.id
+        await interaction.followup.send(t("bot.ok.created", lang), ephemeral=True)
         await self.check_dm(table, user.id)
         await self.save(table)
 
@@ -281,11 +290,15 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             return
         if table.state == "running" and table.session is not None:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await table.session.runner.leave(seat)
+            runner = table.session.runner
+            table.session.seats.pop(seat, None)
             occ = table.seats[seat]
             if occ is not None:
                 occ.is_computer = True
                 occ.user_id = None
+            if not table.humans:  # nobody left to play for: stop after this hand
+                runner.config.max_hands = runner.hands_played + 1
+            await runner.leave(seat)
             await interaction.followup.send(t("bot.ok.escaped", lang), ephemeral=True)
             await self.save(table)
             return

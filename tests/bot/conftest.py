@@ -101,6 +101,7 @@ class FakeDiscord:
     fail_next: dict[str, list[discord.HTTPException]] = field(default_factory=dict)  # method -> errors
     original: dict[str, int] = field(default_factory=dict)  # interaction token -> message id
     ephemeral_of: dict[str, int] = field(default_factory=dict)  # token -> user id
+    synced: list = field(default_factory=list)  # command sync requests (method, path, json)
 
     # ---- what a client sees
     def channel(self, channel_id: int = CHANNEL) -> list[Msg]:
@@ -109,7 +110,7 @@ class FakeDiscord:
 
     def dms(self, user_id: int) -> list[Msg]:
         ch = self.dm_channels.get(user_id)
-        return [m for m in self.messages.values() if m.channel_id == ch] if ch else []
+        return [m for m in self.messages.values() if m.channel_id == ch and not m.flags & 64] if ch else []
 
     def ephemerals(self, user_id: int) -> list[Msg]:
         return [m for m in self.messages.values() if m.flags & 64 and m.interaction_user == user_id]
@@ -187,7 +188,8 @@ class FakeDiscord:
                 return None
             return m.payload()
         if parts[0] == "applications":
-            return []
+            self.synced.append((method, path, kw.get("json")))
+            return [dict(c, id=snow(), application_id=str(APP_ID), version="1") for c in kw.get("json") or []]
         raise AssertionError(f"unexpected REST call {method} {path}")
 
     # ---- webhooks (interaction callbacks and follow-ups)
@@ -244,7 +246,7 @@ class FakeDiscord:
     _message_of: dict[str, int] = field(default_factory=dict)
 
 
-_PARKED = {"Event.wait", "FakeClock.sleep"}  # a runner's own timers: they wait for players or the clock
+_PARKED = {"Event.wait", "FakeClock.sleep", "BaseView.__timeout_task_impl"}  # a runner's own timers: they wait for players or the clock
 
 
 class Harness:
