@@ -41,91 +41,89 @@ def _feasible(x: int, w: int, pair_placed: bool) -> bool:
     return s + min(b0 - a0, b1 - a1, b2 - a2, b3 - a3, 2) <= w
 
 
-def _skeletons(counts: list[int], w: int) -> list[tuple[tuple[_Set, ...], int | None, int, int]]:
-    """Every split of the real tiles (counts) with w wildcards: (sets, pair kind or None for a
-    wildcard pair, wildcards in the pair, wildcard-only sets)."""
-    out: list[tuple[tuple[_Set, ...], int | None, int, int]] = []
-    sets: list[_Set] = []
-    x0 = sum(_P[t] * c for t, c in enumerate(counts) if c)
+# What a reading contributes to the score: (groups present as a bitmask 万 1 / 筒 2 / 条 4 / honors 8,
+# honor kinds punged as a bitmask of kind − 27, any chow, wildcard-only pair, wildcard-only sets).
+_Sig = tuple[int, int, bool, bool, int]
 
-    def rec(i: int, x: int, w: int, pair: int | None, pair_w: int, placed: bool) -> None:
+
+def _readings(counts: list[int], w: int) -> dict[_Sig, tuple[tuple[_Set, ...], int | None]]:
+    """One representative reading (sets, pair kind or None for a wildcard pair) per distinct score
+    signature, over every split of the real tiles (counts) with w wildcards."""
+    memo: dict[tuple[int, int, bool], dict[_Sig, tuple[tuple[_Set, ...], int | None]]] = {}
+
+    def add(out: dict, sub: dict, block: _Set) -> None:
+        is_pung, b, _ = block
+        gbit = _suit_bit(b)
+        hbit = 1 << (b - 27) if is_pung and b >= 27 else 0
+        for (g, h, chow, fp, fs), (sets, pair) in sub.items():
+            key = (g | gbit, h | hbit, chow or not is_pung, fp, fs)
+            if key not in out:
+                out[key] = ((block, *sets), pair)
+
+    def add_pair(out: dict, sub: dict, kind: int) -> None:
+        gbit = _suit_bit(kind)
+        for (g, h, chow, fp, fs), (sets, _) in sub.items():
+            key = (g | gbit, h, chow, fp, fs)
+            if key not in out:
+                out[key] = (sets, kind)
+
+    def rec(i: int, x: int, w: int, placed: bool) -> dict[_Sig, tuple[tuple[_Set, ...], int | None]]:
+        mk = (x, w, placed)
+        got = memo.get(mk)
+        if got is not None:
+            return got
+        out: dict[_Sig, tuple[tuple[_Set, ...], int | None]] = {}
+        memo[mk] = out
         while i < NUM_KINDS and not counts[i]:
             i += 1
         if i == NUM_KINDS:
             if placed:
                 if w % 3 == 0:
-                    out.append((tuple(sets), pair, pair_w, w // 3))
+                    out[(0, 0, False, False, w // 3)] = ((), None)
             elif w >= 2 and (w - 2) % 3 == 0:
-                out.append((tuple(sets), None, 2, (w - 2) // 3))
-            return
+                out[(0, 0, False, True, (w - 2) // 3)] = ((), None)
+            return out
         if not _feasible(x, w, placed):
-            return
+            return out
         c = counts[i]
-        pi = _P[i]
         suited = i < 27
         r = i % 9
-        # pung of three real tiles
-        if c >= 3:
-            counts[i] -= 3
-            sets.append((True, i, 0))
-            rec(i, x - 3 * pi, w, pair, pair_w, placed)
-            sets.pop()
-            counts[i] += 3
-        # chow of three real tiles
-        if suited and r <= 6 and counts[i + 1] and counts[i + 2]:
-            counts[i] -= 1
-            counts[i + 1] -= 1
-            counts[i + 2] -= 1
-            sets.append((False, i, 0))
-            rec(i, x - pi - _P[i + 1] - _P[i + 2], w, pair, pair_w, placed)
-            sets.pop()
-            counts[i] += 1
-            counts[i + 1] += 1
-            counts[i + 2] += 1
-        # the pair
-        if not placed:
-            if c >= 2:
-                counts[i] -= 2
-                rec(i, x - 2 * pi, w, i, 0, True)
-                counts[i] += 2
-            if w >= 1:
-                counts[i] -= 1
-                rec(i, x - pi, w - 1, i, 1, True)
-                counts[i] += 1
-        if w >= 1:
-            # two real tiles and a wildcard: pung, or a chow with one gap
-            if c >= 2:
-                counts[i] -= 2
-                sets.append((True, i, 1))
-                rec(i, x - 2 * pi, w - 1, pair, pair_w, placed)
-                sets.pop()
-                counts[i] += 2
-            if suited and r <= 7 and counts[i + 1]:
-                counts[i] -= 1
-                counts[i + 1] -= 1
-                sets.append((False, i if r <= 6 else i - 1, 1))
-                rec(i, x - pi - _P[i + 1], w - 1, pair, pair_w, placed)
-                sets.pop()
-                counts[i] += 1
-                counts[i + 1] += 1
-            if suited and r <= 6 and counts[i + 2]:
-                counts[i] -= 1
-                counts[i + 2] -= 1
-                sets.append((False, i, 1))
-                rec(i, x - pi - _P[i + 2], w - 1, pair, pair_w, placed)
-                sets.pop()
-                counts[i] += 1
-                counts[i + 2] += 1
-        if w >= 2:
-            # one real tile and two wildcards: read as a pung (never worse than a chow)
-            counts[i] -= 1
-            sets.append((True, i, 2))
-            rec(i, x - pi, w - 2, pair, pair_w, placed)
-            sets.pop()
-            counts[i] += 1
 
-    rec(0, x0, w, None, 0, False)
-    return out
+        def take(kinds: tuple[int, ...], used_w: int, block: _Set | None, pair_kind: int | None = None) -> None:
+            dx = 0
+            for k in kinds:
+                counts[k] -= 1
+                dx += _P[k]
+            if block is not None:
+                add(out, rec(i, x - dx, w - used_w, placed), block)
+            else:
+                assert pair_kind is not None
+                add_pair(out, rec(i, x - dx, w - used_w, True), pair_kind)
+            for k in kinds:
+                counts[k] += 1
+
+        if c >= 3:
+            take((i, i, i), 0, (True, i, 0))  # pung of three real tiles
+        if suited and r <= 6 and counts[i + 1] and counts[i + 2]:
+            take((i, i + 1, i + 2), 0, (False, i, 0))  # chow of three real tiles
+        if not placed:  # the pair: two real tiles, or one and a wildcard
+            if c >= 2:
+                take((i, i), 0, None, i)
+            if w >= 1:
+                take((i,), 1, None, i)
+        if w >= 1:  # two real tiles and a wildcard: a pung, or a chow with one gap
+            if c >= 2:
+                take((i, i), 1, (True, i, 1))
+            if suited and r <= 7 and counts[i + 1]:
+                take((i, i + 1), 1, (False, i if r <= 6 else i - 1, 1))
+            if suited and r <= 6 and counts[i + 2]:
+                take((i, i + 2), 1, (False, i, 1))
+        if w >= 2:  # one real tile and two wildcards: read as a pung (never worse than a chow)
+            take((i,), 2, (True, i, 2))
+        return out
+
+    x0 = sum(_P[t] * c for t, c in enumerate(counts) if c)
+    return rec(0, x0, w, False)
 
 
 def _set_tiles(is_pung: bool, base: int) -> tuple[int, ...]:
@@ -202,18 +200,11 @@ def score_win(concealed: Sequence[int], win_tile: int, melds: Sequence[Meld] = (
     seat_kind = EAST + seat_wind
 
     best: tuple | None = None
-    for sets, pair, _pair_w, free in _skeletons(counts, w):
+    for (g, h, chow, _free_pair, free), (sets, pair) in _readings(counts, w).items():
         pair_opts: tuple[int, ...] = (pair,) if pair is not None else _FREE_PAIR_KINDS
-        base_suits = meld_suits
-        base_pungs = meld_pungs
-        base_chow = meld_chow
-        for is_pung, b, _ in sets:
-            base_suits |= _suit_bit(b)
-            if is_pung:
-                if b >= 27:
-                    base_pungs |= 1 << (b - 27)
-            else:
-                base_chow = True
+        base_suits = meld_suits | g
+        base_pungs = meld_pungs | h
+        base_chow = meld_chow or chow
         free_opts: list[tuple[int, ...]] = [()]
         for _ in range(free):
             free_opts = [f + (k,) for f in free_opts for k in _FREE_SET_KINDS if not f or k >= f[-1]]
