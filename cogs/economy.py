@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from jxbot.bot import JxBot, lang_of, ls, reply
 from jxbot.i18n import t
 
@@ -28,7 +29,11 @@ def ts(when: float, style: str = "R") -> str:
 def store_error_text(exc: Exception, lang: str) -> str | None:
     msg = getattr(exc, "message", None)
     if callable(msg) and getattr(exc, "code", None):
-        return msg(lang)
+        text = msg(lang)
+        detail = getattr(exc, "detail", "")
+        if exc.code == "invalid_argument" and detail:  # e.g. which setting is out of range (no hidden info)
+            text += f" ({detail})"
+        return text
     return None
 
 

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from cogs.lobby import LobbyError, Table, TableConfig, TableManager
 from cogs.play import PlayCog, Session, StoreSink, status_text
 from jxbot.bot import CustomId, JxBot, MjButton, lang_of, ls, missing_permissions, reply
@@ -515,19 +516,17 @@ def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str) -> str:
     if len(hand) != 14:
         return t("bot.err.bad_tiles", lang, error=f"{len(hand)} tiles (14 needed)")
     try:
-        from jxbot.rules import score_win  # type: ignore[attr-defined]
+        from jxbot.rules import score_win
     except ImportError:
         return t("bot.err.no_game", lang)
     try:
-        sc = score_win(hand, [], win_tile=hand[-1], wildcard=wild, stake=stake)
-    except TypeError:
-        sc = score_win(hand, wildcard=wild, stake=stake)
+        sc = score_win(hand[:-1], hand[-1], wildcard=wild, stake=stake)  # the last tile is the winning tile
     except ValueError as exc:
         return t("bot.err.bad_tiles", lang, error=str(exc))
     from jxbot.rules.tiles import format_tiles
 
     if not sc.winning:
-        return t("bot.score.not_winning", lang, tiles=format_tiles(hand), reason=sc.reason)
+        return t("bot.score.not_winning", lang, tiles=format_tiles(hand), reason=t(f"reason.{sc.reason}", lang))
     items = "\n".join(f"• {t('item.' + i.name, lang)} {i.value} 台" for i in sc.tai)
     items += "".join(f"\n• {t('item.' + i.name, lang)} {i.value} 番" for i in sc.fan)
     return t("bot.score.result", lang, tiles=format_tiles(hand), tai=sc.total_tai, fan=sc.total_fan, points=sc.points,

@@ -372,6 +372,13 @@ class UserRef:
     id: int
 
 
+class _NoSession:
+    closed = False
+
+    async def close(self) -> None:
+        self.closed = True
+
+
 @pytest.fixture
 def fake() -> FakeDiscord:
     return FakeDiscord()
@@ -383,7 +390,7 @@ async def make_bot(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, *, store:
     bot = JxBot(settings, store=store, sync=False)
     monkeypatch.setattr(bot.http, "request", fake.request)
     monkeypatch.setattr(wh.async_context.get(), "request", fake.webhook)
-    bot.http._HTTPClient__session = object()  # type: ignore[attr-defined]  # never used: requests are faked
+    bot.http._HTTPClient__session = _NoSession()  # type: ignore[attr-defined]  # never used: requests are faked
     await bot._async_setup_hook()
     state = bot._connection
     state.user = discord.ClientUser(state=state, data=BOT_USER)  # type: ignore[arg-type]

@@ -209,3 +209,7 @@ async def test_whole_hand_result_posted_and_paid(game):
     assert await store.balance(GUILD, ALICE) == 1000 + delta
     assert f"{delta:+d}" in res.content
     assert await store.check() == []
+    # /history lists the hand with its result picture
+    await h.command(ALICE, "history")
+    eph = fake.ephemerals(ALICE)[-1]
+    assert f"{delta:+d}" in eph.content and eph.attachments == ["hand-1.png"]

@@ -1,0 +1,116 @@
+"""The bot's core pieces: custom ids, the edit coalescer, command localization and sync."""
+
+import asyncio
+
+import discord
+import pytest
+
+from jxbot.bot import CUSTOM_ID_RE, EditCoalescer, make_custom_id, parse_custom_id
+
+from .conftest import APP_ID, make_bot
+
+
+def test_custom_id_round_trip_and_rejects():
+    cid = make_custom_id("discard", "a1b2c3", 2, 35, arg=27)
+    assert cid == "mj:discard.27:a1b2c3:2:z"
+    p = parse_custom_id(cid)
+    assert (p.verb, p.table, p.seat, p.nonce, p.arg) == ("discard", "a1b2c3", 2, "z", 27)
+    lobby = parse_custom_id(make_custom_id("join", "a1b2c3", None, 0))
+    assert lobby.seat is None and lobby.arg is None
+    for bad in ["mj:discard:a1:4:0", "mj:discard:A1:0:0", "xx:join:a1:x:0", "mj:join:a1:x:0:extra", "mj::a1:0:0"]:
+        assert parse_custom_id(bad) is None and not CUSTOM_ID_RE.match(bad)
+    longest = make_custom_id("give_up", "f" * 16, 3, 36**16 - 1, arg=33)
+    assert len(longest) <= 100  # Discord's limit
+
+
+async def test_coalescer_limits_edits_and_keeps_the_last_state():
+    co = EditCoalescer(interval=0.2)
+    applied: list[int] = []
+    for i in range(20):
+        async def edit(i=i):
+            applied.append(i)
+        co.submit("m", edit)
+        await asyncio.sleep(0.01)
+    await co.flush("m")
+    assert applied[-1] == 19  # the last state wins
+    assert len(applied) <= 3  # ~0.2 s of submissions at ≥ 0.2 s per edit
+    assert co.edits["m"] == len(applied) and co.submitted["m"] == 20
+
+
+async def test_coalescer_retries_429_and_drops_404():
+    co = EditCoalescer(interval=0.0)
+    calls: list[str] = []
+
+    class Resp:
+        status, reason = 429, "rate limited"
+
+    async def limited():
+        calls.append("x")
+        if len(calls) == 1:
+            exc = discord.HTTPException(Resp(), {"code": 0, "message": "slow down", "retry_after": 0.05})
+            exc.retry_after = 0.05
+            raise exc
+
+    co.submit("a", limited)
+    await co.flush("a")
+    assert calls == ["x", "x"] and co.edits["a"] == 1
+
+    class NF:
+        status, reason = 404, "gone"
+
+    async def gone():
+        raise discord.NotFound(NF(), {"code": 10008, "message": "Unknown Message"})
+
+    co.submit("b", gone)
+    await co.flush("b")
+    assert co.edits.get("b", 0) == 0
+
+
+async def test_commands_sync_with_zh_localizations(fake, monkeypatch, store):
+    from jxbot.config import Settings
+
+    bot = await make_bot(fake, monkeypatch, store=store,
+                         settings=Settings.from_mapping({"DEV_GUILD_ID": "42", "JXBOT_EDIT_INTERVAL": "0"}))
+    await bot.sync_commands()
+    method, path, body = fake.synced[-1]
+    assert method == "PUT" and path == f"/applications/{APP_ID}/guilds/42/commands"  # DEV_GUILD_ID: one guild
+    cmds = {c["name"]: c for c in body}
+    assert {"mahjong", "balance", "daily", "pay", "leaderboard", "stats", "history", "admin"} <= set(cmds)
+    mj = cmds["mahjong"]
+    assert mj["name_localizations"]["zh-CN"] == "麻将"
+    subs = {o["name"]: o for o in mj["options"]}
+    assert set(subs) == {"create", "join", "leave", "start", "addbot", "kick", "status", "hand", "autowin",
+                         "rules", "score"}
+    assert subs["create"]["name_localizations"]["zh-CN"] == "开桌"
+    assert subs["create"]["description_localizations"]["zh-CN"] == "在本频道开一张新牌桌"
+    stake = next(o for o in subs["create"]["options"] if o["name"] == "stake")
+    assert stake["name_localizations"]["zh-CN"] == "底分"
+    # admin is hidden from members without Manage Server
+    assert int(cmds["admin"]["default_member_permissions"]) == discord.Permissions(manage_guild=True).value
+    await bot.close()
+
+
+@pytest.mark.parametrize("locale,needle", [("en-US", "Jiaxing Mahjong"), ("zh-CN", "嘉兴麻将")])
+async def test_rules_command_localized(harness, locale, needle):
+    await harness.command(101, "mahjong rules", locale=locale)
+    assert needle in harness.fake.last_ephemeral(101)
+
+
+async def test_score_command(harness):
+    await harness.command(101, "mahjong score", tiles="111222333m44455m")
+    text = harness.fake.last_ephemeral(101)
+    assert "7 台 × 2^0 番 = 7" in text and "对对胡" not in text and "All pungs" in text
+    await harness.command(101, "mahjong score", tiles="12x")
+    assert "Can't read" in harness.fake.last_ephemeral(101)
+    await harness.command(101, "mahjong score", tiles="123m456p789s11223z")
+    assert "not a winning hand" in harness.fake.last_ephemeral(101)
+
+
+async def test_unknown_button_gets_an_answer(harness):
+    from .conftest import Msg
+
+    msg = Msg(1, 810000000000000001, "x", [{"type": 1, "components": [
+        {"type": 2, "style": 2, "label": "?", "custom_id": "mj:frobnicate:abc:0:0"}]}], [])
+    harness.fake.messages[1] = msg
+    await harness.click(101, msg, "?")
+    assert "expired" in harness.fake.last_ephemeral(101)
