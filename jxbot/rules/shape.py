@@ -395,7 +395,7 @@ def _shanten_transitions() -> None:
                 best: dict[int, int] = {}
                 for s in (0, 1, 2) if chows else (0,):
                     for q in (0, 1) if p == 0 else (0,):
-                        for u in (0, 1):
+                        for u in (0, 1, 2):  # a 4th tile of a kind can be a lone tile of a second set
                             ns = sets + s + u
                             if ns > 4:
                                 continue

@@ -1,5 +1,6 @@
 from jxbot.rules import (
     Meld,
+    Ruleset,
     is_complete,
     is_winning,
     parse_tiles,
@@ -76,3 +77,10 @@ def test_shanten_basics():
     assert shanten(P("19m19p19s1234567z")) == 8
     w = P("5z")[0]
     assert shanten(P("19m19p19s1234567z"), wildcard=w) == 7
+
+
+def test_shanten_a_fourth_honor_can_be_a_lone_tile_of_another_set():
+    # three wildcards (1m), 23m, 东×4, 南×4: 东东东 南南南 南+WW 23m+W and 东+W as the pair → ready
+    hand = P("111m23m1111z2222z")
+    assert shanten(hand, wildcard=0) == 0
+    assert waits(hand, wildcard=0, ruleset=Ruleset(name="shape", require_pattern=False))
