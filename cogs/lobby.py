@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 TableState = Literal["lobby", "running", "ended"]
+RESTART_NONCE_GAP = 1_000_000
 
 
 class LobbyError(Exception):
@@ -187,8 +188,9 @@ class Table:
             state=d.get("state", "lobby"), lang=d.get("lang", "zh"),
             lobby_message_id=d.get("lobby_message_id"), table_message_id=d.get("table_message_id"),
             panels={int(k): (int(v[0]), int(v[1])) for k, v in d.get("panels", {}).items()},
-            # a restart invalidates every nonce shown before: start above them
-            nonces={int(k): int(v) + 1 for k, v in d.get("nonces", {}).items()},
+            # a restart invalidates every button shown before: start far above the saved nonces (the table
+            # is saved at every hand start and end, so fewer changes than this happened since)
+            nonces={int(k): int(v) + RESTART_NONCE_GAP for k, v in d.get("nonces", {}).items()},
         )
 
 

@@ -399,6 +399,20 @@ class Session:
         task = self.runner.start()
         task.add_done_callback(self._done)
 
+    def refresh(self) -> None:
+        """Send every seat and the channel their current view again (after a resume)."""
+        runner = self.runner
+        for seat, ds in self.seats.items():
+            view = runner.view(seat)
+            if view is not None:
+                ds.view = view
+                self.table.nonce_for(seat, action_keys(view))
+                ds.schedule()
+        pv = runner.public_view()
+        if pv is not None:
+            self.observer.view = pv
+            self.bot.coalescer.submit(("table", self.table.id), self.observer.push)
+
     def _done(self, task: asyncio.Task[Any]) -> None:
         if task.cancelled():
             return

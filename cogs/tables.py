@@ -495,6 +495,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                 events = [e if isinstance(e, dict) else e.event for e in await self.bot.store.hand_events(hid)]
             session = Session(self.bot, self, table)
             session.start(runner_state=runner_state, events=events)
+            session.refresh()  # fresh panels: every button shown before the restart is now stale
             ch = self.bot.get_partial_messageable(table.channel_id)
             try:
                 await ch.send(t("bot.dm.resumed", table.lang))

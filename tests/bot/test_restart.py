@@ -1,0 +1,55 @@
+"""A restart mid-hand: the new bot process resumes the table from the stored events, tells the channel,
+refreshes the panel in place, and only the new buttons work."""
+
+import copy
+
+from jxbot.bot import parse_custom_id
+from jxbot.table import FakeClock
+
+from .conftest import Harness, _shutdown, make_bot
+from .test_play import ALICE, discard_buttons, panel, start_table
+
+
+async def test_restart_resumes_table_and_rebinds_buttons(fake, monkeypatch, store):
+    bot1 = await make_bot(fake, monkeypatch, store=store)
+    h1 = Harness(bot1, fake)
+    cog1 = bot1.get_cog("TablesCog")
+    cog1.clock, cog1.computer_delay, cog1.seed = FakeClock(), 0.0, 11
+    table1 = await start_table(h1)
+    runner1 = table1.session.runner
+    hand_id = runner1.hand.context.hand_id if hasattr(runner1.hand, "context") else runner1.hand.hand_id
+    p = panel(fake, ALICE)
+    await h1.click(ALICE, p, custom_id=discard_buttons(p)[0]["custom_id"])
+    await h1.settle()
+    discards_before = list(runner1.hand.public_view()["seats"][0]["discards"])
+    before_restart = copy.deepcopy(panel(fake, ALICE))  # what Alice's client shows
+    await runner1.pause()  # the process dies: everything so far is in the store
+    await _shutdown(bot1)
+
+    bot2 = await make_bot(fake, monkeypatch, store=store)
+    h2 = Harness(bot2, fake)
+    cog2 = bot2.get_cog("TablesCog")
+    cog2.clock, cog2.computer_delay = FakeClock(), 0.0
+    n_dms = len(fake.dms(ALICE))
+    assert await cog2.resume_all() == 1
+    await h2.settle()
+    table2 = h2.table()
+    runner2 = table2.session.runner
+    assert str(getattr(runner2.hand, "hand_id", None) or runner2.hand.context.hand_id) == str(hand_id)
+    assert runner2.hand.public_view()["seats"][0]["discards"][:len(discards_before)] == discards_before
+    assert any("重启" in (m.content or "") for m in fake.channel())  # the players are told
+    assert len(fake.dms(ALICE)) == n_dms  # the same panel message, edited in place
+    # a button from before the restart is stale; the refreshed panel's buttons work
+    n = len(runner2.hand.public_view()["seats"][0]["discards"])
+    old_ids = {parse_custom_id(b["custom_id"]).nonce for b in discard_buttons(before_restart)}
+    assert {a["type"] for a in runner2.view(0)["actions"]} >= {"discard"}  # Alice's turn again
+    stale = discard_buttons(before_restart)
+    assert stale
+    await h2.click(ALICE, before_restart, custom_id=stale[0]["custom_id"])
+    assert "expired" in fake.last_ephemeral(ALICE)
+    assert len(runner2.hand.public_view()["seats"][0]["discards"]) == n
+    fresh = discard_buttons(panel(fake, ALICE))
+    assert fresh and parse_custom_id(fresh[0]["custom_id"]).nonce not in old_ids
+    await h2.click(ALICE, panel(fake, ALICE), custom_id=fresh[0]["custom_id"])
+    assert len(runner2.hand.public_view()["seats"][0]["discards"]) == n + 1
+    await _shutdown(bot2)
