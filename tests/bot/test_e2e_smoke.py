@@ -1,0 +1,46 @@
+"""The real bot process (`jxbot run`) against the local Discord API double: create, join, start, a DM panel
+with an image, a discard click, closed DMs. (The double and its fixtures: tests/e2e, docs/e2e.md.)"""
+
+import pytest
+
+from tests.e2e.conftest import double, start_bot  # noqa: F401  (fixtures)
+from tests.e2e.players import Player
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_bot_plays_against_the_double(double, start_bot, tmp_path):  # noqa: F811
+    guild = double.add_guild("test", locale="zh-CN")
+    channel = double.add_text_channel(guild, "mahjong")
+    alice = Player.join(double, "alice", guild, channel, locale="en-US")
+    bob = Player.join(double, "bob", guild, channel, locale="zh-CN", dms_open=False)
+    bot = await start_bot(["-m", "jxbot.cli", "run"],
+                          env={"DEV_GUILD_ID": str(guild.id), "JXBOT_DB": str(tmp_path / "db.sqlite3"),
+                               "JXBOT_EDIT_INTERVAL": "0.2"})
+    await double.wait_commands()
+    await double.wait_ready()
+    act = await alice.slash("mahjong create", stake=2)
+    await act.settled()
+    assert act.ephemeral
+    lobby = await alice.wait_message(lambda m: any(b.get("label") == "加入" for b in m.buttons()))
+    j = await bob.click(lobby, label="加入")
+    await j.settled()
+    await alice.wait_message(lambda m: "私信" in (m.content or "") and str(bob.id) in (m.content or ""))
+    s = await alice.click(lobby, label="开始")
+    await s.settled()
+    panel = await alice.wait_dm(lambda m: m.image() is not None and len(m.buttons()) > 3)
+    table_msg = await alice.wait_message(lambda m: any(b.get("label") == "看我的牌" for b in m.buttons()))
+    assert table_msg.attachments
+    show = await bob.click(table_msg, label="看我的牌")
+    await show.settled()
+    assert any(e.image() is not None for e in bob.ephemerals())
+    # Alice discards from her DM panel: acknowledged, and the same panel message is edited in place
+    n = panel.edit_count
+    tiles = [b for b in panel.buttons() if b.get("custom_id", "").startswith("mj:discard.")]
+    d = await alice.click(panel, custom_id=tiles[0]["custom_id"])
+    await d.response()
+    assert d.response_type == 6 and not d.failed
+    await alice.wait_edited(panel, since=n)
+    # the only refusal Discord gave is the 50007 that told the bot Bob's DMs are closed
+    assert double.errors == [], bot.tail()
+    assert [r[3] for r in double.rejections] == [50007], bot.tail()
