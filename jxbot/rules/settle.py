@@ -36,10 +36,10 @@ def multipliers(*, winner: int, self_draw: bool = False, robbed: int | None = No
         if s == winner:
             continue
         if contract is not None:
-            a, b = contract
-            if s in gave_up:
-                m = 0
-            elif winner in contract:
+            if s in gave_up:  # a seat that gave up pays nothing, whatever happens (A8)
+                mult[s] = 0
+                continue
+            if winner in contract:
                 m = rs.mult_contract_partner if s in contract else rs.mult_contract_persist
             else:
                 m = rs.mult_contract_pair_when_other_wins if s in contract else rs.mult_contract_other_persist_when_other_wins
