@@ -65,3 +65,6 @@ assert set(ITEM_NAMES) == set(TAI_CODES) | set(FAN_CODES)
 def item_name(code: str, lang: str | None = "zh") -> str:
     """Label of a 台/番 item code, e.g. ``item_name("full_flush", "en") == "Full flush"``."""
     return t(f"item.{code}", lang)
+
+
+from . import caishen as _caishen  # noqa: E402,F401  (registers the 財神 ruleset's item labels)

@@ -67,6 +67,31 @@ class Ruleset:
     claim_window_seconds: float = 5.0
     turn_seconds: float = 20.0  # C [default]
 
+    # B — the 財神 (caishen) ruleset; ``family`` picks the functions that differ (jxbot.rules.caishen)
+    family: Literal["jiaxing", "caishen"] = "jiaxing"
+    reserve_pairs: int = 0  # B2: pairs kept back (dead) at the tail, holding the flipped tile's pair
+    cs_min_multiplier: int = 2  # B3: 平胡 needs 二倍以上
+    cs_seven_pairs: int = 2  # B4 七對子
+    cs_self_draw: int = 2  # B4 自摸 doubles
+    cs_kong_draw: int = 2  # B4 杠底 doubles
+    cs_rob_kong: int = 4  # B9 搶槓 ×4
+    cs_caishen_head: int = 4  # B4 財神頭
+    cs_single_caishen_head: int = 8  # B4 單釣財神頭
+    cs_caishen_hui: int = 4  # B4 財神會
+    cs_seven_winds: int = 4  # B4 七風 [default]
+    cs_bu_da: int = 4  # B4 正規不搭 [default]
+    cs_piao_cai: int = 8  # B5 漂財 once; each further consecutive float doubles
+    cs_piao_cai_single: int = 16  # B5 單釣漂財
+    cs_piao_cai_hui: int = 16  # B5 財神會 with 漂財
+    cs_base_start: int = 2  # B6 底 on the dealer's first consecutive hand (then 3, 4 …)
+    cs_discarder_extra: bool = True  # B6 the discarder pays one extra share
+    cs_drawn_payment: int = 2  # B2 drawn hand: the dealer pays each other seat this (× stake)
+    cs_beigen_payment: int = 2  # B7 被跟: the followed seat pays each other seat this (× stake)
+    cs_beigen_first_round_only: bool = True  # B7 [default]
+    cs_dabao_chows: int = 3  # B8 chows fed to the next seat that make 大包 (0 = off)
+    cs_dabao_literal: bool = True  # B8 [default] the two other seats also pay their own shares
+    cs_rounds_per_ban: int = 4  # B11 seats are redrawn after each 版 of this many rounds (0 = never)
+
     def with_(self, **changes: object) -> Ruleset:
         return replace(self, **changes)  # type: ignore[arg-type]
 
@@ -77,7 +102,14 @@ class Ruleset:
 
 JIAXING = Ruleset()
 
-RULESETS: dict[str, Ruleset] = {"jiaxing": JIAXING}
+# RULES part B. The 財神 is the flipped tile's kind (wild for winning only; a discarded one cannot be
+# claimed at all); 20 tiles (10 pairs) kept back; no contract (承包); one 版 (four rounds) per match.
+CAISHEN = Ruleset(
+    name="caishen", family="caishen", seven_pairs=True, require_pattern=False, reserve_pairs=10,
+    contract_claims=0, match_rounds=4,
+)
+
+RULESETS: dict[str, Ruleset] = {"jiaxing": JIAXING, "caishen": CAISHEN}
 
 
 def get_ruleset(name: str | Ruleset) -> Ruleset:

@@ -138,13 +138,19 @@ def score_win(concealed: Sequence[int], win_tile: int, melds: Sequence[Meld] = (
               wildcard: int | None = None, self_draw: bool = False, kong_draw: bool = False,
               last_tile: bool = False, robbing_kong: bool = False, seat_wind: int = 0, round_wind: int = 0,
               first_turn: bool = False, cumulative: int | Sequence[str] = (), stake: int = 1,
-              ruleset: str | Ruleset = "jiaxing") -> Score:
+              ruleset: str | Ruleset = "jiaxing", float_run: int = 0) -> Score:
     """Score a win. ``concealed`` excludes ``win_tile``. Raises ``ValueError`` for an impossible
     hand (a fifth copy, a wrong tile count, a wildcard in a meld, an unknown cumulative code).
 
     Not winning → ``Score(winning=False, reason="no_shape" | "no_pattern")``.
     """
     rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
+    if rs.family == "caishen":  # RULES B: multipliers instead of 台/番 (``float_run``: 漂財 in a row)
+        from . import caishen
+
+        return caishen.score_win(concealed, win_tile, melds, wildcard=wildcard, self_draw=self_draw,
+                                 kong_draw=kong_draw, robbing_kong=robbing_kong, float_run=float_run,
+                                 stake=stake, ruleset=rs)
     check_hand(concealed, melds, extra=(win_tile,), wildcard=wildcard, tiles_mod3=2)
     if not 0 <= seat_wind <= 3 or not 0 <= round_wind <= 3:
         raise ValueError("seat_wind and round_wind are 0–3 (东南西北)")

@@ -314,6 +314,10 @@ def is_winning(concealed: Sequence[int], melds: Sequence[Meld] = (), wildcard: i
     if len(concealed) % 3 != 2:
         return False
     rs = _ruleset(ruleset)
+    if rs.family == "caishen":  # RULES B: the hand would win as a self-draw (see jxbot.rules.caishen)
+        from .caishen import is_winning_any
+
+        return is_winning_any(concealed, melds, wildcard, rs)
     c0, c1, c2, c3, w = _split(concealed, wildcard)
     return _wins(c0, c1, c2, c3, w, *_meld_info(melds), rs)
 
@@ -328,6 +332,13 @@ def waits(concealed: Sequence[int], melds: Sequence[Meld] = (), wildcard: int | 
     if len(concealed) % 3 != 1:
         return set()
     rs = _ruleset(ruleset)
+    if rs.family == "caishen":
+        from .caishen import is_winning_any
+
+        held = [0] * NUM_KINDS
+        for t in [*concealed, *(x for m in melds for x in m.tiles)]:
+            held[t] += 1
+        return {t for t in range(NUM_KINDS) if held[t] < 4 and is_winning_any([*concealed, t], melds, wildcard, rs)}
     c0, c1, c2, c3, w = _split(concealed, wildcard)
     mmask, mchow = _meld_info(melds)
     seen = [0] * NUM_KINDS
