@@ -91,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
         if args.stake < 0:
             raise ValueError("the stake cannot be negative")
         check_hand(hand, melds, extra=(win,), wildcard=wildcard, tiles_mod3=2)
+        if win == wildcard and not args.self_draw and not rs.wildcard_discard_claimable:
+            raise ValueError("a discarded 百搭 (wildcard) cannot be claimed, not even for 胡: "
+                             "a wildcard win tile needs --self-draw")
         score = score_win(
             hand, win, melds, wildcard=wildcard, self_draw=args.self_draw, kong_draw=args.kong_draw,
             last_tile=args.last_tile, robbing_kong=args.rob, seat_wind=args.seat, round_wind=args.round,

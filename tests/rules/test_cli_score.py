@@ -62,6 +62,7 @@ def test_not_winning_says_why_exit_1(capsys):
     (["1m", "--win", "1m", "--chi", "124m", "--peng", "777z", "--gang", "5555m", "--angang", "9999m"], "not a chow"),
     (["1112345678999m", "--win", "5m", "--cumulative", "bogus"], "unknown cumulative"),
     (["1112345678999m", "--win", "5m", "--ruleset", "nope"], "unknown ruleset"),
+    (["123456789m11z5s5s", "--win", "5s", "--wildcard", "5s"], "cannot be claimed"),
 ])
 def test_bad_input_exit_2_with_a_clear_message(capsys, argv, fragment):
     code, _, err = run(capsys, *argv)
@@ -73,3 +74,10 @@ def test_bad_wind_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["score", "1112345678999m", "--win", "5m", "--seat", "X"])
     assert exc.value.code == 2
+
+
+def test_self_drawn_wildcard_wins(capsys):
+    code, out, _ = run(capsys, "123456789m11z5s5s", "--win", "5s", "--wildcard", "5s", "--self-draw", "--json")
+    d = json.loads(out)
+    assert code == 0 and {"name": "three_wildcards", "value": 1} in [
+        {"name": i["name"], "value": i["value"]} for i in d["fan"]]
