@@ -521,8 +521,8 @@ def shanten(concealed: Sequence[int], melds: Sequence[Meld] = (), wildcard: int 
     For a 3k+2 hand: −1 = complete, 0 = one discard from ready… (the usual convention).
     """
     n = len(concealed)
-    if n % 3 == 0:
-        raise ValueError(f"shanten needs 3k+1 or 3k+2 concealed tiles, not {n}")
+    if n % 3 == 0 or n > 14:
+        raise ValueError(f"shanten needs 3k+1 or 3k+2 concealed tiles (at most 14), not {n}")
     tabs = _shanten_tables()
     c0, c1, c2, c3, w = _split(concealed, wildcard)
     k = n // 3

@@ -84,3 +84,12 @@ def test_shanten_a_fourth_honor_can_be_a_lone_tile_of_another_set():
     hand = P("111m23m1111z2222z")
     assert shanten(hand, wildcard=0) == 0
     assert waits(hand, wildcard=0, ruleset=Ruleset(name="shape", require_pattern=False))
+
+
+def test_shanten_rejects_impossible_sizes():
+    import pytest
+
+    with pytest.raises(ValueError, match="3k"):
+        shanten(P("123m456m"))
+    with pytest.raises(ValueError, match="at most 14"):
+        shanten(P("1112223334445556m"))
