@@ -24,6 +24,7 @@ from jxbot.rules.melds import Meld, MeldKind
 from jxbot.rules.ruleset import RULESETS, Ruleset, get_ruleset
 from jxbot.rules.tiles import NUM_KINDS, WALL_SIZE, is_honor, next_in_sequence, sort_hand
 
+from . import caishen as _caishen
 from . import events as ev
 from .actions import CLAIM_TYPES, TURN_TYPES, Action, ActionType, action_from_json
 from .errors import IllegalAction
@@ -47,6 +48,7 @@ class HandContext:
     stake: int = 1  # 底分
     cumulative_queue: tuple[str, ...] = ()  # cumulative 番 waiting, oldest first (before this deal)
     previous_wildcard: int | None = None  # the 百搭 of the previous hand at this table
+    dealer_streak: int = 0  # hands this dealer has already kept the deal in a row (caishen 牢莊 底)
 
     def __post_init__(self) -> None:
         if not 0 <= self.dealer < 4 or not 0 <= self.round_wind < 4:
@@ -56,13 +58,15 @@ class HandContext:
     def to_json(self) -> dict:
         return {"hand_id": self.hand_id, "hand_number": self.hand_number, "dealer": self.dealer,
                 "round_wind": self.round_wind, "stake": self.stake,
-                "cumulative_queue": list(self.cumulative_queue), "previous_wildcard": self.previous_wildcard}
+                "cumulative_queue": list(self.cumulative_queue), "previous_wildcard": self.previous_wildcard,
+                "dealer_streak": self.dealer_streak}
 
     @classmethod
     def from_json(cls, d: dict) -> HandContext:
         return cls(hand_id=d["hand_id"], hand_number=d["hand_number"], dealer=d["dealer"],
                    round_wind=d["round_wind"], stake=d["stake"],
-                   cumulative_queue=tuple(d["cumulative_queue"]), previous_wildcard=d["previous_wildcard"])
+                   cumulative_queue=tuple(d["cumulative_queue"]), previous_wildcard=d["previous_wildcard"],
+                   dealer_streak=d.get("dealer_streak", 0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +267,8 @@ class Hand:
             added.append("baozi")
         if indicator is not None and wildcard is not None and wildcard == ctx.previous_wildcard:
             added.append("wildcard_repeat")
+        if rs.cumulative_per_win <= 0:  # no cumulative 番 in this ruleset (caishen)
+            added = []
         h._emit(ev.Dealt(dealer=ctx.dealer, indicator=indicator, wildcard=wildcard,
                          cumulative_added=tuple(added)), out)
         return h
@@ -345,7 +351,7 @@ class Hand:
             if seat in self.gave_up or self.drawn is None:
                 return discards
             acts: list[Action] = []
-            if _rules.is_winning(hand, self.melds[seat], self.wildcard, self.ruleset):
+            if self._can_win(seat, hand, self.drawn, self_draw=True):
                 acts.append(Action(ActionType.TSUMO, seat, self.drawn))
             if self.wall_remaining > 0:
                 counts = Counter(hand)
@@ -379,7 +385,7 @@ class Hand:
                 continue
             hand = self.concealed[s]
             acts: list[Action] = []
-            if _rules.is_winning([*hand, tile], self.melds[s], wc, rs):
+            if self._can_win(s, [*hand, tile], tile, self_draw=False):
                 acts.append(Action(ActionType.HU, s, tile))
             if tile != wc:
                 n = hand.count(tile)
@@ -406,9 +412,23 @@ class Hand:
             if s in self.gave_up:
                 continue
             hand, melds = self.concealed[s], self.melds[s]
-            if _rules.is_winning([*hand, tile], melds, wc, rs) and not _rules.ready_on_everything(hand, melds, wc, rs):
+            if rs.family == "caishen":  # RULES B5/B9: any seat but a floater may rob
+                if _caishen.can_win(self, s, [*hand, tile], tile, self_draw=False, robbing=True):
+                    opts[s] = (Action(ActionType.HU, s, tile),)
+            elif _rules.is_winning([*hand, tile], melds, wc, rs) and not _rules.ready_on_everything(hand, melds, wc, rs):
                 opts[s] = (Action(ActionType.HU, s, tile),)
         return opts
+
+    def _can_win(self, seat: int, tiles: list[int], win_tile: int, *, self_draw: bool) -> bool:
+        """May ``seat`` win with ``tiles`` (the win tile included)? The caishen family also needs ×2 and
+        bars a floater (漂財) from winning on a discard."""
+        if self.ruleset.family == "caishen":
+            return _caishen.can_win(self, seat, tiles, win_tile, self_draw=self_draw)
+        return _rules.is_winning(tiles, self.melds[seat], self.wildcard, self.ruleset)
+
+    def _dead_indices(self) -> frozenset[int]:
+        """Wall indices out of play: the indicator (and in caishen the 20 tiles kept back)."""
+        return _caishen.dead_indices(self, self._indicator_index())
 
     # ------------------------------------------------------------ applying actions
 
@@ -625,14 +645,17 @@ class Hand:
             first_turn = self_draw and not self.discarded_seats and not self.melds[seat]
         else:
             first_turn = seat not in self.discarded_seats and not self.any_claim
-        taken = tuple(self.queue[: self.ruleset.cumulative_per_win])
-        score = _rules.score_win(
-            hand, tile, self.melds[seat], wildcard=self.wildcard, self_draw=self_draw,
-            kong_draw=self_draw and self.kong_draw, last_tile=self_draw and self.last_tile,
-            robbing_kong=robbed_from is not None, seat_wind=self.seat_wind(seat),
-            round_wind=self.context.round_wind, first_turn=first_turn, cumulative=taken,
-            stake=self.context.stake, ruleset=self.ruleset,
-        )
+        taken = tuple(self.queue[: max(0, self.ruleset.cumulative_per_win)])
+        if self.ruleset.family == "caishen":
+            score = _caishen.score(self, seat, hand, tile, self_draw=self_draw, robbed_from=robbed_from)
+        else:
+            score = _rules.score_win(
+                hand, tile, self.melds[seat], wildcard=self.wildcard, self_draw=self_draw,
+                kong_draw=self_draw and self.kong_draw, last_tile=self_draw and self.last_tile,
+                robbing_kong=robbed_from is not None, seat_wind=self.seat_wind(seat),
+                round_wind=self.context.round_wind, first_turn=first_turn, cumulative=taken,
+                stake=self.context.stake, ruleset=self.ruleset,
+            )
         if not score.winning:  # legal_actions only offers wins that is_winning accepts
             raise RuntimeError(f"rules disagree: is_winning but score_win says {score.reason}")
         return ev.Won(seat=seat, tile=tile, self_draw=self_draw, discarder=discarder, robbed_from=robbed_from,
@@ -652,11 +675,14 @@ class Hand:
         if len(balances) != 4:
             raise ValueError("balances has one entry per seat")
         r = self.result
-        s = _rules.settle(
-            winner=r.winner, points=r.score.points if r.score else 0, self_draw=r.self_draw,
-            discarder=r.discarder, robbed=r.robbed_from, contract=r.contract, gave_up=r.gave_up,
-            escaped=r.escaped, balances=list(balances), fee=fee, ruleset=self.ruleset,
-        )
+        if self.ruleset.family == "caishen":
+            s = _caishen.settle(self, balances, fee)
+        else:
+            s = _rules.settle(
+                winner=r.winner, points=r.score.points if r.score else 0, self_draw=r.self_draw,
+                discarder=r.discarder, robbed=r.robbed_from, contract=r.contract, gave_up=r.gave_up,
+                escaped=r.escaped, balances=list(balances), fee=fee, ruleset=self.ruleset,
+            )
         self._emit(ev.HandSettled(balances=tuple(balances), fee=fee, settlement=settlement_to_json(s)), [])
         assert self.settlement is not None
         return self.settlement
@@ -692,9 +718,9 @@ class Hand:
         for i in range(4):
             self.concealed[(d + i) % 4] = list(w[DEAL * i:DEAL * (i + 1)])
         self.concealed[d].append(w[4 * DEAL])
-        ind = self._indicator_index()
+        dead = self._dead_indices()
         self.indicator, self.wildcard = e.indicator, e.wildcard
-        self._live = [i for i in range(4 * DEAL + 1, WALL_SIZE) if i != ind]
+        self._live = [i for i in range(4 * DEAL + 1, WALL_SIZE) if i not in dead]
         self._h, self._t = 0, len(self._live) - 1
         self.queue.extend(e.cumulative_added)
         self.turn, self.drawn, self.phase = d, w[4 * DEAL], "turn"
@@ -796,7 +822,8 @@ class Hand:
         )
 
     def _on_drawn_game(self, e: ev.DrawnGame) -> None:
-        self.queue.append("huang")
+        if self.ruleset.cumulative_per_win > 0:
+            self.queue.append("huang")
         self.phase = "ended"
         self.result = HandResult(
             winner=None, win_tile=None, self_draw=False, discarder=None, robbed_from=None, score=None,
@@ -932,9 +959,8 @@ class Hand:
         if self._live:
             for i in self._live[self._h:self._t + 1]:
                 c[self.wall[i]] += 1
-            ind = self._indicator_index()
-            if ind is not None:
-                c[self.wall[ind]] += 1
+            for i in self._dead_indices():
+                c[self.wall[i]] += 1
         return c
 
     def __repr__(self) -> str:

@@ -12,7 +12,7 @@ from jxbot.rules.ruleset import Ruleset, get_ruleset
 
 from .errors import IllegalAction
 from .hand import Hand, HandContext, ruleset_from_json, ruleset_to_json
-from .rng import derive_id, seed_bytes
+from .rng import HashDrbg, derive_id, seed_bytes
 
 
 class Match:
@@ -43,6 +43,8 @@ class Match:
         self.queue: tuple[str, ...] = ()
         self.previous_wildcard: int | None = None
         self.results: list[dict] = []
+        self.dealer_streak = 0  # hands the dealer has kept the deal in a row (caishen 牢莊)
+        self.seating = [0, 1, 2, 3]  # seating[seat] = the player (their seat at the start) sitting there
 
     @property
     def round_wind(self) -> int:
@@ -66,7 +68,7 @@ class Match:
         n = self.hand_number
         return HandContext(hand_id=f"{self.match_id}-{n}", hand_number=n, dealer=self.dealer,
                            round_wind=self.round_wind, stake=self.stake, cumulative_queue=self.queue,
-                           previous_wildcard=self.previous_wildcard)
+                           previous_wildcard=self.previous_wildcard, dealer_streak=self.dealer_streak)
 
     def next_hand(self) -> Hand:
         """The next hand (deterministic: calling it again before ``finish_hand`` deals the same hand)."""
@@ -100,14 +102,36 @@ class Match:
             "deltas": list(s.deltas) if s else None,
             "house_delta": s.house_delta if s else None,
         }
+        if self.ruleset.family == "caishen":
+            rec["seating"] = list(self.seating)  # players may change seats after a 版
         self.results.append(rec)
         self.queue = tuple(hand.queue)
         self.previous_wildcard = hand.wildcard
         if not (r.drawn_game or r.winner == self.dealer):
             self.dealer = (self.dealer + 1) % 4
+            self.dealer_streak = 0
             if self.dealer == 0:
                 self.rounds_done += 1
+                per_ban = self.ruleset.cs_rounds_per_ban if self.ruleset.family == "caishen" else 0
+                if per_ban and self.rounds_done % per_ban == 0 and not self.over:
+                    rec["reseat"] = self._reseat()
+        else:
+            self.dealer_streak += 1
         return rec
+
+    def _reseat(self) -> list[int]:
+        """RULES B11: after a 版 each player draws one of 东南西北 (a deterministic draw from the seed);
+        the player at seat i moves to the seat of the wind drawn (东 = seat 0, the new dealer).
+        Returns the winds drawn, by old seat."""
+        winds = [0, 1, 2, 3]
+        HashDrbg(seed_bytes(self.seed) + f"/reseat/{self.rounds_done}".encode(), "jxbot-reseat").shuffle(winds)
+        new = [0, 0, 0, 0]
+        for old_seat, w in enumerate(winds):
+            new[w] = self.seating[old_seat]
+        self.seating = new
+        self.dealer = 0
+        self.dealer_streak = 0
+        return winds
 
     def totals(self) -> list[int]:
         """Silver won or lost per seat over the settled hands."""
@@ -124,6 +148,7 @@ class Match:
             "rounds": self.rounds, "stake": self.stake, "fee": self.fee, "max_hands": self.max_hands,
             "dealer": self.dealer, "rounds_done": self.rounds_done, "queue": list(self.queue),
             "previous_wildcard": self.previous_wildcard, "results": [dict(r) for r in self.results],
+            "dealer_streak": self.dealer_streak, "seating": list(self.seating),
         }
 
     @classmethod
@@ -136,4 +161,6 @@ class Match:
         m.queue = tuple(d["queue"])
         m.previous_wildcard = d["previous_wildcard"]
         m.results = [dict(r) for r in d["results"]]
+        m.dealer_streak = d.get("dealer_streak", 0)
+        m.seating = list(d.get("seating", [0, 1, 2, 3]))
         return m

@@ -106,7 +106,7 @@ JIAXING = Ruleset()
 # claimed at all); 20 tiles (10 pairs) kept back; no contract (承包); one 版 (four rounds) per match.
 CAISHEN = Ruleset(
     name="caishen", family="caishen", seven_pairs=True, require_pattern=False, reserve_pairs=10,
-    contract_claims=0, match_rounds=4,
+    contract_claims=0, match_rounds=4, cumulative_per_win=0, fan_cumulative=0,
 )
 
 RULESETS: dict[str, Ruleset] = {"jiaxing": JIAXING, "caishen": CAISHEN}
