@@ -1,5 +1,6 @@
 """Pure hand analysis for Jiaxing Mahjong: tiles & notation, melds, rulesets, win/waits/shanten, scoring, settlement."""
 
+from . import names  # (registers the zh/en item.<code> labels in jxbot.i18n)
 from .contract import Score, ScoreItem, Settlement, Transfer
 from .melds import Meld, MeldKind
 from .ruleset import JIAXING, RULESETS, Ruleset, get_ruleset
@@ -10,6 +11,6 @@ from .tiles import format_tile, format_tiles, parse_tile, parse_tiles, sort_hand
 
 __all__ = [
     "JIAXING", "RULESETS", "Meld", "MeldKind", "Ruleset", "Score", "ScoreItem", "Settlement", "Transfer",
-    "check_hand", "format_tile", "format_tiles", "get_ruleset", "is_complete", "is_winning", "multipliers", "parse_tile",
+    "check_hand", "format_tile", "format_tiles", "get_ruleset", "is_complete", "is_winning", "multipliers", "names", "parse_tile",
     "parse_tiles", "ready_on_everything", "score_win", "settle", "shanten", "sort_hand", "tile_name", "waits", "winning_patterns",
 ]
