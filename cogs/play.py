@@ -175,6 +175,8 @@ def panel_text(table: Table, seat: int, view: dict, lang: str) -> str:
         lines.append(t("bot.status.ended", lang))
     else:
         lines.append(t("bot.panel.wait", lang))
+    if sv.get("auto") and phase != "ended":
+        lines.append(t("bot.panel.auto", lang))
     return "\n".join(lines)
 
 
@@ -302,8 +304,17 @@ class ChannelObserver:
         png = render_png("result", result, lang)
         files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
         ch = bot.get_partial_messageable(table.channel_id)
+        view = None
+        runner = self.session.runner
+        if runner is not None and not runner_will_stop(runner):
+            self.session.next_votes = set()
+            self.session.hand_no = int(result.get("hand_number") or 0)
+            view = discord.ui.View(timeout=None)
+            view.add_item(MjButton(CustomId("next", table.id, None, _b36(self.session.hand_no)),
+                                   label=t("bot.btn.next", lang), style=discord.ButtonStyle.primary))
         try:
-            await ch.send(content="\n".join(lines), files=files)
+            kw: dict[str, Any] = {"view": view} if view is not None else {}
+            await ch.send(content="\n".join(lines), files=files, **kw)
         except discord.HTTPException:
             log.exception("posting the result of table %s failed", table.id)
         await self.session.after_hand(result)
@@ -319,6 +330,21 @@ class ChannelObserver:
         except discord.HTTPException:
             log.exception("posting the end of table %s failed", table.id)
         await self.session.closed()
+
+
+def runner_will_stop(runner: Any) -> bool:
+    """True when the match ends with the hand just finished (no next hand to wait for)."""
+    mh = runner.config.max_hands
+    return bool(runner.match.over) or (mh is not None and runner.hands_played >= mh)
+
+
+def skip_pause(runner: Any) -> None:
+    """Deal the next hand now instead of after the pause between hands."""
+    fn = getattr(runner, "skip_pause", None)
+    if fn is not None:
+        fn()
+    else:  # the runner's wake-up event ends its pause between hands early
+        runner._wake.set()
 
 
 def result_text(result: dict, lang: str) -> str:
@@ -354,6 +380,8 @@ class Session:
         self.observer = ChannelObserver(self)
         self.runner: Any = None
         self._dm: dict[int, discord.abc.Messageable] = {}
+        self.next_votes: set[int] = set()  # humans who pressed Next after the last hand
+        self.hand_no = 0
 
     def _seat_infos(self) -> list[Any]:
         from jxbot.table import SeatInfo
@@ -505,6 +533,7 @@ class PlayCog(commands.Cog):
             bot.register_button(verb, self.on_action)
         bot.register_button("autowin", self.on_autowin)
         bot.register_button("show", self.on_show)
+        bot.register_button("next", self.on_next)
 
     @property
     def tables(self) -> TablesCog:
@@ -562,6 +591,26 @@ class PlayCog(commands.Cog):
         on = not runner.seats[seat].autowin
         await runner.set_autowin(seat, on)
         return on
+
+    async def on_next(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        """Next on a result: when every human at the table pressed it, the next hand is dealt at once."""
+        lang = lang_of(interaction)
+        table = self.tables.manager.get(cid.table)
+        session = table.session if table is not None else None
+        if session is None or cid.nonce != _b36(session.hand_no) or session.runner.hand_running:
+            await reply(interaction, t("bot.err.stale", lang))
+            return
+        seat = table.seat_of(interaction.user.id)
+        if seat is None or seat not in session.seats:
+            await reply(interaction, t("bot.err.not_seated", lang))
+            return
+        if seat in session.next_votes:
+            await reply(interaction, t("bot.err.already", lang))
+            return
+        session.next_votes.add(seat)
+        await reply(interaction, t("bot.ok.next_vote", lang, n=len(session.next_votes), total=len(session.seats)))
+        if session.next_votes >= set(session.seats):
+            skip_pause(session.runner)
 
     async def on_show(self, interaction: discord.Interaction, cid: CustomId) -> None:
         """"Show my hand" on the table message: the panel as an ephemeral message."""

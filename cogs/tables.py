@@ -83,6 +83,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             log.exception("saving table %s failed", table.id)
 
     async def close_table(self, table: Table) -> None:
+        table.state = "ended"
+        self.schedule_lobby(table)  # the lobby message says the table is closed, its buttons disabled
         self.manager.remove(table.id)
         store = self.bot.store
         if store is not None and hasattr(store, "close_table"):

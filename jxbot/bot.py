@@ -136,35 +136,46 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
     await interaction.followup.send(content, ephemeral=ephemeral, **kw)
 
 
-class AckGuard:
-    """Acknowledges an interaction if the handler has not answered within ``after`` seconds,
-    so Discord's 3-second limit is always met. ``update`` → deferred update (buttons on a message),
-    else a deferred ephemeral reply ("thinking")."""
+ACK_AFTER = 2.0  # seconds: acknowledge anything still unanswered by then (Discord allows 3)
 
-    def __init__(self, interaction: discord.Interaction, *, after: float = 2.0, update: bool = False) -> None:
-        self.interaction = interaction
-        self.after = after
-        self.update = update
-        self._task: asyncio.Task[None] | None = None
 
-    async def _run(self) -> None:
-        await asyncio.sleep(self.after)
-        if not self.interaction.response.is_done():
-            try:
-                if self.update:
-                    await self.interaction.response.defer()
-                else:
-                    await self.interaction.response.defer(ephemeral=True, thinking=True)
-            except (discord.InteractionResponded, discord.HTTPException):
-                pass
+def ack_later(interaction: discord.Interaction, *, after: float | None = None, update: bool = False) -> asyncio.Task[None]:
+    """Make sure ``interaction`` is acknowledged within Discord's 3 s even if its handler is slow: after
+    ``after`` seconds, defer it if nothing answered yet (a deferred update for buttons, else an ephemeral
+    "thinking…"). Cancel the returned task when the handler is done."""
 
-    async def __aenter__(self) -> AckGuard:
-        self._task = asyncio.create_task(self._run())
-        return self
+    wait = ACK_AFTER if after is None else after
 
-    async def __aexit__(self, *exc: object) -> None:
-        if self._task is not None:
-            self._task.cancel()
+    async def run() -> None:
+        await asyncio.sleep(wait)
+        if interaction.response.is_done():
+            return
+        log.warning("interaction %s still unanswered after %.1f s; deferring", interaction.id, wait)
+        try:
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        except (discord.InteractionResponded, discord.HTTPException):
+            pass
+
+    task = asyncio.create_task(run(), name=f"ack-guard:{interaction.id}")
+    interaction.extras["ack_guard"] = task
+    return task
+
+
+def _cancel_guard(interaction: discord.Interaction) -> None:
+    task = interaction.extras.pop("ack_guard", None)
+    if task is not None:
+        task.cancel()
+
+
+class JxTree(app_commands.CommandTree):
+    """The command tree: every slash command gets an acknowledgement guard."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        ack_later(interaction)
+        return True
 
 
 # --------------------------------------------------------------------------------------------------
@@ -276,6 +287,7 @@ class JxBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True  # channels, roles and permissions; nothing privileged
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         tree_cls=JxTree,
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
         self.settings = settings
         self.store = store
@@ -295,11 +307,17 @@ class JxBot(commands.Bot):
         if handler is None:
             await reply(interaction, t("bot.err.stale", lang))
             return
+        ack_later(interaction, update=True)
         try:
             await handler(interaction, cid)
         except Exception:
             log.exception("button %s by user %s failed", cid, interaction.user.id if interaction.user else None)
             await self._report_failure(interaction)
+        finally:
+            _cancel_guard(interaction)
+
+    async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
+        _cancel_guard(interaction)
 
     async def _report_failure(self, interaction: discord.Interaction) -> None:
         with contextlib.suppress(discord.HTTPException):
@@ -343,6 +361,7 @@ class JxBot(commands.Bot):
 
     async def _on_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
+        _cancel_guard(interaction)
         lang = lang_of(interaction)
         if isinstance(error, app_commands.MissingPermissions):
             await reply(interaction, t("bot.err.need_manage_guild", lang))
@@ -380,6 +399,7 @@ def configure_endpoints(api_base: str | None) -> None:
 
 
 def run_bot(settings: Settings, *, sync: bool = True) -> int:
+    log.info("starting with settings:\n%s", settings.describe())  # the token shows as (set)
     configure_endpoints(settings.discord_api_base)
     bot = JxBot(settings, sync=sync)
     try:

@@ -159,6 +159,8 @@ STRINGS.update({
     "bot.panel.your_turn": {"zh": "轮到你出牌（{when} 超时）。", "en": "Your turn ({when})."},
     "bot.panel.claim": {"zh": "{name} 打出 {tile}：要吗？（{when}）", "en": "{name} discarded {tile}: claim it? ({when})"},
     "bot.panel.contract": {"zh": "{a} 与 {b} 互为承包。你放弃还是坚持？（{when}）", "en": "{a} and {b} are bound by a contract. Give up or persist? ({when})"},
+    "bot.panel.auto": {"zh": "🤖 电脑正在替你打。按任意按钮接回。", "en": "🤖 A computer is playing for you. Press any button to take over."},
+    "bot.ok.next_vote": {"zh": "好的，等其他人（{n}/{total}）。", "en": "OK, waiting for the others ({n}/{total})."},
     "bot.panel.wait": {"zh": "等待其他玩家…", "en": "Waiting for the others…"},
     "bot.act.tsumo": {"zh": "自摸", "en": "Self-draw win"},
     "bot.act.hu": {"zh": "胡", "en": "Win"},

@@ -114,3 +114,22 @@ async def test_unknown_button_gets_an_answer(harness):
     harness.fake.messages[1] = msg
     await harness.click(101, msg, "?")
     assert "expired" in harness.fake.last_ephemeral(101)
+
+
+async def test_slow_command_is_acknowledged_in_time(harness, monkeypatch):
+    """A handler slower than Discord's 3 s still gets its interaction acknowledged (deferred), and its
+    answer arrives afterwards as the follow-up."""
+    import jxbot.bot
+
+    monkeypatch.setattr(jxbot.bot, "ACK_AFTER", 0.05)
+    store = harness.bot.store
+    real = store.balance
+
+    async def slow_balance(*a, **kw):
+        await asyncio.sleep(0.3)
+        return await real(*a, **kw)
+
+    monkeypatch.setattr(store, "balance", slow_balance)
+    iid = await harness.command(101, "balance")
+    assert harness.fake.callback_types(iid) == [5]  # deferred by the guard before the answer was ready
+    assert "1000 silver" in harness.fake.last_ephemeral(101)  # the answer filled the deferred message

@@ -213,3 +213,44 @@ async def test_whole_hand_result_posted_and_paid(game):
     await h.command(ALICE, "history")
     eph = fake.ephemerals(ALICE)[-1]
     assert f"{delta:+d}" in eph.content and eph.attachments == ["hand-1.png"]
+
+
+async def test_next_button_deals_the_next_hand_at_once(game):
+    h, fake = game, game.fake
+    table = await start_table(h)
+    runner = table.session.runner
+    runner.config.max_hands = 2
+    runner.config.between_hands = 600.0  # a long pause (the fake clock does not move by itself)
+    await runner.set_auto(0, True)
+    await h.settle()
+    assert len(runner.results) == 1 and not runner.hand_running  # waiting between hands
+    await runner.set_auto(0, False)
+    res = next(m for m in fake.channel() if m.attachments == ["result.png"])
+    await h.click(MALLORY, res, "下一局")
+    assert "not at this table" in fake.last_ephemeral(MALLORY)
+    await h.click(ALICE, res, "下一局")
+    assert runner.hand_running and runner.hand.public_view()["hand_number"] == 2
+    await h.click(ALICE, res, "下一局")  # the result of a hand already left behind
+    assert "expired" in fake.last_ephemeral(ALICE)
+
+
+async def test_panel_says_when_a_computer_plays_for_you(game):
+    h, fake = game, game.fake
+    h.bot.get_cog("TablesCog").computer_delay = 1.0  # computers take a (fake) second per move
+    table = await start_table(h)
+    runner = table.session.runner
+    for _ in range(40):  # Alice lets her turns time out; after two in a row a computer takes over
+        if runner.seats[0].auto:
+            break
+        await h.advance(5.0)
+    assert runner.seats[0].auto and runner.hand_running
+    assert "computer is playing for you" in panel(fake, ALICE).content
+    # pressing a button takes the seat back (catch her turn before the computer moves for her)
+    for _ in range(100):
+        if discard_buttons(panel(fake, ALICE)):
+            break
+        await h.advance(0.25)
+    p = panel(fake, ALICE)
+    await h.click(ALICE, p, custom_id=discard_buttons(p)[0]["custom_id"])
+    assert not runner.seats[0].auto
+    assert "computer is playing for you" not in panel(fake, ALICE).content
