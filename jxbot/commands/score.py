@@ -48,6 +48,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--first-turn", action="store_true", help="天胡 (dealer) / 地胡 (others)")
     p.add_argument("--cumulative", default="0", metavar="N",
                    help="cumulative 番 taken by this win: a number, or codes like baozi,huang")
+    p.add_argument("--float", type=int, default=0, dest="float_run", metavar="N",
+                   help="caishen: 漂財, the 財神 the winner discarded in a row before this self-draw (default 0)")
     p.add_argument("--stake", type=int, default=1, help="底分, the table's stake (default 1)")
     p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the table (default zh)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -98,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
             hand, win, melds, wildcard=wildcard, self_draw=args.self_draw, kong_draw=args.kong_draw,
             last_tile=args.last_tile, robbing_kong=args.rob, seat_wind=args.seat, round_wind=args.round,
             first_turn=args.first_turn, cumulative=cumulative, stake=args.stake, ruleset=rs,
+            float_run=args.float_run,
         )
     except ValueError as exc:
         return _fail(args, str(exc), 2)
@@ -115,10 +118,14 @@ def run(args: argparse.Namespace) -> int:
     head = f"{format_tiles(hand)} + {format_tiles([win])}  ({names} + {tile_name(win, lang)})"
     if melds:
         head += "  | " + " ".join(format_tiles(m.tiles) for m in melds)
+    caishen = rs.family == "caishen"
     if wildcard is not None:
-        head += f"  {'百搭' if lang == 'zh' else 'wildcard'} {tile_name(wildcard, lang)}"
+        wname = ("财神" if caishen else "百搭") if lang == "zh" else ("caishen" if caishen else "wildcard")
+        head += f"  {wname} {tile_name(wildcard, lang)}"
     print(head)
-    if lang == "zh":
+    if caishen:
+        pass  # no wind items in the caishen ruleset
+    elif lang == "zh":
         print(f"圈风 {wind_name(args.round, lang)}  门风 {wind_name(args.seat, lang)}")
     else:
         print(f"round wind {wind_name(args.round, lang)}, seat wind {wind_name(args.seat, lang)}")
@@ -126,6 +133,14 @@ def run(args: argparse.Namespace) -> int:
         print(t("score.not_winning", lang, why=t(f"reason.{score.reason}", lang)))
         return 1
     width = 26
+    if caishen:  # RULES B: items are multipliers; their product is the hand's multiplier
+        mult = 1
+        for item in score.fan:
+            mult *= item.value
+            print(f"  {_pad(item_name(item.name, lang), width)} ×{item.value}")
+        print(f"  {_pad(t('score.multiplier', lang), width)} ×{mult}")
+        print(t("score.caishen_formula", lang, stake=score.stake, mult=mult, points=score.points))
+        return 0
     for item in score.tai:
         print(f"  {_pad(item_name(item.name, lang), width)} {item.value:>3} {t('score.tai', lang)}")
     for item in score.fan:
