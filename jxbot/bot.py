@@ -277,6 +277,11 @@ REQUIRED_CHANNEL_PERMS = ("view_channel", "send_messages", "embed_links", "attac
                           "read_message_history")
 
 
+def invite_url(application_id: int) -> str:
+    perms = discord.Permissions(**{p: True for p in REQUIRED_CHANNEL_PERMS})
+    return discord.utils.oauth_url(application_id, permissions=perms, scopes=("bot", "applications.commands"))
+
+
 def missing_permissions(perms: discord.Permissions) -> list[str]:
     return [p for p in REQUIRED_CHANNEL_PERMS if not getattr(perms, p)]
 
@@ -349,6 +354,8 @@ class JxBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?",
                  len(self.guilds))
+        if self.application_id:
+            log.info("invite link: %s", invite_url(self.application_id))
 
     async def close(self) -> None:
         try:

@@ -133,3 +133,10 @@ async def test_slow_command_is_acknowledged_in_time(harness, monkeypatch):
     iid = await harness.command(101, "balance")
     assert harness.fake.callback_types(iid) == [5]  # deferred by the guard before the answer was ready
     assert "1000 silver" in harness.fake.last_ephemeral(101)  # the answer filled the deferred message
+
+
+def test_invite_link_asks_exactly_the_needed_permissions():
+    from jxbot.bot import invite_url
+
+    url = invite_url(123)
+    assert "client_id=123" in url and "permissions=117760" in url and "applications.commands" in url
