@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from jxbot.i18n import t as _t
 from jxbot.rules.tiles import sort_hand
 
 from . import common as C
@@ -145,13 +146,22 @@ def draw_result(view: dict, lang: str) -> Image.Image:
         if score:
             ih = _items_height(score)
             colw = (WIDTH - 2 * PAD - 18) // 2
-            for k, (key, unit, items) in enumerate((("tai_items", "tai", score.get("tai") or []),
-                                                    ("fan_items", "fan", score.get("fan") or []))):
+            caishen = view.get("ruleset") == "caishen"  # RULES B: one column of multipliers
+            mult = 1
+            for it in score.get("fan") or []:
+                mult *= it["value"]
+            columns = ((("mult", "x", score.get("fan") or []),) if caishen else
+                       (("tai_items", "tai", score.get("tai") or []), ("fan_items", "fan", score.get("fan") or [])))
+            if caishen:
+                colw = WIDTH - 2 * PAD
+            for k, (key, unit, items) in enumerate(columns):
                 x0 = PAD + k * (colw + 18)
                 _panel(dr, x0, y, x0 + colw, y + ih)
                 total = score.get("total_tai" if unit == "tai" else "total_fan", 0)
-                C.text(dr, (x0 + 20, y + 28), L(key, lang), 22, C.TEXT, anchor="lm")
-                C.text(dr, (x0 + colw - 20, y + 28), f"{total} {L(unit, lang)}", 22, C.GOLD, anchor="rm")
+                head = _t("score.multiplier", lang) if caishen else L(key, lang)
+                C.text(dr, (x0 + 20, y + 28), head, 22, C.TEXT, anchor="lm")
+                C.text(dr, (x0 + colw - 20, y + 28), f"×{mult}" if caishen else f"{total} {L(unit, lang)}", 22,
+                       C.GOLD, anchor="rm")
                 dr.line((x0 + 16, y + 50, x0 + colw - 16, y + 50), fill=PANEL_LINE, width=1)
                 iy = y + 54 + 19
                 if not items:
@@ -159,14 +169,19 @@ def draw_result(view: dict, lang: str) -> Image.Image:
                 for it in items:
                     label = C.fit(item_label(it["name"], lang), 20, colw - 120)
                     C.text(dr, (x0 + 20, iy), label, 20, C.TEXT, anchor="lm")
-                    C.text(dr, (x0 + colw - 20, iy), f"+{it['value']} {L(unit, lang)}", 20, C.TEXT_DIM,
-                           anchor="rm")
+                    C.text(dr, (x0 + colw - 20, iy), f"×{it['value']}" if caishen else f"+{it['value']} {L(unit, lang)}",
+                           20, C.TEXT_DIM, anchor="rm")
                     iy += 38
             y += ih + 18
             _panel(dr, PAD, y, WIDTH - PAD, y + 92)
-            _superscript_formula(dr, WIDTH // 2, y + 60, score, lang)
-            cap = f"{L('stake', lang)} × {L('tai', lang)} × 2^{L('fan', lang)}"
-            C.text(dr, (WIDTH - PAD - 16, y + 80), cap, 14, C.TEXT_DIM, anchor="rs")
+            if caishen:
+                formula = _t("score.caishen_formula", lang, stake=score.get("stake", 1), mult=mult,
+                             points=score.get("points", 0))
+                C.text(dr, (WIDTH // 2, y + 60), formula, 40, C.GOLD, anchor="ms")
+            else:
+                _superscript_formula(dr, WIDTH // 2, y + 60, score, lang)
+                cap = f"{L('stake', lang)} × {L('tai', lang)} × 2^{L('fan', lang)}"
+                C.text(dr, (WIDTH - PAD - 16, y + 80), cap, 14, C.TEXT_DIM, anchor="rs")
             y += 92 + 18
     # settlement table
     pays = view.get("payments") or []
