@@ -66,6 +66,7 @@ class EconomyCog(commands.Cog):
             return _FAILED
 
     @app_commands.command(name=ls("bot.cmd.balance.name"), description=ls("bot.cmd.balance.desc"))
+    @app_commands.guild_only()
     @app_commands.rename(user=ls("bot.opt.user.name"))
     @app_commands.describe(user=ls("bot.opt.user.desc"))
     async def balance(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
@@ -83,6 +84,7 @@ class EconomyCog(commands.Cog):
                     ephemeral=user is None, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name=ls("bot.cmd.daily.name"), description=ls("bot.cmd.daily.desc"))
+    @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction) -> None:
         store = await self._store(interaction)
         if store is None:

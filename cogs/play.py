@@ -111,35 +111,38 @@ def action_keys(view: dict) -> frozenset[str]:
 
 def panel_components(table_id: str, seat: int, nonce: int, view: dict, lang: str,
                      *, autowin: bool = False) -> discord.ui.View:
-    """The seat's buttons: one per distinct tile to discard (百搭 marked), then the other actions,
-    then the auto-win switch. Never more than 25 buttons / 5 rows."""
+    """The seat's buttons: one per distinct tile to discard (百搭 first, marked ★), then, on a new row,
+    the other actions (自摸 / 胡 / 杠 / 碰 / 吃 per chow / 暗杠 / 补杠 / 坚持 / 放弃 / 过), then the auto-win
+    switch. At most 5 buttons a row and 5 rows, as Discord allows."""
     v = discord.ui.View(timeout=None)
     actions = list(view.get("actions") or ())
     wild = view.get("wildcard")
+    nonce_s = _b36(nonce)
     discards = sorted({a["tile"] for a in actions if a["type"] == "discard"}, key=lambda x: (x != wild, x))
     others = sorted((a for a in actions if a["type"] != "discard"),
                     key=lambda a: (_ORDER.index(a["type"]) if a["type"] in _ORDER else 99, a.get("tile") or 0))
-    n = 0
-    for i, tile in enumerate(discards[:15]):
-        label = tile_name(tile, lang)
-        if tile == wild:
-            label = "★" + label
-        cid = CustomId("discard", table_id, seat, _b36(nonce), tile)
-        v.add_item(MjButton(cid, label=label, style=discord.ButtonStyle.secondary, row=i // 5))
-        n += 1
-    row = (len(discards[:15]) + 4) // 5
-    for a in others[: 9 - (1 if row >= 4 else 0)]:
-        if n >= 24:
-            break
-        cid = CustomId(a["type"], table_id, seat, _b36(nonce), a.get("tile"))
-        r = min(row + (sum(1 for c in v.children if getattr(c, "row", None) == row) >= 5), 4)
-        v.add_item(MjButton(cid, label=_action_label(a, lang), style=_STYLE.get(a["type"], discord.ButtonStyle.secondary),
-                            row=r))
-        n += 1
+    items: list[tuple[int, MjButton]] = []
+    for i, tile in enumerate(discards):
+        label = ("★" if tile == wild else "") + tile_name(tile, lang)
+        items.append((i // 5, MjButton(CustomId("discard", table_id, seat, nonce_s, tile), label=label)))
+    first = (len(discards) + 4) // 5
+    for i, a in enumerate(others):
+        items.append((first + i // 5, MjButton(CustomId(a["type"], table_id, seat, nonce_s, a.get("tile")),
+                                               label=_action_label(a, lang),
+                                               style=_STYLE.get(a["type"], discord.ButtonStyle.secondary))))
     if view.get("phase") != "ended":
-        cid = CustomId("autowin", table_id, seat, _b36(nonce))
+        last = first + (len(others) + 4) // 5
+        if sum(1 for r, _ in items if r == last - 1) < 5 and last > 0:
+            last -= 1  # room on the last row of actions
         style = discord.ButtonStyle.success if autowin else discord.ButtonStyle.secondary
-        v.add_item(MjButton(cid, label=t("bot.act.autowin", lang) + (" ✓" if autowin else ""), style=style, row=4))
+        items.append((last, MjButton(CustomId("autowin", table_id, seat, nonce_s),
+                                     label=t("bot.act.autowin", lang) + (" ✓" if autowin else ""), style=style)))
+    for row, item in items:
+        if row > 4:
+            log.error("panel of table %s seat %d has more buttons than Discord allows", table_id, seat)
+            break
+        item.row = row
+        v.add_item(item)
     return v
 
 

@@ -316,7 +316,9 @@ class JxBot(commands.Bot):
         try:
             await handler(interaction, cid)
         except Exception:
-            log.exception("button %s by user %s failed", cid, interaction.user.id if interaction.user else None)
+            # the verb and table only: a tile in the id would be a concealed tile in the log
+            log.exception("button %s at table %s seat %s by user %s failed", cid.verb, cid.table, cid.seat,
+                          interaction.user.id if interaction.user else None)
             await self._report_failure(interaction)
         finally:
             _cancel_guard(interaction)
