@@ -204,7 +204,7 @@ class EconomyCog(commands.Cog):
         await interaction.followup.send("\n".join(lines), files=files, ephemeral=True)
 
     async def _result_png(self, store: Any, hand_id: str, lang: str) -> bytes | None:
-        from cogs.play import render_png
+        from cogs.play import render_async
 
         getter = getattr(store, "hand_result", None)
         if getter is None:
@@ -215,7 +215,7 @@ class EconomyCog(commands.Cog):
             log.exception("reading the result of hand %s failed", hand_id)
             return None
         result = getattr(res, "result", res)
-        return render_png("result", result, lang) if isinstance(result, dict) else None
+        return await render_async("result", result, lang) if isinstance(result, dict) else None
 
 
 _FAILED = object()

@@ -7,6 +7,7 @@ through the coalescer; an ephemeral panel when DMs are closed), the channel is a
 from __future__ import annotations
 
 import asyncio
+import copy
 import io
 import logging
 from collections.abc import Sequence
@@ -31,6 +32,12 @@ DM_CLOSED = 50007
 
 
 # ---------------------------------------------------------------------------------------------- render
+
+
+async def render_async(kind: str, view: dict, lang: str) -> bytes | None:
+    """:func:`render_png` in a worker thread, so drawing never stalls the event loop (other tables,
+    interaction acknowledgements)."""
+    return await asyncio.to_thread(render_png, kind, view, lang)
 
 
 def render_png(kind: str, view: dict, lang: str) -> bytes | None:
@@ -204,13 +211,13 @@ class DiscordSeat:
         occ = self.occupant
         return occ.lang if occ else "zh"
 
-    def build(self) -> tuple[str, discord.ui.View, bytes | None]:
+    async def build(self) -> tuple[str, discord.ui.View, bytes | None]:
         table, view, lang = self.session.table, self.view or {}, self.lang
         nonce = table.nonce_for(self.seat, action_keys(view))
         autowin = bool(((view.get("seats") or [{}] * 4)[self.seat]).get("autowin"))
         content = panel_text(table, self.seat, view, lang)
         comps = panel_components(table.id, self.seat, nonce, view, lang, autowin=autowin)
-        png = render_png("hand", view, lang) if view else None
+        png = await render_async("hand", copy.deepcopy(view), lang) if view else None
         return content, comps, png
 
     async def notify(self, view: dict, note: dict | None) -> None:
@@ -234,7 +241,7 @@ class DiscordSeat:
         occ = self.occupant
         if occ is None or occ.is_computer or self.view is None:
             return
-        content, comps, png = self.build()
+        content, comps, png = await self.build()
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
         if occ.dm_ok is False:
             inter = self.ephemeral
@@ -286,7 +293,7 @@ class ChannelObserver:
         if self.view is None:
             return
         content = status_text(self.view, table.lang)
-        png = render_png("table", self.view, table.lang)
+        png = await render_async("table", copy.deepcopy(self.view), table.lang)
         files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
         ch = bot.get_partial_messageable(table.channel_id)
         if table.table_message_id is not None:
@@ -304,7 +311,7 @@ class ChannelObserver:
         lang = table.lang
         await bot.coalescer.flush(("table", table.id))
         lines = [result_text(result, lang)]
-        png = render_png("result", result, lang)
+        png = await render_async("result", copy.deepcopy(result), lang)
         files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
         ch = bot.get_partial_messageable(table.channel_id)
         view = None
@@ -320,6 +327,8 @@ class ChannelObserver:
             await ch.send(content="\n".join(lines), files=files, **kw)
         except discord.HTTPException:
             log.exception("posting the result of table %s failed", table.id)
+        # the next hand gets a new table message below the result; the old one stays as it ended
+        table.table_message_id = None
         await self.session.after_hand(result)
 
     async def on_match_end(self, summary: dict) -> None:
@@ -450,6 +459,14 @@ class Session:
         exc = task.exception()
         if exc is not None:
             log.error("table %s stopped with an error: %r", self.table.id, exc)
+            self._notice = asyncio.ensure_future(self._tell_stopped())
+
+    async def _tell_stopped(self) -> None:
+        ch = self.bot.get_partial_messageable(self.table.channel_id)
+        try:
+            await ch.send(t("bot.err.table_stopped", self.table.lang))
+        except discord.HTTPException:
+            log.warning("could not tell table %s's channel that it stopped", self.table.id)
 
     async def balances(self, seats: Sequence[Any]) -> list[int | None]:
         store = self.bot.store
@@ -524,7 +541,9 @@ class StoreSink:
 
 
 ERR_KEYS = {"not_your_turn": "bot.err.too_late", "window_closed": "bot.err.too_late", "hand_over": "bot.err.too_late",
-            "no_hand": "bot.err.too_late", "not_your_seat": "bot.err.not_your_seat"}
+            "no_hand": "bot.err.too_late", "not_your_seat": "bot.err.not_your_seat",
+            "table_error": "bot.err.table_stopped", "paused": "bot.err.table_stopped",
+            "escaped": "bot.err.escaped", "gave_up": "bot.err.gave_up"}
 
 
 class PlayCog(commands.Cog):
@@ -644,7 +663,7 @@ class PlayCog(commands.Cog):
             if ds.occupant.dm_ok is not False:
                 await interaction.followup.send(t("bot.ok.panel_sent", lang), ephemeral=True)
                 return
-        content, comps, png = ds.build()
+        content, comps, png = await ds.build()
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
         await reply(interaction, content, view=comps, files=files)
         ds.ephemeral = interaction

@@ -254,3 +254,19 @@ async def test_panel_says_when_a_computer_plays_for_you(game):
     await h.click(ALICE, p, custom_id=discard_buttons(p)[0]["custom_id"])
     assert not runner.seats[0].auto
     assert "computer is playing for you" not in panel(fake, ALICE).content
+
+
+async def test_store_failure_stops_the_table_and_says_so(game, monkeypatch):
+    h, fake = game, game.fake
+    table = await start_table(h)
+
+    async def broken(*a, **kw):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(h.bot.store, "append_event", broken)
+    p = panel(fake, ALICE)
+    await h.click(ALICE, p, custom_id=discard_buttons(p)[0]["custom_id"])
+    assert "stopped because of an error" in fake.last_ephemeral(ALICE)  # no traceback for the player
+    assert not table.session.runner.running
+    assert any("stopped because of an error" in (m.content or "") or "因错误暂停" in (m.content or "")
+               for m in fake.channel())
