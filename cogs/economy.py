@@ -28,10 +28,11 @@ def ts(when: float, style: str = "R") -> str:
 
 def store_error_text(exc: Exception, lang: str) -> str | None:
     msg = getattr(exc, "message", None)
-    if callable(msg) and getattr(exc, "code", None):
-        text = msg(lang)
+    code = getattr(exc, "code", None)
+    if callable(msg) and code:
+        text = str(msg(lang))
         detail = getattr(exc, "detail", "")
-        if exc.code == "invalid_argument" and detail:  # e.g. which setting is out of range (no hidden info)
+        if code == "invalid_argument" and detail:  # e.g. which setting is out of range (no hidden info)
             text += f" ({detail})"
         return text
     return None
@@ -189,7 +190,8 @@ class EconomyCog(commands.Cog):
         if not hands:
             await interaction.followup.send(t("bot.eco.history_empty", lang), ephemeral=True)
             return
-        lines, files = [], []
+        lines: list[str] = []
+        files: list[discord.File] = []
         for h in hands:
             if h.drawn:
                 what = t("bot.result.draw", lang)

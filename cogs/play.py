@@ -95,6 +95,8 @@ def status_text(view: dict, lang: str) -> str:
 
 def _action_label(a: dict, lang: str) -> str:
     typ, tile = a["type"], a.get("tile")
+    if tile is None:
+        return t(f"bot.act.{typ}", lang)
     if typ == "discard":
         return tile_name(tile, lang)
     if typ == "chi":
@@ -619,7 +621,7 @@ class PlayCog(commands.Cog):
         lang = lang_of(interaction)
         table = self.tables.manager.get(cid.table)
         session = table.session if table is not None else None
-        if session is None or cid.nonce != _b36(session.hand_no) or session.runner.hand_running:
+        if table is None or session is None or cid.nonce != _b36(session.hand_no) or session.runner.hand_running:
             await reply(interaction, t("bot.err.stale", lang))
             return
         seat = table.seat_of(interaction.user.id)

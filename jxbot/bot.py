@@ -133,7 +133,7 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             return
     except discord.InteractionResponded:
         pass
-    await interaction.followup.send(content, ephemeral=ephemeral, **kw)
+    await interaction.followup.send(content or "", ephemeral=ephemeral, **kw)
 
 
 ACK_AFTER = 2.0  # seconds: acknowledge anything still unanswered by then (Discord allows 3)
@@ -394,7 +394,7 @@ async def open_store(settings: Settings) -> Any:
     except ImportError:
         log.warning("jxbot.store is not available: silver commands are disabled")
         return None
-    return await Store.open(settings.db_path, scope=settings.silver_scope)
+    return await Store.open(settings.db_path, scope="global" if settings.silver_scope == "global" else "guild")
 
 
 def configure_endpoints(api_base: str | None) -> None:
