@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import io
+import json
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -203,6 +204,8 @@ class DiscordSeat:
         self.seat = seat
         self.view: dict | None = None
         self.ephemeral: discord.Interaction | None = None  # the last interaction showing an ephemeral panel
+        self._pushed: str | None = None  # signature of the panel last sent
+        self.notified = 0
 
     @property
     def occupant(self) -> Any:
@@ -212,6 +215,20 @@ class DiscordSeat:
     def lang(self) -> str:
         occ = self.occupant
         return occ.lang if occ else "zh"
+
+    def signature(self) -> str:
+        """What the panel shows (text, buttons, and the view fields the hand image draws)."""
+        table, view, lang = self.session.table, self.view or {}, self.lang
+        seats = view.get("seats") or [{}] * 4
+        me = seats[self.seat] if self.seat < len(seats) else {}
+        keys = ("hand", "drawn", "phase", "actions", "wildcard", "dealer", "hand_number",
+                "round_wind", "pending_kong", "deadline", "hand_id")
+        if view.get("actions"):  # the discard on offer matters only while this seat may claim it
+            keys += ("last_discard",)
+        return json.dumps([panel_text(table, self.seat, view, lang), table.nonces.get(self.seat),
+                           {k: view.get(k) for k in keys},
+                           {k: me.get(k) for k in ("melds", "seat_wind", "is_dealer", "auto", "autowin")}],
+                          sort_keys=True, default=str)
 
     async def build(self) -> tuple[str, discord.ui.View, bytes | None]:
         table, view, lang = self.session.table, self.view or {}, self.lang
@@ -224,6 +241,7 @@ class DiscordSeat:
 
     async def notify(self, view: dict, note: dict | None) -> None:
         self.view = view
+        self.notified += 1
         self.session.table.nonce_for(self.seat, action_keys(view))  # old buttons go stale at once
         self.schedule()
 
@@ -243,8 +261,12 @@ class DiscordSeat:
         occ = self.occupant
         if occ is None or occ.is_computer or self.view is None:
             return
+        sig = self.signature()
+        if sig == self._pushed and (occ.dm_ok is False or self.session.table.panels.get(self.seat)):
+            return  # nothing this player sees has changed (another seat's move): no edit
         content, comps, png = await self.build()
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
+        self._pushed = sig
         if occ.dm_ok is False:
             inter = self.ephemeral
             if inter is not None:

@@ -81,6 +81,9 @@ async def test_discard_button_edits_panel_in_place(game):
     after = runner.hand.view(0)
     assert (after["hand"] + ([after["drawn"]] if after["drawn"] is not None else [])).count(tile) == n_before - 1
     assert len(fake.dms(ALICE)) == 1 and p.edits > edits  # same message, edited
+    # the other seats' moves do not re-send Alice's panel when nothing she sees changed
+    ds = table.session.seats[0]
+    assert ds.notified >= 4 and p.edits - edits < ds.notified - 1
 
 
 async def test_stale_foreign_and_double_presses_change_nothing(game):
@@ -267,6 +270,7 @@ async def test_store_failure_stops_the_table_and_says_so(game, monkeypatch):
     p = panel(fake, ALICE)
     await h.click(ALICE, p, custom_id=discard_buttons(p)[0]["custom_id"])
     assert "stopped because of an error" in fake.last_ephemeral(ALICE)  # no traceback for the player
+    await h.settle()
     assert not table.session.runner.running
     assert any("stopped because of an error" in (m.content or "") or "因错误暂停" in (m.content or "")
                for m in fake.channel())
