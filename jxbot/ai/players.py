@@ -30,6 +30,14 @@ def _seed_int(seed: int | str, salt: str) -> int:
     return int.from_bytes(hashlib.sha256(f"{salt}:{seed}".encode()).digest()[:8], "big")
 
 
+def _family(view: dict) -> str:
+    """The ruleset family of a view (``jiaxing`` for an unknown name)."""
+    from ..rules.ruleset import RULESETS
+
+    rs = RULESETS.get(view.get("ruleset") or "jiaxing")
+    return rs.family if rs is not None else "jiaxing"
+
+
 class _Table:
     """What a seat view says, unpacked once per decision."""
 
@@ -124,6 +132,10 @@ class NormalPlayer(ComputerPlayer):
     ukeire_max_shanten = 3  # count useful draws only this close to a win (cheaper tie-break further away)
 
     def _decide(self, tb: _Table) -> dict:
+        if _family(tb.view) == "caishen":  # RULES B: keep 財神, value seven pairs, float when it pays
+            from . import caishen
+
+            return caishen.decide(tb)
         bt = tb.by_type
         for win in (TSUMO, HU):
             if win in bt:

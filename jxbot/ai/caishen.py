@@ -1,0 +1,205 @@
+"""How the ``normal`` computer player plays the 財神 (caishen) ruleset (RULES part B).
+
+No pattern is needed there, only ×2: a plain hand wins by self-draw, seven pairs (×2) also on a
+discard. So the player
+
+* keeps its 財神 (never discards one, except to float it);
+* plays for the nearer of an ordinary hand and seven pairs (shanten through ``jxbot.rules.caishen``'s
+  face swap: 財神 wild, 白板 as the 財神's face), seven pairs winning ties (they win on discards);
+* floats a 財神 (漂財, ×8 on the self-draw that follows) when the hand without it is still ready;
+* claims 碰/吃 only when that brings an ordinary hand closer, and never while playing seven pairs.
+
+Deterministic: ties go to the tile least worth keeping, then the lowest kind.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jxbot.rules.caishen import WILD, analyse, face
+from jxbot.rules.melds import Meld
+from jxbot.rules.shape import shanten
+
+if TYPE_CHECKING:
+    from .players import _Table
+
+UKEIRE_MAX_SHANTEN = 2  # count useful draws only this close to ready
+FLOAT_INSTEAD_OF = 2  # give up a self-draw worth at most this (×) to float a 財神 …
+FLOAT_MIN_SHARE = 0.15  # … when the next draw wins with at least this chance (a float lasts one draw) …
+FLOAT_MIN_WALL = 16  # … and at least this many tiles are left to draw
+
+
+def _faced(tiles: list[int], cs: int) -> list[int]:
+    return [face(t, cs) for t in tiles]
+
+
+def pairs_shanten(faced: list[int], open_melds: int) -> int:
+    """Seven-pairs shanten of a 13-tile (or 14-tile) faced hand; 99 with melds."""
+    if open_melds:
+        return 99
+    counts = [0] * 34
+    for t in faced:
+        counts[t] += 1
+    w = counts[WILD]
+    pairs = sum(c // 2 for k, c in enumerate(counts) if k != WILD)
+    singles = sum(c % 2 for k, c in enumerate(counts) if k != WILD)
+    use = min(w, singles)
+    total = pairs + use + (w - use) // 2
+    return 6 - min(total, 7) - (1 if len(faced) == 14 and total >= 7 else 0)
+
+
+def hand_shanten(faced: list[int], open_melds: int) -> tuple[int, int]:
+    """(best shanten, 0 if the best is an ordinary hand else 1 for seven pairs)."""
+    std = shanten(faced, (), WILD)
+    sp = pairs_shanten(faced, open_melds)
+    return (sp, 1) if sp <= std else (std, 0)
+
+
+def _keep_value(c: list[int], d: int) -> int:
+    v = c[d] * 3
+    if d < 27:
+        r = d % 9
+        for dd, wt in ((-1, 2), (1, 2), (-2, 1), (2, 1)):
+            if 0 <= r + dd <= 8:
+                v += c[d + dd] * wt
+    return v
+
+
+def _ukeire(faced13: list[int], open_melds: int, base: int, unseen: list[int], cs: int) -> int:
+    n = 0
+    for k in range(34):
+        if not unseen[k]:
+            continue
+        if hand_shanten([*faced13, face(k, cs)], open_melds)[0] < base:
+            n += unseen[k]
+    return n
+
+
+def best_discard(tb: _Table, candidates: list[int]) -> tuple[int, int, bool]:
+    """(tile, shanten after it, floats): the discard a caishen player makes."""
+    cs = tb.wild
+    assert cs is not None
+    melds = len(tb.melds)
+    faced = _faced(tb.hand, cs)
+    rows = []
+    for d in candidates:
+        rest = list(faced)
+        rest.remove(face(d, cs))
+        s, kind = hand_shanten(rest, melds)
+        rows.append((d, s, kind, rest))
+    normal = [r for r in rows if r[0] != cs] or rows
+    top = min((r[1], -r[2]) for r in normal)
+    # float a 財神 when the hand without it is still ready (a self-draw then pays ×8)
+    for d, s, _kind, _rest in rows:
+        if d == cs and s == 0:
+            return d, s, True
+    tied = [r for r in normal if (r[1], -r[2]) == top]
+    if len(tied) > 1 and top[0] <= UKEIRE_MAX_SHANTEN:
+        un = tb.unseen
+        scored = [(_ukeire(r[3], melds, r[1], un, cs), r) for r in tied]
+        most = max(u for u, _ in scored)
+        tied = [r for u, r in scored if u == most]
+    c = tb.counts
+    d = min(tied, key=lambda r: (_keep_value(c, r[0]), r[0]))
+    return d[0], d[1], False
+
+
+def decide(tb: _Table) -> dict:
+    """The action of a ``normal`` player at a caishen table (``tb.actions`` are the legal ones)."""
+    bt = tb.by_type
+    if tb.wild is None:  # no 財神 (a custom ruleset): play like a beginner that still wins
+        return bt.get("tsumo", bt.get("hu", bt.get("discard", bt.get("pass", tb.actions))))[0]
+    if "tsumo" in bt:
+        return _float_instead(tb) or bt["tsumo"][0]
+    if "hu" in bt:
+        return bt["hu"][0]
+    if "persist" in bt:
+        return bt["persist"][0]
+    if "discard" in bt:
+        return _turn(tb)
+    return _claim(tb)
+
+
+def _float_instead(tb: _Table) -> dict | None:
+    """漂財 pays when the self-draw on offer is small and the hand stays ready without a 財神: the next
+    self-draw is worth at least 8 × 2. Returns the discard of a 財神, or None to take the win."""
+    cs = tb.wild
+    assert cs is not None
+    if cs not in tb.hand or tb.drawn is None or tb.view.get("wall_remaining", 0) < FLOAT_MIN_WALL:
+        return None
+    floats = [a for a in tb.by_type.get("discard", []) if a["tile"] == cs]
+    if not floats:
+        return None
+    melds = [Meld.from_json(m) for m in tb.view["seats"][tb.me]["melds"]]
+    before = list(tb.hand)
+    before.remove(tb.drawn)
+    mult, _items, _p, ok = analyse(before, tb.drawn, melds, caishen=cs, self_draw=True)
+    if not ok or mult > FLOAT_INSTEAD_OF:
+        return None
+    rest = _faced(tb.hand, cs)
+    rest.remove(WILD)
+    if hand_shanten(rest, len(melds))[0] != 0:
+        return None
+    unseen = tb.unseen
+    if _ukeire(rest, len(melds), 0, unseen, cs) < FLOAT_MIN_SHARE * max(1, sum(unseen)):
+        return None
+    return floats[0]
+
+
+def _turn(tb: _Table) -> dict:
+    bt = tb.by_type
+    discards = {a["tile"]: a for a in bt["discard"]}
+    tile, s, _float = best_discard(tb, sorted(discards))
+    cs = tb.wild
+    on_pairs = pairs_shanten(_faced(tb.hand, cs), len(tb.melds)) <= s
+    # kongs that leave the hand no further from ready (a free replacement draw, 杠底 ×2); not on pairs
+    for a in bt.get("angang", []) + bt.get("bugang", []):
+        if on_pairs:
+            break
+        rest = list(tb.hand)
+        for _ in range(4 if a["type"] == "angang" else 1):
+            rest.remove(a["tile"])
+        if shanten(_faced(rest, cs), (), WILD) <= s:
+            return a
+    return discards[tile]
+
+
+def _claim(tb: _Table) -> dict:
+    bt = tb.by_type
+    passes = bt.get("pass")
+    ld = tb.view.get("last_discard") or {}
+    x = ld.get("tile")
+    if x is None or not passes:
+        return passes[0] if passes else tb.actions[0]
+    cs = tb.wild
+    melds = len(tb.melds)
+    now, kind = hand_shanten(_faced(tb.hand, cs), melds)
+    if kind == 1:
+        return passes[0]
+    best: tuple[int, dict] | None = None
+    for a in bt.get("peng", []) + bt.get("gang", []) + bt.get("chi", []):
+        rest = list(tb.hand)
+        typ = a["type"]
+        try:
+            if typ == "peng":
+                rest.remove(x)
+                rest.remove(x)
+            elif typ == "gang":
+                for _ in range(3):
+                    rest.remove(x)
+            else:
+                lo = a["tile"]
+                for k in (lo, lo + 1, lo + 2):
+                    if k != x:
+                        rest.remove(k)
+        except ValueError:
+            continue
+        f = _faced(rest, cs)
+        if typ == "gang":
+            s = shanten(f, (), WILD)
+        else:  # the best discard after the claim (never a 財神 here)
+            outs = [i for i in range(len(f)) if f[i] != WILD] or list(range(len(f)))
+            s = min(shanten([*f[:i], *f[i + 1:]], (), WILD) for i in outs)
+        if s < now and (best is None or s < best[0]):
+            best = (s, a)
+    return best[1] if best is not None else passes[0]
