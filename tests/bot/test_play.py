@@ -274,3 +274,33 @@ async def test_store_failure_stops_the_table_and_says_so(game, monkeypatch):
     assert not table.session.runner.running
     assert any("stopped because of an error" in (m.content or "") or "因错误暂停" in (m.content or "")
                for m in fake.channel())
+
+
+async def test_claim_button_press_is_taken(game):
+    """When Alice may 碰/吃/杠/胡 a discard, pressing that button answers the window with that claim."""
+    h, fake = game, game.fake
+    table = await start_table(h)
+    runner = table.session.runner
+    claim = None
+    for _ in range(80):
+        if runner.hand.phase == "ended":
+            break
+        p = panel(fake, ALICE)
+        cids = [parse_custom_id(b["custom_id"]) for b in p.buttons]
+        claim = next((c for c in cids if c.verb in ("hu", "peng", "gang", "chi")), None)
+        if claim is not None:
+            break
+        if "pass" in {c.verb for c in cids}:
+            await h.click(ALICE, p, "Pass")
+            continue
+        view = runner.view(0)
+        tile = view["drawn"] if view["drawn"] is not None else view["hand"][-1]
+        ids = [b["custom_id"] for b in discard_buttons(p) if parse_custom_id(b["custom_id"]).arg == tile]
+        await h.click(ALICE, p, custom_id=ids[0])
+    assert claim is not None, "no claim offered"
+    n_events = len(runner.hand.events)
+    await h.click(ALICE, panel(fake, ALICE), custom_id=str(claim))
+    events = [e.to_json() for e in runner.hand.events[n_events:]]
+    answered = [e for e in events if e.get("seat") == 0 and e.get("action") == claim.verb]
+    took = [e for e in events if e.get("seat") == 0 and e.get("type") in ("claimed", "won")]
+    assert answered or took, events[:5]
