@@ -278,11 +278,12 @@ def _floats(rs: Ruleset, run: int, w: int, single: bool) -> list[tuple[str, int]
     ``run`` 財神 in a row; ``w`` 財神 in the winning hand."""
     if run <= 0:
         return []
-    opts = [("piao_cai", float_multiplier(rs.cs_piao_cai, run))]
+    opts = []  # on equal values the first wins: 財神會漂財, then 單釣漂財, then 漂財
+    if w + run >= 3:  # three 財神 counting the floated ones
+        opts.append(("piao_cai_hui", float_multiplier(rs.cs_piao_cai_hui, run)))
     if single:
         opts.append(("piao_cai_single", float_multiplier(rs.cs_piao_cai_single, run)))
-    if w + run >= 3:
-        opts.append(("piao_cai_hui", float_multiplier(rs.cs_piao_cai_hui, run)))
+    opts.append(("piao_cai", float_multiplier(rs.cs_piao_cai, run)))
     return [max(opts, key=lambda o: o[1])]
 
 
