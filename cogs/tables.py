@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -229,8 +230,11 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         gs = await store.get_guild_settings(guild_id)
         if isinstance(gs, dict):
             return gs
+        # A value an admin changed (≠ the store's built-in default) wins; otherwise the bot's own
+        # settings (JXBOT_* in the environment / .env) are the defaults.
+        defaults = {f.name: f.default for f in dataclasses.fields(gs)} if dataclasses.is_dataclass(gs) else {}
         return {k: getattr(gs, k) for k in ("stake_min", "stake_max", "fee", "claim_window", "turn_limit")
-                if hasattr(gs, k)}
+                if hasattr(gs, k) and getattr(gs, k) != defaults.get(k, object())}
 
     async def check_dm(self, table: Table, user_id: int) -> None:
         """Detect closed DMs when a player sits (Discord error 50007) and say so in the channel."""

@@ -16,7 +16,7 @@ async def test_bot_plays_against_the_double(double, start_bot, tmp_path):  # noq
     bob = Player.join(double, "bob", guild, channel, locale="zh-CN", dms_open=False)
     bot = await start_bot(["-m", "jxbot.cli", "run"],
                           env={"DEV_GUILD_ID": str(guild.id), "JXBOT_DB": str(tmp_path / "db.sqlite3"),
-                               "JXBOT_EDIT_INTERVAL": "0.2"})
+                               "JXBOT_EDIT_INTERVAL": "0.2", "JXBOT_TURN_SECONDS": "3", "JXBOT_CLAIM_WINDOW": "1"})
     await double.wait_commands()
     await double.wait_ready()
     act = await alice.slash("mahjong create", stake=2)
@@ -41,6 +41,23 @@ async def test_bot_plays_against_the_double(double, start_bot, tmp_path):  # noq
     await d.response()
     assert d.response_type == 6 and not d.failed
     await alice.wait_edited(panel, since=n)
+    # SIGKILL mid-hand, start again: the table resumes from the store, the channel is told, the
+    # same panel is refreshed and its new buttons work
+    await bot.kill()
+    n = panel.edit_count
+    await bot.start()
+    await bot.wait_log("resumed 1 tables", timeout=20)
+    await alice.wait_message(lambda m: "重启" in (m.content or ""))
+    await alice.wait_edited(panel, since=n, timeout=10)
+    def tiles() -> list:
+        return [b for b in panel.buttons() if b.get("custom_id", "").startswith("mj:discard.")]
+
+    await double.wait_for(lambda: bool(tiles()), timeout=30)  # Alice's turn again
+    n_disc = len(tiles())
+    d = await alice.click(panel, custom_id=tiles()[0]["custom_id"])
+    await d.response()
+    assert d.response_type == 6 and not d.failed
+    await double.wait_for(lambda: len(tiles()) != n_disc or not tiles(), timeout=10)  # the discard was taken
     # the only refusal Discord gave is the 50007 that told the bot Bob's DMs are closed
     assert double.errors == [], bot.tail()
     assert [r[3] for r in double.rejections] == [50007], bot.tail()

@@ -42,7 +42,7 @@ async def test_create_lists_missing_permissions_and_creates_nothing(harness):
 async def test_create_rejects_stake_out_of_range_and_second_table(harness):
     h, fake = harness, harness.fake
     await h.command(ALICE, "mahjong create", stake=1_000_000)
-    assert "between 1 and 100" in fake.last_ephemeral(ALICE)  # the guild's stake limits (store defaults)
+    assert "between 1 and 1000" in fake.last_ephemeral(ALICE)  # the bot's stake limits (JXBOT_MAX_STAKE)
     await h.command(ALICE, "mahjong create", stake=2)
     await h.command(BOB, "mahjong create", stake=2)
     assert "already has a table" in fake.last_ephemeral(BOB)
