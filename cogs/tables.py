@@ -87,6 +87,9 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         table.state = "ended"
         self.schedule_lobby(table)  # the lobby message says the table is closed, its buttons disabled
         self.manager.remove(table.id)
+        co = self.bot.coalescer
+        for key in [("lobby", table.id), ("table", table.id)] + [("panel", table.id, s) for s in range(4)]:
+            co.retire(key)
         store = self.bot.store
         if store is not None and hasattr(store, "close_table"):
             try:

@@ -47,10 +47,6 @@ class CustomId:
     nonce: str
     arg: int | None = None
 
-    @property
-    def base_verb(self) -> str:
-        return self.verb
-
     def __str__(self) -> str:
         verb = self.verb if self.arg is None else f"{self.verb}.{self.arg}"
         seat = "x" if self.seat is None else str(self.seat)
@@ -198,6 +194,7 @@ class EditCoalescer:
         self._last: dict[Any, float] = {}
         self.edits: dict[Any, int] = {}  # applied edits per key (observability and tests)
         self.submitted: dict[Any, int] = {}
+        self._retired: set[Any] = set()
 
     def submit(self, key: Any, fn: Callable[[], Awaitable[Any]]) -> None:
         self._pending[key] = fn
@@ -213,6 +210,20 @@ class EditCoalescer:
             task = self._tasks.get(k)
             if task is not None:
                 await asyncio.shield(task)
+
+    def retire(self, key: Any) -> None:
+        """The message will not be edited again: drop its bookkeeping once its pending edit is applied."""
+        self._retired.add(key)
+        task = self._tasks.get(key)
+        if task is None or task.done():
+            self._drop(key)
+
+    def _drop(self, key: Any) -> None:
+        self._retired.discard(key)
+        self._tasks.pop(key, None)
+        self._last.pop(key, None)
+        self.edits.pop(key, None)
+        self.submitted.pop(key, None)
 
     def forget(self, key: Any) -> None:
         self._pending.pop(key, None)
@@ -245,6 +256,8 @@ class EditCoalescer:
                 log.exception("editing message %s failed", key)
             self._last[key] = self._clock()
             self.edits[key] = self.edits.get(key, 0) + 1
+        if key in self._retired and key not in self._pending:
+            self._drop(key)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -140,3 +140,17 @@ def test_invite_link_asks_exactly_the_needed_permissions():
 
     url = invite_url(123)
     assert "client_id=123" in url and "permissions=117760" in url and "applications.commands" in url
+
+
+async def test_coalescer_retired_keys_leave_no_state():
+    co = EditCoalescer(interval=0.0)
+    done = []
+
+    async def edit():
+        done.append(1)
+
+    co.submit("k", edit)
+    co.retire("k")  # the final edit still happens, then the key is forgotten
+    await co.flush("k")
+    await asyncio.sleep(0)
+    assert done == [1] and "k" not in co.edits and "k" not in co._last and "k" not in co._tasks
