@@ -266,11 +266,15 @@ class DiscordSeat:
             return  # nothing this player sees has changed (another seat's move): no edit
         content, comps, png = await self.build()
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
-        self._pushed = sig
         if occ.dm_ok is False:
             inter = self.ephemeral
             if inter is not None:
-                await inter.edit_original_response(content=content, view=comps, attachments=files)
+                try:
+                    await inter.edit_original_response(content=content, view=comps, attachments=files)
+                except discord.HTTPException:
+                    self.ephemeral = None  # its token expired (15 min): "Show my hand" opens a new one
+                    raise
+                self._pushed = sig
             return
         table = self.session.table
         where = table.panels.get(self.seat)
@@ -278,6 +282,7 @@ class DiscordSeat:
             ch = self.session.bot.get_partial_messageable(where[0])
             try:
                 await ch.get_partial_message(where[1]).edit(content=content, view=comps, attachments=files)
+                self._pushed = sig
                 return
             except discord.NotFound:
                 table.panels.pop(self.seat, None)
@@ -292,6 +297,7 @@ class DiscordSeat:
             raise
         occ.dm_ok = True
         table.panels[self.seat] = (msg.channel.id, msg.id)
+        self._pushed = sig
 
 
 class ChannelObserver:
