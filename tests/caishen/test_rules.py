@@ -170,6 +170,9 @@ def test_a_floater_wins_only_by_self_draw():
     s = score("1122334455667m", "7m", float_run=1)
     assert not s.winning and s.reason == "floating"
     assert not cs.can_win(P("1122334455667m"), T("7m"), caishen=T("9p"), float_run=1)
+    # … not even by robbing a kong (the others may)
+    assert not cs.can_win(P("123456789m1235p"), T("5p"), caishen=T("9p"), robbing_kong=True, float_run=1)
+    assert cs.can_win(P("123456789m1235p"), T("5p"), caishen=T("9p"), robbing_kong=True)
 
 
 # ---------------------------------------------------------------- labels
