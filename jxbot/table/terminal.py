@@ -374,13 +374,23 @@ class TerminalSeat:
             self.say(t("table.ui.win_hand", lang, tiles=self.tiles(result.get("hand", []), wild),
                        melds=self.melds(result.get("melds", []), wild)))
             score = result.get("score") or {}
+            caishen = result.get("ruleset") == "caishen"  # RULES B: the items are multipliers
+            for item in score.get("fan", []) if caishen else ():
+                self.say(t("table.ui.item", lang, label=t(f"item.{item['name']}", lang), value=f"×{item['value']}",
+                           unit=""))
             for item in score.get("tai", []):
                 self.say(t("table.ui.item", lang, label=t(f"item.{item['name']}", lang), value=item["value"],
                            unit=t("table.ui.tai", lang)))
-            for item in score.get("fan", []):
+            for item in score.get("fan", []) if not caishen else ():
                 self.say(t("table.ui.item", lang, label=t(f"item.{item['name']}", lang), value=item["value"],
                            unit=t("table.ui.fan", lang)))
-            if score:
+            if score and caishen:
+                mult = 1
+                for item in score.get("fan", []):
+                    mult *= item["value"]
+                self.say("  " + t("score.caishen_formula", lang, stake=score.get("stake"), mult=mult,
+                                  points=score.get("points")))
+            elif score:
                 self.say(t("table.ui.total", lang, tai=score.get("total_tai"), fan=score.get("total_fan"),
                            stake=score.get("stake"), points=score.get("points")))
         for p in result.get("payments", []):
