@@ -29,8 +29,8 @@ FLOAT_MIN_SHARE = 0.15  # … when the next draw wins with at least this chance 
 FLOAT_MIN_WALL = 16  # … and at least this many tiles are left to draw
 
 
-def _faced(tiles: list[int], cs: int) -> list[int]:
-    return [face(t, cs) for t in tiles]
+def _faced(tiles: list[int], cs: int | None) -> list[int]:
+    return list(tiles) if cs is None else [face(t, cs) for t in tiles]
 
 
 def pairs_shanten(faced: list[int], open_melds: int) -> int:
@@ -100,8 +100,8 @@ def best_discard(tb: _Table, candidates: list[int]) -> tuple[int, int, bool]:
         most = max(u for u, _ in scored)
         tied = [r for u, r in scored if u == most]
     c = tb.counts
-    d = min(tied, key=lambda r: (_keep_value(c, r[0]), r[0]))
-    return d[0], d[1], False
+    pick = min(tied, key=lambda r: (_keep_value(c, r[0]), r[0]))
+    return pick[0], pick[1], False
 
 
 def decide(tb: _Table) -> dict:
