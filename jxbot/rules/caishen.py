@@ -434,8 +434,8 @@ def settle(*, winner: int | None, dealer: int, points: int = 0, base: int = 2, s
     debts: list[tuple[int, int, int, str]] = []  # payer, payee, amount, what
     how = None
     if winner is None:
-        for s in range(4):
-            if s != dealer and rs.cs_drawn_payment:
+        for s in range(4):  # an escaped seat's own winnings are not paid out (as in Jiaxing)
+            if s != dealer and rs.cs_drawn_payment and (s not in escaped_set or rs.escape_winnings_paid):
                 debts.append((dealer, s, rs.cs_drawn_payment * stake, "drawn"))
     elif points and (winner not in escaped_set or rs.escape_winnings_paid):
         owe, how = win_debts(winner=winner, dealer=dealer, base=base, unit=points, discarder=discarder,

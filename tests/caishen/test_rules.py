@@ -219,6 +219,15 @@ def test_drawn_hand_dealer_pays_each_2():
     assert _pay(winner=None, dealer=3, stake=5) == (10, 10, 10, -30)
 
 
+def test_escaped_seat_pays_and_is_not_paid():
+    st = cs.settle(winner=None, dealer=0, escaped=[2], balances=[None] * 4, fee=1)
+    assert st.deltas == (-4, 2, 0, 2)
+    st = cs.settle(winner=2, dealer=0, points=4, base=2, escaped=[2], balances=[None, None, 100, None], fee=1)
+    assert st.deltas == (0, 0, -1, 0) and st.house_delta == 1  # no winnings; only the escaper pays the fee
+    st = cs.settle(winner=1, dealer=0, points=4, base=2, escaped=[0], balances=[None] * 4)
+    assert [t.reason for t in st.transfers if t.payer == 0] == ["escape"]
+
+
 def test_stake_scales_everything():
     s = score("1122334455667m", "7m", self_draw=True, stake=10)
     assert s.points == 40
