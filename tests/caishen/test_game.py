@@ -156,15 +156,15 @@ def test_kong_draw_doubles_the_float():
 # ---------------------------------------------------------------- B9, B10
 
 
-def _rob_setup(seat3: str = "258m147p28s6677z1z") -> Hand:
+def _rob_setup(seat3: str = "258m147p28s6677z1z", draws: str = "3z4z8s5s", seat3_discard: str | None = None) -> Hand:
     h = cs_hand({0: "147m258p369s1234z5s", 1: "55s28m39p567z1m4p7s9m", 2: "123m456m789m46s11p", 3: seat3},
-                draws="3z4z8s5s", caishen="9s")
+                draws=draws, caishen="9s")
     act(h, "discard", 0, "5s")
     act(h, "peng", 1)
     pass_all(h)
     discard(h, 1, "5z")
     discard(h, 2)
-    discard(h, 3)
+    discard(h, 3, seat3_discard)
     discard(h, 0)
     assert h.turn == 1 and h.drawn == T("5s")
     act(h, "bugang", 1, "5s")
@@ -179,6 +179,15 @@ def test_others_may_rob_a_kong_and_the_robbed_seat_pays_everyones_share_x4():
     assert h.result.robbed_from == 1 and items(h) == [("rob_kong", 4)]
     # shares on base 2, ×4: dealer 8, seats 1 and 3 4 each → the robbed seat pays all 16
     assert h.settle([None] * 4).deltas == (0, -16, 16, 0)
+
+
+def test_a_floater_may_not_rob_a_kong():
+    # seat 3 also waits on 5s, but it has just floated a 財神 (9s)
+    h = _rob_setup(seat3="123p456p789p46s1z9s", draws="3z1z8s5s", seat3_discard="9s")
+    assert h.phase == "rob" and "hu" in types_offered(h, 2) and "hu" not in types_offered(h, 3)
+    # the same hand without the float could rob
+    h = _rob_setup(seat3="123p456p789p46s1z9s", draws="3z1z8s5s", seat3_discard="1z")
+    assert "hu" in types_offered(h, 3)
 
 
 def test_simultaneous_hu_first_in_play_order_after_the_discarder():
@@ -279,3 +288,18 @@ def test_reseat_after_each_ban():
     assert [m.seating[w] for w in rec["reseat"]] == [0, 1, 2, 3]  # player at old seat i sits at wind i
     again = Match.from_json(m.to_json())
     assert again.seating == m.seating and again.dealer_streak == m.dealer_streak
+
+
+def test_result_picture_of_a_caishen_win_draws_every_label():
+    from jxbot.rules.caishen import _WORDS, ITEM_NAMES
+    from render import render_result
+    from render.fonts import UI_FONT, cmap
+
+    have = cmap(UI_FONT)
+    for zh, en in [*ITEM_NAMES.values(), *_WORDS.values()]:
+        assert all(c in have or c == " " for c in zh + en), (zh, en)
+    h = cs_hand({0: "11223344556677m", 1: JUNK1, 2: JUNK2, 3: JUNK3}, streak=1)
+    act(h, "tsumo", 0)
+    h.settle([100, None, 5, None])
+    png = render_result(h.result_view(), "zh")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
