@@ -303,3 +303,22 @@ def test_result_picture_of_a_caishen_win_draws_every_label():
     h.settle([100, None, 5, None])
     png = render_result(h.result_view(), "zh")
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_dabao_fan_bao_when_the_feeder_wins():
+    for literal, expect in ((True, (32, -24, -4, -4)), (False, (24, -24, 0, 0))):
+        h = cs_hand({0: "1m4p7s234m567m88s678p", 1: "23m56p89s456m1z567z", 2: "369p147s2345677z",
+                     3: "258p369s2345667z"}, draws="1p1p1z2s2s1z8m8m1z", caishen="9m",
+                    ruleset=CAISHEN.with_(cs_dabao_literal=literal))
+        for fed, base, out in (("1m", "1m", "5z"), ("4p", "4p", "6z"), ("7s", "7s", "7z")):
+            act(h, "discard", 0, fed)
+            act(h, "chi", 1, base)
+            pass_all(h)
+            discard(h, 1, out)
+            discard(h, 2)
+            discard(h, 3)
+        assert h.turn == 0 and h.drawn == T("1z")
+        act(h, "tsumo", 0)
+        st = h.settle([None] * 4)
+        assert st.details["dabao"] == [0, 1] and st.details["how"] == "fan_bao"
+        assert st.deltas == expect
