@@ -101,6 +101,7 @@ class TableRunner:
         self.hands_played = 0
         self._persisted = 0
         self._settled = False
+        self._reseated = False  # the players moved after the settled hand: its views are by the old seats
         self._step_start = 0.0
         self._step_no = 0
         self._deadline: float | None = None
@@ -316,13 +317,14 @@ class TableRunner:
         return view
 
     def view(self, seat: int) -> dict | None:
-        """The current seat view with the runner fields (None between hands)."""
-        if self.hand is None:
+        """The current seat view with the runner fields (None between hands, and after a reseat until
+        the next deal)."""
+        if self.hand is None or self._reseated:
             return None
         return self._decorate(self.hand.view(seat), seat)
 
     def public_view(self) -> dict | None:
-        if self.hand is None:
+        if self.hand is None or self._reseated:
             return None
         return self._decorate(self.hand.public_view(), None)
 
@@ -380,6 +382,7 @@ class TableRunner:
             hand = self.match.next_hand()
             self.hand = hand
             self._settled = False
+            self._reseated = False
             self._persisted = 0
             for info in self.seats:
                 info.escaped = False
@@ -568,7 +571,7 @@ class TableRunner:
             await self._persist()
             result = self._decorate_result(hand.result_view(), settlement)
             await self.sink.settle(hid, settlement, result)
-            self.match.finish_hand(hand)
+            rec = self.match.finish_hand(hand)
             self._settled = True
             self.hands_played += 1
             for i, d in enumerate(settlement.deltas):
@@ -581,9 +584,59 @@ class TableRunner:
                 info.escaped = False
                 if info.left and not info.is_computer:
                     self._seat_to_computer(i)
+            moves = rec.get("reseat") if isinstance(rec, dict) else None
+            if moves:
+                self._reseat(moves)
             await self.sink.table_state(self.config.table_id, self.state())
             self._deadline = None
+            # the result is of the hand just played: it is told before anyone learns their new seat
             await self._gather([s.on_result(result) for s in targets])
+            if moves:
+                await self._tell_reseat(moves)
+
+    def _reseat(self, moves: Sequence[int]) -> None:
+        """RULES B11: the match redrew the seats after a 版; the player at seat ``i`` now sits at
+        ``moves[i]``. Everything the runner keeps per seat moves with its player: the seat info (name,
+        user id, auto / autowin flags), the human interface, the computer player, the match total and
+        the balance. The views of the settled hand are no longer offered (they are by the old seats)."""
+        if sorted(moves) != [0, 1, 2, 3]:
+            raise TableError(f"a reseat must move each seat once, not {list(moves)}")
+
+        def move(xs: list) -> list:
+            out = list(xs)
+            for old, new in enumerate(moves):
+                out[new] = xs[old]
+            return out
+
+        self.seats = move(self.seats)
+        self.interfaces = move(self.interfaces)
+        self.totals = move(self.totals)
+        self.balances = move(self.balances)
+        self._players = {moves[old]: p for old, p in self._players.items()}
+        self._reseated = True
+        log.info("table %s: players reseated %s", self.config.table_id, list(moves))
+
+    async def _tell_reseat(self, moves: Sequence[int]) -> None:
+        """Tell every human seat (already at its new place) and every observer about the reseat, through
+        the optional ``on_reseat(info)`` of the Seat (see docs/table.md)."""
+        back = {new: old for old, new in enumerate(moves)}
+        coros = []
+        for i, seat in enumerate(self.interfaces):
+            if seat is not None and hasattr(seat, "on_reseat"):
+                coros.append(seat.on_reseat({"kind": "reseat", "moves": list(moves), "seat": i, "old_seat": back[i],
+                                             "names": [s.name for s in self.seats]}))
+        for o in self.observers:
+            if hasattr(o, "on_reseat"):
+                coros.append(o.on_reseat({"kind": "reseat", "moves": list(moves), "seat": None, "old_seat": None,
+                                          "names": [s.name for s in self.seats]}))
+        await self._gather(coros)
+
+    def seat_of_user(self, user_id: Any) -> int | None:
+        """The seat a (human) player sits at now (players move after a caishen 版), or None."""
+        for i, s in enumerate(self.seats):
+            if user_id is not None and s.user_id == user_id and not s.is_computer:
+                return i
+        return None
 
     def _decorate_result(self, result: dict, settlement: Any) -> dict:
         payments = result.get("payments") or []
@@ -618,7 +671,7 @@ class TableRunner:
         await self._gather([s.on_match_end(summary) for s in targets if hasattr(s, "on_match_end")])
 
     async def _notify_all(self, note: dict | None) -> None:
-        if self.hand is None:
+        if self.hand is None or self._reseated:
             return
         hand = self.hand
         coros = []
