@@ -20,28 +20,50 @@ from .strings import error_text
 
 
 class LineReader:
-    """Lines of a text stream delivered to asyncio; ``None`` at end of input."""
+    """Lines of a text stream delivered to asyncio; ``None`` at end of input.
+
+    The reader thread stops at the end of input, after :meth:`stop`, or as soon as the event loop it
+    feeds has closed (the match is over while lines are still being read): it never raises then.
+    """
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.eof = False
+        self.thread: threading.Thread | None = None
+        self._stop = threading.Event()
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
 
+        def deliver(line: str | None) -> bool:
+            """Hand a line to the loop; False when nobody can take it any more."""
+            if self._stop.is_set() or loop.is_closed():
+                return False
+            try:
+                loop.call_soon_threadsafe(self.queue.put_nowait, line)
+            except RuntimeError:  # the loop closed between the check and the call
+                return False
+            return True
+
         def pump() -> None:
-            while True:
+            while not self._stop.is_set():
                 try:
                     line = self.stream.readline()
                 except (OSError, ValueError):
                     line = ""
                 if not line:
-                    loop.call_soon_threadsafe(self.queue.put_nowait, None)
+                    deliver(None)
                     return
-                loop.call_soon_threadsafe(self.queue.put_nowait, line.rstrip("\r\n"))
+                if not deliver(line.rstrip("\r\n")):
+                    return
 
-        threading.Thread(target=pump, name="stdin-reader", daemon=True).start()
+        self.thread = threading.Thread(target=pump, name="stdin-reader", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        """Stop delivering lines (a ``readline`` in progress is abandoned, the daemon thread ends after it)."""
+        self._stop.set()
 
     async def get(self) -> str | None:
         if self.eof:
@@ -404,6 +426,17 @@ class TerminalSeat:
         reveal = result.get("reveal") or {}
         if reveal.get("commitment"):
             self.say(t("table.ui.reveal", lang, c=str(reveal["commitment"])[:16], salt=str(reveal.get("salt", ""))[:8]))
+
+    async def on_reseat(self, info: dict) -> None:
+        """RULES B11: after a 版 the players drew new seats; this player now sits at ``info["seat"]``."""
+        self.seat = info["seat"]
+        self._prompt_key = None
+        self.say()
+        self.say(t("table.ui.reseat", self.lang, old=wind_name(info["old_seat"], self.lang),
+                   new=wind_name(info["seat"], self.lang)))
+        for i, name in enumerate(info.get("names", ())):
+            self.say(t("table.ui.reseat_line", self.lang, wind=wind_name(i, self.lang),
+                       name=t("table.ui.you", self.lang) if i == self.seat else name))
 
     async def on_match_end(self, summary: dict) -> None:
         self.say()

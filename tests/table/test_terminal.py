@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
+import threading
 
 from jxbot.table.terminal import LineReader, TerminalSeat, read_tile
 
@@ -62,3 +64,57 @@ def test_rob_and_contract_prompts_name_the_seats():
 def test_read_tile():
     assert read_tile("5p") == 13 and read_tile("5筒") == 13 and read_tile("中") == 33 and read_tile("Red") == 33
     assert read_tile("0m") is None and read_tile("x") is None
+
+
+class SlowStream:
+    """stdin whose lines arrive only when the test releases them."""
+
+    def __init__(self, lines):
+        self.lines = list(lines)
+        self.go = threading.Event()
+
+    def readline(self):
+        self.go.wait(10)
+        return self.lines.pop(0) if self.lines else ""
+
+
+def test_the_reader_thread_ends_quietly_when_the_loop_closed_while_input_was_still_coming():
+    failures = []
+    old_hook = threading.excepthook
+    threading.excepthook = lambda args: failures.append(args.exc_value)
+    try:
+        stream = SlowStream(["5m\n", "6m\n", "7m\n"])
+        reader = LineReader(stream)
+
+        async def main():
+            reader.start()
+
+        asyncio.run(main())  # the loop is closed now: the match ended before the player typed
+        stream.go.set()
+        reader.thread.join(5)
+        assert not reader.thread.is_alive()
+        assert failures == []
+        assert stream.lines == ["6m\n", "7m\n"]  # it stopped at the first line nobody could take
+    finally:
+        threading.excepthook = old_hook
+
+
+async def test_a_stopped_reader_delivers_nothing_more():
+    stream = SlowStream(["5m\n", "6m\n"])
+    reader = LineReader(stream)
+    reader.start()
+    reader.stop()
+    stream.go.set()
+    await asyncio.to_thread(reader.thread.join, 5)
+    assert not reader.thread.is_alive() and reader.queue.empty()
+
+
+async def test_a_reseat_tells_the_player_the_new_seat_and_prompts_follow_it():
+    ts, out = make("en")
+    await ts.on_reseat({"kind": "reseat", "moves": [2, 0, 3, 1], "seat": 2, "old_seat": 0,
+                        "names": ["cpu1", "cpu3", "me", "cpu2"]})
+    text = out.getvalue()
+    assert "you move from East to West (East deals)" in text
+    assert "  West: you" in text and "  East: cpu1" in text
+    v = seat_view("claim", [a("pass")], viewer=2, last_discard={"seat": 2, "tile": 2})
+    assert "you discarded" in ts.prompt(v)  # the terminal now speaks of seat 2 as "you"
