@@ -133,8 +133,14 @@ def paste(img: Image.Image, spr: Image.Image, x: int, y: int) -> None:
     img.paste(spr, (x, y), spr)
 
 
-def tile_variant(t: int, wildcard: int | None) -> str:
-    return "wild" if wildcard is not None and t == wildcard else "up"
+def wild_variant(view: dict) -> str:
+    """The sprite variant of the view's wildcard: ``caishen`` (財 badge) in the caishen ruleset, else
+    ``wild`` (搭 badge)."""
+    return "caishen" if view.get("ruleset") == "caishen" else "wild"
+
+
+def tile_variant(t: int, wildcard: int | None, wild: str = "wild") -> str:
+    return wild if wildcard is not None and t == wildcard else "up"
 
 
 def meld_width(meld: dict, w: int, gap: int = 1) -> int:

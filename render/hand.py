@@ -60,7 +60,7 @@ def _header(dr: ImageDraw.ImageDraw, view: dict, lang: str, width: int) -> None:
         tw = 26
         g = geometry(tw)
         rx -= tw
-        dr._image.paste(sprite(wc, tw, "wild"), (rx, y - 4), sprite(wc, tw, "wild"))  # type: ignore[attr-defined]
+        dr._image.paste(sprite(wc, tw, C.wild_variant(view)), (rx, y - 4), sprite(wc, tw, C.wild_variant(view)))  # type: ignore[attr-defined]
         del g
         rx -= 6
         C.text(dr, (rx, y + 15), wild_label(view, lang), 20, C.GOLD, anchor="rm")
@@ -132,7 +132,7 @@ def draw_hand(view: dict, lang: str) -> Image.Image:
             # a soft glow marks the drawn tile
             dr.rounded_rectangle((x - 5, y - 5, x + TILE_W + 5, y + g.box_h + 5), radius=10,
                                  outline=(250, 220, 120), width=2)
-        C.paste(img, sprite(t, TILE_W, C.tile_variant(t, wc)), x, y)
+        C.paste(img, sprite(t, TILE_W, C.tile_variant(t, wc, C.wild_variant(view))), x, y)
         ty = y + g.box_h + 8
         col = C.GOLD if t == wc else C.TEXT if can_discard else C.TEXT_DIM
         C.text(dr, (x + TILE_W / 2, ty + 12), str(idx), 20, col, anchor="mm")
@@ -164,7 +164,7 @@ def draw_hand(view: dict, lang: str) -> Image.Image:
         if sx > x + 10 or not melds:
             dr.rounded_rectangle((sx - 4, prompt_y - cg.box_h // 2 - 4, sx + CLAIM_W + 3, prompt_y + cg.box_h // 2 + 3),
                                  radius=7, outline=C.GOLD, width=2)
-            C.paste(img, sprite(tile, CLAIM_W, C.tile_variant(tile, wc)), sx, prompt_y - cg.box_h // 2)
+            C.paste(img, sprite(tile, CLAIM_W, C.tile_variant(tile, wc, C.wild_variant(view))), sx, prompt_y - cg.box_h // 2)
             C.text(dr, (width - PAD, prompt_y), prompt, 24, C.GOLD, anchor="rm")
     elif can_discard:
         prompt = L("your_turn", lang)

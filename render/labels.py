@@ -101,6 +101,7 @@ ITEM_FALLBACK: dict[str, dict[str, str]] = {
 TILE_FACE_CHARS = "一二三四五六七八九萬東南西北中發"
 
 # Symbols the layouts use besides the catalog strings.
+BADGE_CHARS = "搭財"  # the wildcard badge on a tile face (render/tiles.py BADGES): 百搭, 財神
 EXTRA_CHARS = "×·—–-+−=^…←→↑↓▲▼◀▶●○★☆（），：、。%/#'\"!?"
 
 i18n.register(RENDER_STRINGS)
@@ -165,4 +166,5 @@ def all_label_text() -> list[str]:
         out.extend(tile_name(t, lang) for t in range(34))
         out.extend(wind_name(w, lang) for w in range(4))
     out.append(EXTRA_CHARS)
+    out.append(BADGE_CHARS)
     return out

@@ -117,7 +117,7 @@ def draw_result(view: dict, lang: str) -> Image.Image:
         tw = 28
         g = geometry(tw)
         rx -= tw
-        C.paste(img, sprite(wc, tw, "wild"), rx, HEADER_H // 2 - g.box_h // 2)
+        C.paste(img, sprite(wc, tw, C.wild_variant(view)), rx, HEADER_H // 2 - g.box_h // 2)
         rx -= 8
         rx -= C.text(dr, (rx, HEADER_H // 2), wild_label(view, lang), 18, C.GOLD, anchor="rm") + 18
     C.text(dr, (rx, HEADER_H // 2), meta, 18, C.TEXT_DIM, anchor="rm")
@@ -130,13 +130,13 @@ def draw_result(view: dict, lang: str) -> Image.Image:
             y += side_geometry(MELD_W).h
         x = PAD
         for t in hand:
-            C.paste(img, sprite(t, TILE_W, C.tile_variant(t, wc)), x, y)
+            C.paste(img, sprite(t, TILE_W, C.tile_variant(t, wc, C.wild_variant(view))), x, y)
             x += TILE_W + 2
         if win is not None:
             x += 16
             dr.rounded_rectangle((x - 5, y - 5, x + TILE_W + 5, y + g.box_h + 5), radius=10, outline=C.GOLD,
                                  width=3)
-            C.paste(img, sprite(win, TILE_W, C.tile_variant(win, wc)), x, y)
+            C.paste(img, sprite(win, TILE_W, C.tile_variant(win, wc, C.wild_variant(view))), x, y)
             C.text(dr, (x + TILE_W // 2, y + g.box_h + 20), L("win_tile", lang), 17, C.GOLD, anchor="mm")
             x += TILE_W + 26
         mg = geometry(MELD_W)

@@ -94,14 +94,14 @@ def _melds_row(img: Image.Image, melds: list[dict], seat: int, x: int, y: int, w
 
 
 def _river(img: Image.Image, dr: ImageDraw.ImageDraw, discards: list[dict], x0: int, y0: int, cols: int,
-           wildcard: int | None, last: bool) -> None:
+           wildcard: int | None, last: bool, wild: str = "wild") -> None:
     g = geometry(RIVER_W)
     n = len(discards)
     for i, d in enumerate(discards):
         x = x0 + (i % cols) * (RIVER_W + RIVER_GAP)
         y = y0 + (i // cols) * (g.box_h + RIVER_GAP)
         t = d["tile"]
-        variant = "dim" if d.get("claimed") else C.tile_variant(t, wildcard)
+        variant = "dim" if d.get("claimed") else C.tile_variant(t, wildcard, wild)
         C.paste(img, sprite(t, RIVER_W, variant), x, y)
         if last and i == n - 1:
             dr.rounded_rectangle((x - 3, y - 3, x + RIVER_W + 2, y + g.box_h + 2), radius=6, outline=C.GOLD,
@@ -156,7 +156,7 @@ def _console(img: Image.Image, dr: ImageDraw.ImageDraw, view: dict, pos: dict[in
         total = tw + 6 + lw
         sx = cx - total // 2
         ty = cy + 32
-        C.paste(img, sprite(wc, tw, "wild"), sx, ty)
+        C.paste(img, sprite(wc, tw, C.wild_variant(view)), sx, ty)
         C.text(dr, (sx + tw + 6, ty + g.box_h // 2), label, 16, C.GOLD, anchor="lm")
     phase = view.get("phase")
     if phase in ("claim", "rob", "contract", "ended"):
@@ -214,7 +214,7 @@ def draw_table(view: dict, lang: str) -> Image.Image:
             rx, ry = cx - half - CELL_GAP - rw, cy - cell_h // 2
         else:
             rx, ry = cx + half + CELL_GAP, cy - cell_h // 2
-        _river(img, dr, discards, rx, ry, cols, wc, last.get("seat") == s)
+        _river(img, dr, discards, rx, ry, cols, wc, last.get("seat") == s, C.wild_variant(view))
         melds = seat.get("melds") or []
         n_conc = int(seat.get("concealed_count") or 0)
         mg = geometry(TOP_MELD_W)

@@ -327,10 +327,15 @@ def _back_art(W: int, H: int) -> Image.Image:
     return layer
 
 
-def _badge(dr: ImageDraw.ImageDraw, cx: float, cy: float, rad: float) -> None:
+# The badge on the wildcard's face: 搭 for the Jiaxing 百搭, 財 for the caishen ruleset's 財神.
+BADGES = {"wild": "搭", "caishen": "財"}
+WILD_VARIANTS = frozenset(BADGES)
+
+
+def _badge(dr: ImageDraw.ImageDraw, cx: float, cy: float, rad: float, char: str = "搭") -> None:
     dr.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=GOLD)
     dr.ellipse((cx - rad * 0.84, cy - rad * 0.84, cx + rad * 0.84, cy + rad * 0.84), fill=RED)
-    dr.text((cx, cy + rad * 0.04), "搭", font=fonts.ui(round(rad * 1.2)), fill=GOLD_LIGHT, anchor="mm")
+    dr.text((cx, cy + rad * 0.04), char, font=fonts.ui(round(rad * 1.2)), fill=GOLD_LIGHT, anchor="mm")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -341,8 +346,9 @@ def _badge(dr: ImageDraw.ImageDraw, cx: float, cy: float, rad: float) -> None:
 def sprite(kind: int, w: int, variant: str = "up") -> Image.Image:
     """The tile ``kind`` (0–33, or ``BACK``) at width ``w``.
 
-    Variants: ``up`` (standing face up), ``wild`` (the 百搭: gold face, gold edge and badge), ``side``
-    (laid sideways: a claimed tile), ``dim`` (a discard taken by a meld).
+    Variants: ``up`` (standing face up), ``wild`` (the 百搭: gold face, gold edge and a 搭 badge),
+    ``caishen`` (the 財神 of the caishen ruleset: the same with a 財 badge), ``side`` (laid sideways: a
+    claimed tile), ``dim`` (a discard taken by a meld).
     """
     if variant == "dim":
         base = sprite(kind, w, "up")
@@ -353,7 +359,7 @@ def sprite(kind: int, w: int, variant: str = "up") -> Image.Image:
         return out
     side = variant == "side"
     g = side_geometry(w) if side else geometry(w)
-    wild = variant == "wild"
+    wild = variant in WILD_VARIANTS
     back = kind == BACK
     if back:
         img = _body(g, JADE_LIGHT, JADE, back=True)
@@ -380,7 +386,7 @@ def sprite(kind: int, w: int, variant: str = "up") -> Image.Image:
         dr.rounded_rectangle((bw, bw, fw - 1 - bw, fh - 1 - bw), radius=g.r * SS, outline=GOLD_LIGHT,
                              width=max(SS, bw // 3))
         rad = fw * 0.2
-        _badge(dr, fw - rad - bw * 0.6, rad + bw * 0.6, rad)
+        _badge(dr, fw - rad - bw * 0.6, rad + bw * 0.6, rad, BADGES[variant])
     else:
         img.alpha_composite(art, (0, 0))
     return img.resize(g.sprite_size, Image.Resampling.LANCZOS)
