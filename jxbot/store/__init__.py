@@ -21,6 +21,7 @@ from jxbot.store.errors import (
 )
 from jxbot.store.models import (
     AppliedTransfer,
+    BestHand,
     DailyResult,
     GuildSettings,
     HandRecord,
@@ -45,6 +46,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "AmountOverflow",
     "AppliedTransfer",
+    "BestHand",
     "DailyCooldown",
     "DailyResult",
     "EventConflict",

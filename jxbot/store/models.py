@@ -190,11 +190,29 @@ class TableRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class BestHand:
+    """One won hand, as the biggest-hand board and the stats show it.
+
+    Jiaxing: ``points`` = stake × 台 × 2^番 with ``tai``/``fan``; caishen (``mult`` set, ``tai``/``fan``
+    None): ``points`` = stake × ``mult`` (倍)."""
+
+    hand_id: str
+    ruleset: str
+    points: int
+    tai: int | None
+    fan: int | None
+    mult: int | None
+    self_draw: bool
+    settled_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderEntry:
     rank: int
     user_id: int
     name: str
     value: int
+    best: BestHand | None = None  # kinds biggest / points / mult: the hand that holds the value
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +240,8 @@ class PlayerStats:
     best_fan: int
     favourite_pattern: str | None  # the pattern code won with most often
     net: int  # silver won minus lost in hands, fees included
+    best_mult: int = 0  # the biggest caishen multiplier (倍) won
+    best_hand: BestHand | None = None  # the biggest hand won, by points (either ruleset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +257,7 @@ class HandSummary:
     fan: int | None
     points: int | None
     ruleset: str
+    mult: int | None = None  # caishen: the multiplier (倍) of a won hand (tai / fan are None then)
 
 
 @dataclass(frozen=True, slots=True)

@@ -168,5 +168,20 @@ V1 = [
     ) WITHOUT ROWID""",
 ]
 
-MIGRATIONS: list[list[str]] = [V1]
+# V2: rulesets whose hands are worth a multiplier (caishen: points = stake × 倍, 台/番 are 0). A won caishen
+# hand records its multiplier; members keep the biggest one. Existing caishen hands are filled in from
+# the stored result (points ÷ the score's stake); their 台/番 (recorded as 0) become NULL: not applicable.
+V2 = [
+    "ALTER TABLE hands ADD COLUMN mult INTEGER",
+    "ALTER TABLE members ADD COLUMN best_mult INTEGER NOT NULL DEFAULT 0",
+    "CREATE INDEX members_mult ON members(guild_id, best_mult DESC, user_id)",
+    """UPDATE hands SET mult = points / json_extract(result, '$.result.score.stake'), tai = NULL, fan = NULL
+        WHERE ruleset = 'caishen' AND status = 'settled' AND points IS NOT NULL AND winner_seat IS NOT NULL
+        AND json_valid(result) AND json_extract(result, '$.result.score.stake') > 0""",
+    """UPDATE members SET best_mult = COALESCE((SELECT MAX(h.mult) FROM hand_seats s JOIN hands h
+        ON h.hand_id = s.hand_id WHERE s.guild_id = members.guild_id AND s.user_id = members.user_id
+        AND s.won = 1), 0)""",
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2]
 SCHEMA_VERSION = len(MIGRATIONS)

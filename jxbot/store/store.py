@@ -44,6 +44,7 @@ from jxbot.store.errors import (
 )
 from jxbot.store.models import (
     AppliedTransfer,
+    BestHand,
     DailyResult,
     GuildSettings,
     HandRecord,
@@ -63,9 +64,17 @@ from jxbot.store.schema import MIGRATIONS, SCHEMA_VERSION
 Scope = Literal["guild", "global"]
 DAY = 86_400.0
 SETTLEMENT_REASONS = {"win": ("loss", "win"), "fee": ("fee", "fee"), "escape": ("escape", "escape")}
-LEADERBOARD_KINDS = ("balance", "net", "wins", "points", "tai", "fan")
+LEADERBOARD_KINDS = ("balance", "net", "wins", "biggest", "points", "mult", "tai", "fan")
 PERIODS = {"day": DAY, "week": 7 * DAY, "all": None}
-_MEMBER_COLUMN = {"wins": "wins", "points": "best_points", "tai": "best_tai", "fan": "best_fan", "net": "net"}
+_MEMBER_COLUMN = {"wins": "wins", "biggest": "best_points", "points": "best_points", "mult": "best_mult",
+                  "tai": "best_tai", "fan": "best_fan", "net": "net"}
+# Rulesets whose hands are worth a multiplier of the stake (points = stake × 倍) rather than 台 and 番.
+MULTIPLIER_RULESETS = frozenset({"caishen"})
+_BEST_HAND_SQL = (
+    "SELECT h.hand_id, h.ruleset, h.points, h.tai, h.fan, h.mult, h.self_draw, h.settled_at FROM hand_seats s "
+    "JOIN hands h ON h.hand_id = s.hand_id WHERE s.guild_id = ? AND s.user_id = ? AND s.won = 1 "
+    "AND h.{col} IS NOT NULL ORDER BY h.{col} DESC, h.points DESC, h.settled_at, h.hand_id LIMIT 1"
+)
 
 
 # ----------------------------------------------------------------------------- validation helpers
@@ -769,10 +778,12 @@ class Store:
         at = _time(now)
         scope = self._scope_key(guild_id)
         async with self._write() as db:
-            row = await self._one(db, "SELECT guild_id, seats, status, result FROM hands WHERE hand_id = ?", (hand_id,))
+            row = await self._one(
+                db, "SELECT guild_id, seats, status, result, ruleset FROM hands WHERE hand_id = ?", (hand_id,)
+            )
             if row is None:
                 raise UnknownHand(f"hand {hand_id}")
-            h_guild, h_seats, status, stored = row
+            h_guild, h_seats, status, stored, ruleset = row
             if status == "settled":
                 return SettleResult.from_json(json.loads(stored), repeated=True)
             if h_guild != guild_id or tuple(json.loads(h_seats)) != seats_t:
@@ -846,7 +857,7 @@ class Store:
                 result=result_obj,
                 settled_at=at,
             )
-            await self._record_result(db, hand_id, guild_id, seats_t, deltas, result_obj, res, at)
+            await self._record_result(db, hand_id, guild_id, seats_t, deltas, result_obj, res, at, ruleset)
         return res
 
     @staticmethod
@@ -893,6 +904,7 @@ class Store:
         result: Any,
         res: SettleResult,
         at: float,
+        ruleset: str = "jiaxing",
     ) -> None:
         r = result if isinstance(result, dict) else {}
         score: dict[str, Any] = r["score"] if isinstance(r.get("score"), dict) else {}
@@ -906,13 +918,20 @@ class Store:
             winner = None
         self_draw = bool(r.get("self_draw")) and winner is not None
         tai, fan, points = (as_int(score.get(k)) for k in ("total_tai", "total_fan", "points"))
+        mult: int | None = None
+        if ruleset in MULTIPLIER_RULESETS or r.get("ruleset") in MULTIPLIER_RULESETS:
+            # caishen: the hand is worth stake × 倍; 台 and 番 do not apply (the score reports 0)
+            stake = as_int(score.get("stake"))
+            if points is not None and stake is not None and stake > 0 and points % stake == 0:
+                mult = points // stake
+            tai = fan = None
         if winner is None:
-            tai = fan = points = None
+            tai = fan = points = mult = None
         patterns = [p for p in score.get("patterns") or [] if isinstance(p, str)] if winner is not None else []
         reveal = r.get("reveal")
         await db.execute(
             "UPDATE hands SET status = 'settled', result = ?, drawn = ?, winner_seat = ?, self_draw = ?, tai = ?, "
-            "fan = ?, points = ?, reveal = COALESCE(?, reveal), settled_at = ? WHERE hand_id = ?",
+            "fan = ?, points = ?, mult = ?, reveal = COALESCE(?, reveal), settled_at = ? WHERE hand_id = ?",
             (
                 _dumps(res.to_json()),
                 int(drawn),
@@ -921,6 +940,7 @@ class Store:
                 tai,
                 fan,
                 points,
+                mult,
                 None if reveal is None else _dumps(reveal),
                 at,
                 hand_id,
@@ -942,6 +962,7 @@ class Store:
                     (points or 0) if won else 0,
                     (tai or 0) if won else 0,
                     (fan or 0) if won else 0,
+                    (mult or 0) if won else 0,
                     at,
                     guild_id,
                     uid,
@@ -957,7 +978,8 @@ class Store:
         await db.executemany(
             "UPDATE members SET hands = hands + 1, wins = wins + ?1, self_draws = self_draws + ?2, net = net + ?3, "
             "biggest_win = MAX(biggest_win, ?4), best_points = MAX(best_points, ?5), best_tai = MAX(best_tai, ?6), "
-            "best_fan = MAX(best_fan, ?7), last_played = ?8 WHERE guild_id = ?9 AND user_id = ?10",
+            "best_fan = MAX(best_fan, ?7), best_mult = MAX(best_mult, ?8), last_played = ?9 "
+            "WHERE guild_id = ?10 AND user_id = ?11",
             member_rows,
         )
         if winner is not None and seats[winner] is not None and patterns:
@@ -1075,8 +1097,11 @@ class Store:
         """A page of a guild's leaderboard.
 
         kinds: ``balance``; ``net`` (silver won − lost in hands, fees included) over ``period``
-        ``day`` / ``week`` (rolling, ending ``now``) or ``all``; ``wins``; the biggest hand by
-        ``points``, ``tai`` or ``fan``. Players with nothing to show (0) are left out, except for balance.
+        ``day`` / ``week`` (rolling, ending ``now``) or ``all``; ``wins``; the biggest hand: ``biggest``
+        (= ``points``: stake × 台 × 2^番 in Jiaxing, stake × 倍 in caishen; every ruleset), ``mult`` (caishen
+        倍), ``tai`` or ``fan`` (Jiaxing only: a caishen hand has no 台/番). For ``biggest``/``points``/``mult``
+        each entry's ``best`` is the hand that holds the value. Players with nothing to show (0) are left
+        out, except for balance.
         """
         _check_id(guild_id, "guild id")
         if kind not in LEADERBOARD_KINDS:
@@ -1132,8 +1157,13 @@ class Store:
                     (guild_id, page_size, offset),
                 )
             names = await self._names(db, [r[0] for r in rows])
+            bests: dict[int, BestHand | None] = {}
+            if kind in ("biggest", "points", "mult"):
+                for r in rows:
+                    bests[r[0]] = await self._best_hand(db, guild_id, r[0], "mult" if kind == "mult" else "points")
         entries = tuple(
-            LeaderEntry(rank=offset + i + 1, user_id=r[0], name=names.get(r[0], str(r[0])), value=int(r[1]))
+            LeaderEntry(rank=offset + i + 1, user_id=r[0], name=names.get(r[0], str(r[0])), value=int(r[1]),
+                        best=bests.get(r[0]))
             for i, r in enumerate(rows)
         )
         return LeaderPage(
@@ -1144,6 +1174,14 @@ class Store:
             total=total,
             entries=entries,
         )
+
+    async def _best_hand(self, db: aiosqlite.Connection, guild_id: int, user_id: int, by: str) -> BestHand | None:
+        """The player's biggest won hand in the guild by ``points`` or ``mult`` (ties: the first one won)."""
+        r = await self._one(db, _BEST_HAND_SQL.format(col="mult" if by == "mult" else "points"), (guild_id, user_id))
+        if r is None:
+            return None
+        return BestHand(hand_id=r[0], ruleset=r[1], points=r[2], tai=r[3], fan=r[4], mult=r[5],
+                        self_draw=bool(r[6]), settled_at=r[7])
 
     async def _names(self, db: aiosqlite.Connection, ids: list[int]) -> dict[int, str]:
         if not ids:
@@ -1159,7 +1197,7 @@ class Store:
             await self._require_player(db, user_id)
             m = await self._one(
                 db,
-                "SELECT hands, wins, self_draws, net, biggest_win, best_points, best_tai, best_fan FROM members "
+                "SELECT hands, wins, self_draws, net, biggest_win, best_points, best_tai, best_fan, best_mult FROM members "
                 "WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
@@ -1171,7 +1209,8 @@ class Store:
             w = await self._one(
                 db, "SELECT balance FROM wallets WHERE scope = ? AND user_id = ?", (self._scope_key(guild_id), user_id)
             )
-        hands, wins, self_draws, net, biggest, bp, bt, bf = m or (0,) * 8
+            best = await self._best_hand(db, guild_id, user_id, "points")
+        hands, wins, self_draws, net, biggest, bp, bt, bf, bm = m or (0,) * 9
         return PlayerStats(
             user_id=user_id,
             guild_id=guild_id,
@@ -1186,6 +1225,8 @@ class Store:
             best_fan=bf,
             favourite_pattern=fav[0] if fav else None,
             net=net,
+            best_mult=bm,
+            best_hand=best,
         )
 
     async def recent_hands(self, guild_id: int, user_id: int, limit: int = 10) -> list[HandSummary]:
@@ -1199,7 +1240,7 @@ class Store:
             rows = await self._all(
                 db,
                 "SELECT s.hand_id, s.seat, s.settled_at, s.delta, s.won, h.drawn, h.self_draw, h.tai, h.fan, "
-                "h.points, h.ruleset FROM hand_seats s JOIN hands h ON h.hand_id = s.hand_id "
+                "h.points, h.ruleset, h.mult FROM hand_seats s JOIN hands h ON h.hand_id = s.hand_id "
                 "WHERE s.guild_id = ? AND s.user_id = ? AND s.settled_at IS NOT NULL "
                 "ORDER BY s.settled_at DESC, s.hand_id DESC LIMIT ?",
                 (guild_id, user_id, limit),
@@ -1217,6 +1258,7 @@ class Store:
                 fan=r[8] if r[4] else None,
                 points=r[9] if r[4] else None,
                 ruleset=r[10],
+                mult=r[11] if r[4] else None,
             )
             for r in rows
         ]
