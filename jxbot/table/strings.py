@@ -42,6 +42,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.you": {"zh": "你", "en": "you"},
     "table.ui.reseat": {"zh": "一版打完，重新抽风定座：你从{old}位换到{new}位（东位坐庄）。",
                         "en": "A 版 is over and the seats are drawn again: you move from {old} to {new} (East deals)."},
+    "table.ui.reseat_stay": {"zh": "一版打完，重新抽风定座：你仍坐{new}位（东位坐庄）。",
+                             "en": "A 版 is over and the seats are drawn again: you stay at {new} (East deals)."},
     "table.ui.reseat_line": {"zh": "  {wind}：{name}", "en": "  {wind}: {name}"},
     "table.ui.seat_line": {"zh": "{wind}{dealer} {name:<8} 分 {total:>+6}  {auto}手牌 {n} 张  副露 {melds}",
                            "en": "{wind}{dealer} {name:<8} score {total:>+6}  {auto}{n} tiles  melds {melds}"},

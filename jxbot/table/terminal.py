@@ -432,8 +432,8 @@ class TerminalSeat:
         self.seat = info["seat"]
         self._prompt_key = None
         self.say()
-        self.say(t("table.ui.reseat", self.lang, old=wind_name(info["old_seat"], self.lang),
-                   new=wind_name(info["seat"], self.lang)))
+        key = "table.ui.reseat_stay" if info["old_seat"] == info["seat"] else "table.ui.reseat"
+        self.say(t(key, self.lang, old=wind_name(info["old_seat"], self.lang), new=wind_name(info["seat"], self.lang)))
         for i, name in enumerate(info.get("names", ())):
             self.say(t("table.ui.reseat_line", self.lang, wind=wind_name(i, self.lang),
                        name=t("table.ui.you", self.lang) if i == self.seat else name))

@@ -118,3 +118,5 @@ async def test_a_reseat_tells_the_player_the_new_seat_and_prompts_follow_it():
     assert "  West: you" in text and "  East: cpu1" in text
     v = seat_view("claim", [a("pass")], viewer=2, last_discard={"seat": 2, "tile": 2})
     assert "you discarded" in ts.prompt(v)  # the terminal now speaks of seat 2 as "you"
+    await ts.on_reseat({"kind": "reseat", "moves": [0, 1, 2, 3], "seat": 2, "old_seat": 2, "names": ["a", "b", "me", "c"]})
+    assert "you stay at West" in out.getvalue()
