@@ -59,7 +59,7 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
     seats += [SeatInfo.computer(f"{cpu}{i}", args.level) for i in range(1, 4)]
 
     async def balances(infos: Any) -> list[int | None]:
-        return [me.silver if i == 0 and not s.is_computer else None for i, s in enumerate(infos)]
+        return [me.silver if i == me.seat and not s.is_computer else None for i, s in enumerate(infos)]
 
     config = TableConfig(table_id="terminal", ruleset=args.ruleset, rounds=args.rounds, stake=args.stake, fee=args.fee,
                          seed=_seed(args.seed), max_hands=args.hands, computer_delay=max(0.0, args.delay),
@@ -73,7 +73,7 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
     if me.quit.is_set() and not task.done():
         # leaving is an escape: the hand is played out (and charged), then the match stops
         runner.config.max_hands = runner.hands_played + (1 if runner.hand_running else 0)
-        await runner.leave(0)
+        await runner.leave(me.seat)
         await task
     quitter.cancel()
     task.result()
