@@ -9,8 +9,10 @@ button by label or custom_id (on time, late, twice, or on a message it can't nor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from tests.e2e.double import Channel, DiscordDouble, Guild, Interaction, Message, User
@@ -386,4 +388,213 @@ def _find_named(defs: list[dict[str, Any]], word: str, locale: str) -> dict[str,
         locs = d.get("name_localizations") or {}
         if locs.get(locale) == word or word in locs.values():
             return d
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# jxbot's DM panel, as a player reads it, and a scripted way of playing it (e2e scenarios and the load test)
+
+_TILE_NAMES: dict[str, int] | None = None
+
+
+def tile_names() -> dict[str, int]:
+    """Every tile name a panel may show (zh and en) → tile kind 0–33."""
+    global _TILE_NAMES
+    if _TILE_NAMES is None:
+        from jxbot.rules.tiles import tile_name
+
+        _TILE_NAMES = {tile_name(k, lang): k for lang in ("zh", "en") for k in range(34)}
+    return _TILE_NAMES
+
+
+class Panel:
+    """A jxbot hand panel (a DM or an ephemeral): the hand in the text, the buttons' actions, the image.
+
+    Line 2 of the text lists the concealed tiles (``★`` marks the 百搭) and ``+ X``, the drawn tile;
+    each button's custom_id is ``mj:<verb>[.<tile>]:<table>:<seat>:<nonce>``.
+    """
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
+        self.text = message.content
+        self.png = message.image()
+        self.tiles: list[int] = []
+        self.drawn: int | None = None
+        self.wildcard: int | None = None
+        lines = self.text.splitlines()
+        names = tile_names()
+        if len(lines) >= 2:
+            hand_part, _, drawn_part = lines[1].partition("+")
+            for word in hand_part.split():
+                k = names.get(word.lstrip("★"))
+                if k is not None:
+                    self.tiles.append(k)
+                    if word.startswith("★"):
+                        self.wildcard = k
+            word = drawn_part.strip()
+            if word and (k := names.get(word.lstrip("★"))) is not None:
+                self.drawn = k
+                if word.startswith("★"):
+                    self.wildcard = k
+        self.actions: list[tuple[str, int | None, str]] = []  # (verb, tile, custom_id)
+        self.table = self.seat = self.nonce = None
+        for b in message.buttons():
+            cid = b.get("custom_id") or ""
+            parts = cid.split(":")
+            if len(parts) != 5 or parts[0] != "mj" or b.get("disabled"):
+                continue
+            verb, _, arg = parts[1].partition(".")
+            self.table, self.seat, self.nonce = parts[2], parts[3], parts[4]
+            if verb != "autowin":
+                self.actions.append((verb, int(arg) if arg else None, cid))
+
+    @property
+    def all_tiles(self) -> list[int]:
+        return sorted(self.tiles + ([self.drawn] if self.drawn is not None else []))
+
+    @property
+    def key(self) -> tuple[int, str | None, str | None]:
+        return (self.message.id, self.seat, self.nonce)
+
+    def custom_id(self, verb: str, tile: int | None = None) -> str:
+        for v, a, cid in self.actions:
+            if v == verb and (tile is None or a == tile):
+                return cid
+        raise LookupError(f"no {verb} {tile} on the panel: {self.actions}")
+
+
+@dataclass
+class Style:
+    """How a scripted player plays. ``claim``: "pass" or "greedy" (碰/杠/吃 whenever offered);
+    ``claim_from``: only claim discards of these seats (None: any); ``contract``: "persist" | "give_up";
+    ``kong``: declare 暗杠/补杠; ``win``: declare 胡/自摸."""
+
+    claim: str = "pass"
+    claim_from: frozenset[int] | None = None
+    contract: str = "persist"
+    kong: bool = True
+    win: bool = True
+
+
+def choose(tiles: list[int], drawn: int | None, wildcard: int | None, actions: list[tuple[str, int | None]],
+           style: Style, discarder: int | None = None) -> tuple[str, int | None]:
+    """A deterministic choice from what a panel shows (the e2e tests replay it on the pure engine to pick
+    seeds where a situation arises). ``wildcard`` is known only when one is in the hand."""
+    verbs = {v for v, _ in actions}
+    if style.win:
+        for v in ("tsumo", "hu"):
+            if v in verbs:
+                return v, None
+    if "give_up" in verbs or "persist" in verbs:
+        return (style.contract if style.contract in verbs else next(iter(sorted(verbs)))), None
+    if "pass" in verbs:
+        if style.claim == "greedy" and (style.claim_from is None or discarder in style.claim_from):
+            for v in ("gang", "peng", "chi"):
+                opts = sorted(a for w, a in actions if w == v)
+                if opts:
+                    return v, opts[0]
+        return "pass", None
+    if style.kong:
+        for v in ("angang", "bugang"):
+            opts = sorted(a for w, a in actions if w == v and a is not None)
+            if opts:
+                return v, opts[0]
+    hand = tiles + ([drawn] if drawn is not None else [])
+    choices = sorted({a for v, a in actions if v == "discard" and a is not None})
+    if not choices:
+        return actions[0][0], actions[0][1]
+
+    def keep(k: int) -> tuple[int, int]:
+        if k == wildcard:
+            return (100, k)
+        same = hand.count(k) - 1
+        if k >= 27:
+            near = 0
+        else:
+            near = sum(1 for x in hand if x != k and x < 27 and x // 9 == k // 9 and abs(x - k) <= 2)
+        return (3 * same + near, -k)
+    return "discard", min(choices, key=keep)
+
+
+class AutoPlayer:
+    """Plays a :class:`Player`'s panel until stopped: on each new set of buttons it picks an action with
+    :func:`choose` and clicks it. Records every panel it acted on (``seen``) and every click (``clicks``)."""
+
+    def __init__(self, player: Player, style: Style | None = None, *, think: float = 0.0,
+                 discarder_of: Callable[[Panel], int | None] | None = None) -> None:
+        self.player = player
+        self.style = style or Style()
+        self.think = think
+        self.discarder_of = discarder_of or _discarder_from_text
+        self.seen: list[Panel] = []
+        self.clicks: list[tuple[Panel, str, int | None, Action]] = []
+        self.errors: list[str] = []
+        self._done: set[tuple[int, str | None, str | None]] = set()
+        self.paused = False
+        self.stopping = False
+        self.task: asyncio.Task[None] | None = None
+
+    def panel(self) -> Panel | None:
+        """The newest panel with live buttons the player can see (DM, or an ephemeral one)."""
+        best: tuple[float, Message] | None = None
+        cands = list(self.player._dm_newest_first())[:3] + self.player.ephemerals()
+        for m in cands:
+            if m.deleted or not any((b.get("custom_id") or "").startswith("mj:") for b in m.buttons()):
+                continue
+            when = m.edit_times[-1] if m.edit_times else m.created_at
+            if best is None or when > best[0]:
+                best = (when, m)
+        return None if best is None else Panel(best[1])
+
+    def _ready(self) -> Panel | bool | None:
+        if self.stopping:
+            return True
+        if self.paused:
+            return None
+        p = self.panel()
+        if p is None or not p.actions or p.key in self._done:
+            return None
+        return p
+
+    async def step(self, timeout: float = 30.0) -> tuple[Panel, str, int | None, Action]:
+        """Wait for buttons to act on, act once."""
+        p = await self.player.double.wait_for(self._ready, timeout, f"{self.player.name}'s turn")
+        if not isinstance(p, Panel):
+            raise asyncio.CancelledError
+        self._done.add(p.key)
+        self.seen.append(p)
+        if self.think:
+            await asyncio.sleep(self.think)
+        verb, tile = choose(p.tiles, p.drawn, p.wildcard, [(v, a) for v, a, _ in p.actions], self.style,
+                            self.discarder_of(p))
+        act = await self.player.click(p.message, custom_id=p.custom_id(verb, tile))
+        rec = (p, verb, tile, act)
+        self.clicks.append(rec)
+        if act.failed:
+            self.errors.append(f"{self.player.name}: {verb} {tile} failed: {act.interaction.error}")
+        return rec
+
+    async def run(self) -> None:
+        while not self.stopping:
+            try:
+                await self.step(timeout=3600)
+            except LookupError as exc:  # the panel changed between reading and clicking
+                self.errors.append(f"{self.player.name}: {exc}")
+
+    def start(self) -> AutoPlayer:
+        self.task = asyncio.create_task(self.run(), name=f"autoplayer:{self.player.name}")
+        return self
+
+    async def stop(self) -> None:
+        self.stopping = True
+        self.player.double.notify()
+        if self.task is not None:
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self.task), 10)
+            if not self.task.done():
+                self.task.cancel()
+            self.task = None
+
+
+def _discarder_from_text(p: Panel) -> int | None:
     return None
