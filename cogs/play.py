@@ -445,7 +445,8 @@ class Session:
         return RunnerConfig(table_id=self.table.id, ruleset=c.ruleset, rounds=c.rounds, stake=c.stake, fee=c.fee,
                             claim_window=c.claim_window, turn_seconds=c.turn_seconds,
                             contract_seconds=c.contract_seconds, computer_delay=self.cog.computer_delay,
-                            between_hands=self.bot.settings.next_hand_seconds, seed=self.cog.seed)
+                            between_hands=self.bot.settings.next_hand_seconds, seed=self.cog.seed,
+                            max_hands=self.bot.settings.max_hands)
 
     def _interfaces(self) -> dict[int, DiscordSeat]:
         for i, occ in enumerate(self.table.seats):

@@ -31,12 +31,13 @@ def display_name(user: discord.abc.User) -> str:
 
 class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # type: ignore[call-arg]
                 group_description=ls("bot.cmd.mahjong.desc")):
-    def __init__(self, bot: JxBot, *, clock: Any = None, computer_delay: float = 1.0) -> None:
+    def __init__(self, bot: JxBot, *, clock: Any = None, computer_delay: float | None = None) -> None:
         self.bot = bot
         self.manager = TableManager()
         self.clock = clock  # a jxbot.table Clock for the runners (tests pass a fake one)
-        self.computer_delay = computer_delay
-        self.seed: int | str | None = None  # None: a fresh secret seed per table (tests fix it)
+        self.computer_delay = bot.settings.computer_delay if computer_delay is None else computer_delay
+        # None: a fresh secret seed per table; JXBOT_TEST_SEED (tests only) fixes it
+        self.seed: int | str | None = bot.settings.test_seed
         self._resumed = False
         for verb in ("join", "leave", "addbot", "start"):
             bot.register_button(verb, self.on_lobby_button)

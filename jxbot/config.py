@@ -86,6 +86,9 @@ class Settings:
     starting_grant: int = 1000
     daily_amount: int = 100
     edit_interval: float = 1.0  # at most one edit per message per this many seconds
+    computer_delay: float = 1.0  # pacing of computer moves, so people can follow them
+    max_hands: int | None = None  # end every match after this many hands (None: the ruleset's match length)
+    test_seed: int | None = None  # TESTS ONLY: every table's wall from this seed (predictable!)
 
     ENV = {
         "discord_token": "DISCORD_TOKEN",
@@ -106,6 +109,9 @@ class Settings:
         "starting_grant": "JXBOT_STARTING_GRANT",
         "daily_amount": "JXBOT_DAILY_AMOUNT",
         "edit_interval": "JXBOT_EDIT_INTERVAL",
+        "computer_delay": "JXBOT_COMPUTER_DELAY",
+        "max_hands": "JXBOT_MAX_HANDS",
+        "test_seed": "JXBOT_TEST_SEED",
     }
 
     @classmethod
@@ -138,12 +144,13 @@ class Settings:
             v = v.strip().lower()
             kw["lang"] = "zh" if v.startswith("zh") else "en"
         ints = {"default_stake": (1, 10**9), "min_stake": (1, 10**9), "max_stake": (1, 10**9),
-                "fee": (0, 10**9), "starting_grant": (0, 10**12), "daily_amount": (0, 10**12)}
+                "fee": (0, 10**9), "starting_grant": (0, 10**12), "daily_amount": (0, 10**12),
+                "max_hands": (1, 10**6), "test_seed": (0, 2**63 - 1)}
         for name, (lo, hi) in ints.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _int(cls.ENV[name], v, lo=lo, hi=hi)
         floats = {"claim_window": (1.0, 60.0), "turn_seconds": (3.0, 600.0), "contract_seconds": (3.0, 120.0),
-                  "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0)}
+                  "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0)}
         for name, (flo, fhi) in floats.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _float(cls.ENV[name], v, lo=flo, hi=fhi)
