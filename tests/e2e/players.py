@@ -521,10 +521,12 @@ class AutoPlayer:
     :func:`choose` and clicks it. Records every panel it acted on (``seen``) and every click (``clicks``)."""
 
     def __init__(self, player: Player, style: Style | None = None, *, think: float = 0.0,
+                 think_on: frozenset[str] | None = None,
                  discarder_of: Callable[[Panel], int | None] | None = None) -> None:
         self.player = player
         self.style = style or Style()
         self.think = think
+        self.think_on = think_on  # think only before these choices (None: before every click)
         self.discarder_of = discarder_of or _discarder_from_text
         self.seen: list[Panel] = []
         self.clicks: list[tuple[Panel, str, int | None, Action]] = []
@@ -563,7 +565,7 @@ class AutoPlayer:
             raise asyncio.CancelledError
         self._done.add(p.key)
         self.seen.append(p)
-        if self.think:
+        if self.think and (self.think_on is None or self.think_on & {v for v, _, _ in p.actions}):
             await asyncio.sleep(self.think)
         verb, tile = choose(p.tiles, p.drawn, p.wildcard, [(v, a) for v, a, _ in p.actions], self.style,
                             self.discarder_of(p))

@@ -3,9 +3,11 @@ scripted players. Each test is a scenario a player or an operator would recognis
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from tests.e2e.players import AutoPlayer, Style
+from tests.e2e.players import AutoPlayer, Style, choose, message_text
 from tests.e2e.scenario import (
     check_no_leak,
     check_panels,
@@ -79,3 +81,139 @@ async def test_four_players_play_a_match_to_the_end(double, start_bot, tmp_path)
             check_png(v.png)
     check_no_leak([w.bot.log()], states)
     assert double.errors == [] and double.rejections == [], (double.errors, double.rejections)
+
+
+async def play_seeded(double, start_bot, tmp_path, styles, seed, think_on=frozenset({"give_up", "bugang"})):
+    """Four scripted players with ``styles`` play the first hand of ``seed``; returns (world, autoplayers,
+    result message, the hand as the pure engine plays it)."""
+    from tests.e2e.scenario import simulate
+
+    expected = simulate(seed, styles)
+    w = await start_world(double, start_bot, tmp_path, ["alice", "bob", "carol", "dave"],
+                          env={"JXBOT_TEST_SEED": str(seed)})
+    await open_table(w)
+    # a person takes a moment over a contract or a kong (so the channel has shown it)
+    aps = [AutoPlayer(p, st, think=0.8, think_on=think_on).start() for p, st in zip(w.players, styles, strict=True)]
+    await wait_match_over(w)
+    await gather_players(aps)
+    results = result_messages(w)
+    assert len(results) == 1, [m.content for m in results]
+    pays = payments(results[0])
+    want = expected.settle([1000] * 4, 1).deltas
+    assert [pays[p.name][0] for p in w.players] == list(want), (results[0].content, want)
+    rc, out = await store_check(w.db)
+    assert rc == 0, out
+    return w, aps, results[0], expected
+
+
+async def test_contract_with_one_give_up(double, start_bot, tmp_path):
+    styles = [Style(claim="greedy", contract="give_up" if i == 3 else "persist") for i in range(4)]
+    seed, _ = find_seed(lambda h: h.result.contract is not None and 3 not in h.result.contract
+                        and h.result_view()["gave_up"] == [3], styles, hint=7)
+    w, aps, result, expected = await play_seeded(double, start_bot, tmp_path, styles, seed)
+    dave = aps[3]
+    asked = [p for p in dave.seen if {"give_up", "persist"} <= {v for v, _, _ in p.actions}]
+    assert len(asked) == 1 and "互为承包" in asked[0].text
+    later = dave.seen[dave.seen.index(asked[0]) + 1:]
+    assert later, "dave went on drawing and discarding"
+    assert all({v for v, _, _ in p.actions} <= {"discard", "angang", "bugang"} for p in later), \
+        "a seat that gave up cannot claim or win any more"
+    assert any("承包" in v.text for v in w.recorder.public()), "the channel shows the contract"
+    assert payments(result)["dave"][0] == -1, "dave gave up: he pays only the fee"
+
+
+async def test_robbed_kong(double, start_bot, tmp_path):
+    styles = [GREEDY] * 4
+    seed, expected = find_seed(lambda h: h.result.robbed_from is not None, styles, hint=1139)
+    robber, robbed = expected.result.winner, expected.result.robbed_from
+    w, aps, result, _ = await play_seeded(double, start_bot, tmp_path, styles, seed)
+    rob_panels = [p for p in aps[robber].seen if {"hu", "pass"} <= {v for v, _, _ in p.actions}]
+    assert rob_panels, "the robber was offered 胡 on the added kong"
+    assert any("补杠" in v.text for v in w.recorder.public()), "the channel showed the added kong being declared"
+    deltas = [payments(result)[p.name][0] for p in w.players]
+    others = [d for i, d in enumerate(deltas) if i not in (robber, robbed)]
+    assert others == [-1, -1], "only the robbed seat pays (the others pay the fee)"
+    assert deltas[robbed] < -1 and deltas[robber] > 0
+
+
+async def test_one_player_with_three_computers_late_foreign_and_double_clicks(double, start_bot, tmp_path):
+    w = await start_world(double, start_bot, tmp_path, ["alice", "mallory"],
+                          env={"JXBOT_CLAIM_WINDOW": "1.5", "JXBOT_COMPUTER_DELAY": "0.05"})
+    alice, mallory = w.players
+    await open_table(w, seated=[alice], computers=1)  # one added by hand, two more at the start
+    ap = AutoPlayer(alice, Style())
+    lobby = w.lobby
+    assert lobby is not None and lobby.content.count("🤖") == 3 and "牌局已开始" in lobby.content
+
+    late = foreign = dbl = None
+    for _ in range(200):
+        p = await alice.double.wait_for(ap._ready, 30, "alice's panel")
+        verbs = {v for v, _, _ in p.actions}
+        if late is None and "pass" in verbs and verbs - {"pass"}:
+            # a claim offered: wait for the window to close, then press it anyway
+            ap._done.add(p.key)
+            claim = next(v for v in ("gang", "peng", "chi") if v in verbs)
+            await asyncio.sleep(2.5)
+            late = await alice.click(p.message, custom_id=p.custom_id(claim), force=True)
+            await late.settled()
+            late_text = " ".join(late.texts() + [message_text(m) for m in late.interaction.followups])
+            assert any(s in late_text for s in ("太晚", "过期")), late_text
+            continue
+        if "discard" in verbs and foreign is None:
+            foreign = await mallory.click(p.message, custom_id=p.actions[0][2], force=True)
+            await foreign.settled()
+            assert foreign.ephemeral and "不是你的" in foreign.content, foreign.texts()
+            assert ap.panel().key == p.key, "a foreign click changed nothing"
+            continue
+        if "discard" in verbs and dbl is None:
+            ap._done.add(p.key)
+            tile = choose(p.tiles, p.drawn, p.wildcard, [(v, a) for v, a, _ in p.actions], Style())[1]
+            dbl = await alice.double_click(p.message, custom_id=p.custom_id("discard", tile))
+            assert not any(a.failed for a in dbl), "both clicks were acknowledged"
+            await asyncio.sleep(1.0)
+            dbl_texts = [" ".join(message_text(m) for m in a.interaction.followups) for a in dbl]
+            assert sum(bool(t) for t in dbl_texts) == 1, f"exactly one click is refused: {dbl_texts}"
+            continue
+        if late is not None and foreign is not None and dbl is not None:
+            break
+        await ap.step()
+    assert late is not None and foreign is not None and dbl is not None
+    ap.start()
+    await wait_match_over(w)
+    await gather_players([ap])
+
+    hands = await hands_of(w.db, w.guild.id, alice.id)
+    events = await events_of(w.db, hands[0].hand_id)
+    # the double click discarded once: alice's discards are her accepted clicks
+    mine = [e for e in events if e["type"] == "discarded" and e["seat"] == 0]
+    accepted = [c for c in ap.clicks if c[1] == "discard" and not c[3].interaction.followups]
+    assert len(mine) >= len(accepted) + 1
+    assert not [e for e in events if e["type"] == "claimed" and e.get("seat") == 0 and False]
+    rc, out = await store_check(w.db)
+    assert rc == 0, out
+    assert double.rejections == [], double.rejections
+
+
+async def test_closed_dms_get_the_ephemeral_panel(double, start_bot, tmp_path):
+    w = await start_world(double, start_bot, tmp_path, ["alice"], closed_dms=["alice"])
+    alice = w.players[0]
+    await open_table(w, computers=0)
+    notice = await alice.wait_message(lambda m: "私信" in m.content and f"<@{alice.id}>" in m.content, w.channel)
+    assert "看我的牌" in notice.content
+    table_msg = await alice.wait_message(lambda m: any(b.get("label") == "看我的牌" for b in m.buttons()), w.channel,
+                                         timeout=10)
+    show = await alice.click(table_msg, label="看我的牌")
+    await show.settled()
+    eph = [m for m in alice.ephemerals() if m.image() is not None]
+    assert eph, f"no ephemeral panel: {show.texts()}"
+    check_png(eph[-1].image())
+    assert any((b.get("custom_id") or "").startswith("mj:") for b in eph[-1].buttons())
+    assert not any(m.image() for m in alice.dm_messages()), "nothing reached the closed DMs"
+    ap = AutoPlayer(alice, Style()).start()
+    await wait_match_over(w)
+    await gather_players([ap])
+    assert len(ap.seen) >= 3, "alice played from the ephemeral panel"
+    for p in ap.seen:
+        assert p.message.ephemeral_for == alice.id
+    rc, out = await store_check(w.db)
+    assert rc == 0, out
