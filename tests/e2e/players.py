@@ -351,6 +351,14 @@ class Player:
         action = Action(self, self.double.create_interaction(3, self.user, ch, data, message=msg))
         return await action.response(timeout) if wait else action
 
+    async def click_stale(self, message: Message, custom_id: str, *, wait: bool = True, timeout: float = 5.0) -> Action:
+        """Press a button the player saw earlier on ``message`` that the bot has since replaced (a client
+        that has not redrawn yet, or a click landing after the window closed)."""
+        ch = self.double.channels[message.channel_id]
+        data = {"custom_id": custom_id, "component_type": 2}
+        action = Action(self, self.double.create_interaction(3, self.user, ch, data, message=message))
+        return await action.response(timeout) if wait else action
+
     async def double_click(self, message: Message | None = None, **how: Any) -> tuple[Action, Action]:
         """Two clicks on the same component, as fast as a twitchy finger (both dispatched before either is answered)."""
         a = await self.click(message, wait=False, **how)

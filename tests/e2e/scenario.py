@@ -375,6 +375,22 @@ def check_no_leak(texts: Sequence[str], states: list[Any]) -> None:
             assert names[m.group(0)] in public, f"a public message names {m.group(0)}, a tile nobody could see: {text!r}"
 
 
+async def said(action: Any, timeout: float = 5.0) -> str:
+    """Everything the bot told the player in answer to ``action`` (a reply, or the followup after a
+    deferred update), once there is something."""
+    await action.response(timeout)
+    i = action.interaction
+
+    def text() -> str:
+        parts = [message_text(m) for m in [i.original, *i.followups] if m is not None and not m.flags & 128]
+        return "\n".join(p for p in parts if p)
+    try:
+        await action.double.wait_for(text, timeout, "the bot's answer")
+    except TimeoutError:
+        return ""
+    return text()
+
+
 async def gather_players(aps: Sequence[AutoPlayer]) -> None:
     for ap in aps:
         await ap.stop()

@@ -17,9 +17,11 @@ from tests.e2e.scenario import (
     gather_players,
     hand_states,
     hands_of,
+    open_hand_ids,
     open_table,
     payments,
     result_messages,
+    said,
     start_world,
     store_check,
     wait_match_over,
@@ -143,7 +145,9 @@ async def test_one_player_with_three_computers_late_foreign_and_double_clicks(do
     await open_table(w, seated=[alice], computers=1)  # one added by hand, two more at the start
     ap = AutoPlayer(alice, Style())
     lobby = w.lobby
-    assert lobby is not None and lobby.content.count("🤖") == 3 and "牌局已开始" in lobby.content
+    assert lobby is not None
+    await double.wait_for(lambda: lobby.content.count("🤖") == 3 and "牌局已开始" in lobby.content, 5,
+                          "the lobby message to show three computers and the start")
 
     late = foreign = dbl = None
     for _ in range(200):
@@ -154,15 +158,13 @@ async def test_one_player_with_three_computers_late_foreign_and_double_clicks(do
             ap._done.add(p.key)
             claim = next(v for v in ("gang", "peng", "chi") if v in verbs)
             await asyncio.sleep(2.5)
-            late = await alice.click(p.message, custom_id=p.custom_id(claim), force=True)
-            await late.settled()
-            late_text = " ".join(late.texts() + [message_text(m) for m in late.interaction.followups])
-            assert any(s in late_text for s in ("太晚", "过期")), late_text
+            late = await alice.click_stale(p.message, p.custom_id(claim))
+            late_text = await said(late)
+            assert any(s in late_text for s in ("太晚", "过期")), (late.response_type, late.interaction.error, late_text)
             continue
         if "discard" in verbs and foreign is None:
             foreign = await mallory.click(p.message, custom_id=p.actions[0][2], force=True)
-            await foreign.settled()
-            assert foreign.ephemeral and "不是你的" in foreign.content, foreign.texts()
+            assert "不是你的" in await said(foreign) and foreign.ephemeral, foreign.texts()
             assert ap.panel().key == p.key, "a foreign click changed nothing"
             continue
         if "discard" in verbs and dbl is None:
@@ -217,3 +219,79 @@ async def test_closed_dms_get_the_ephemeral_panel(double, start_bot, tmp_path):
         assert p.message.ephemeral_for == alice.id
     rc, out = await store_check(w.db)
     assert rc == 0, out
+
+
+async def test_sigkill_mid_hand_resumes_where_it_was(double, start_bot, tmp_path):
+    w = await start_world(double, start_bot, tmp_path, ["alice"], env={"JXBOT_COMPUTER_DELAY": "0.2"})
+    alice = w.players[0]
+    await open_table(w)
+    ap = AutoPlayer(alice, Style())
+    for _ in range(4):
+        await ap.step()
+    open_hands = await open_hand_ids(w.db)
+    assert len(open_hands) == 1
+    before = await events_of(w.db, open_hands[0])
+
+    await w.bot.kill()  # SIGKILL in the middle of the hand
+    await w.bot.start()
+    await double.wait_for(lambda: double.gateway.identifies >= 2, 30, "the bot to come back")
+    notice = await alice.wait_message(lambda m: "重启" in m.content, w.channel, timeout=20)
+    assert "继续" in notice.content
+    clicks_before = len(ap.clicks)
+    ap.start()
+    await wait_match_over(w)
+    await gather_players([ap])
+
+    assert len(ap.clicks) > clicks_before, "alice played on after the restart"
+    first_after = ap.clicks[clicks_before][3]
+    assert not first_after.failed and not first_after.interaction.followups, "the buttons work after the restart"
+    hands = await hands_of(w.db, w.guild.id, alice.id)
+    assert [h.hand_id for h in hands] == open_hands, "the same hand went on and was settled once"
+    after = await events_of(w.db, open_hands[0])
+    assert after[: len(before)] == before, "the hand resumed where it was (no re-deal)"
+    results = result_messages(w)
+    assert len(results) == 1
+    delta, balance = payments(results[0])["alice"]
+    assert balance == 1000 + delta == 1000 + hands[0].delta
+    bal = await alice.slash("银子")
+    assert str(balance) in await said(bal)
+    rc, out = await store_check(w.db)
+    assert rc == 0, out
+
+
+def max_edits_within(times: list[float], window: float) -> int:
+    best = 0
+    j = 0
+    for i, t in enumerate(times):
+        while t - times[j] >= window:
+            j += 1
+        best = max(best, i - j + 1)
+    return best
+
+
+async def test_429_storm_on_message_edits(double, start_bot, tmp_path):
+    w = await start_world(double, start_bot, tmp_path, ["alice"],
+                          env={"JXBOT_EDIT_INTERVAL": "1.0", "JXBOT_COMPUTER_DELAY": "0.2"})
+    alice = w.players[0]
+    await open_table(w)
+    ap = AutoPlayer(alice, Style()).start()
+    await asyncio.sleep(2.0)
+    storm = double.rate_limit("PATCH /channels/{channel_id}/messages/{message_id}", times=None, retry_after=1.0)
+    await asyncio.sleep(8.0)
+    storm.stop()
+    await wait_match_over(w, timeout=120)
+    await gather_players([ap])
+
+    assert storm.hits >= 5, "the storm hit the bot's edits"
+    assert not [c for c in ap.clicks if c[3].failed], "every click was answered during the storm"
+    edited = [m for m in double.messages.values() if m.edit_times]
+    assert edited
+    for m in edited:
+        assert max_edits_within(m.edit_times, 0.9) <= 1, (m.id, m.content[:40], m.edit_times)
+    hands = await hands_of(w.db, w.guild.id, alice.id)
+    events = await events_of(w.db, hands[0].hand_id)
+    table_msg = next(m for m in w.channel.messages if any(b.get("label") == "看我的牌" for b in m.buttons()))
+    assert table_msg.edit_count < len(events) / 3, "the table message's edits were coalesced"
+    rc, out = await store_check(w.db)
+    assert rc == 0, out
+    assert double.errors == []
