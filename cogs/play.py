@@ -382,11 +382,7 @@ def runner_will_stop(runner: Any) -> bool:
 
 def skip_pause(runner: Any) -> None:
     """Deal the next hand now instead of after the pause between hands."""
-    fn = getattr(runner, "skip_pause", None)
-    if fn is not None:
-        fn()
-    else:  # the runner's wake-up event ends its pause between hands early
-        runner._wake.set()
+    runner.skip_pause()
 
 
 def result_text(result: dict, lang: str) -> str:

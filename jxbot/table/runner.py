@@ -185,6 +185,12 @@ class TableRunner:
         """Return once the runner waits for a human (or a clock), or has stopped."""
         await self._idle.wait()
 
+    def skip_pause(self) -> None:
+        """End the pause between hands now: the next hand is dealt at once (the Next button).
+
+        Outside that pause it only wakes the loop, which then carries on as it would have."""
+        self._kick()
+
     def _kick(self) -> None:
         """Wake the loop: something changed (input, a flag, a pause)."""
         self._idle.clear()
