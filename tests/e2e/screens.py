@@ -1,0 +1,138 @@
+"""Screens for the docs, captured from the double: the real bot plays a seeded table against scripted
+players, and the messages it sent (text, buttons, the image it attached) are drawn roughly as a Discord
+client shows them.
+
+    python3 -m tests.e2e.screens docs/img      # lobby.png, dm-panel.png, table-message.png, result.png
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from tests.e2e.conftest import REPO, BotProcess
+from tests.e2e.double import DiscordDouble, Message
+from tests.e2e.players import AutoPlayer, Player, Style
+from tests.e2e.scenario import World, fast_env, open_table, result_messages, wait_match_over
+
+BG, TEXT, DIM = (49, 51, 56), (219, 222, 225), (148, 155, 164)
+STYLES = {1: (88, 101, 242), 2: (78, 80, 88), 3: (36, 128, 70), 4: (218, 55, 60)}
+WIDTH = 960
+
+
+def _font(size: int):  # noqa: ANN202
+    from render import fonts
+
+    return fonts.ui(size)
+
+
+def _clean(text: str, names: dict[int, str]) -> str:
+    from render import fonts
+
+    text = re.sub(r"<@(\d+)>", lambda m: "@" + names.get(int(m.group(1)), "someone"), text)
+    text = re.sub(r"<t:(\d+):R>", "in 20 s", text)
+    text = text.replace("**", "")
+    return "\n".join(fonts.safe_text(line) for line in text.splitlines())
+
+
+def draw_message(m: Message, names: dict[int, str], author: str = "jxbot") -> Image.Image:
+    """A message as a client shows it: author, text, the attached image, the buttons."""
+    f_body, f_author, f_btn = _font(22), _font(24), _font(20)
+    lines = _clean(m.content, names).splitlines()
+    img = Image.open(io.BytesIO(m.image())).convert("RGB") if m.image() else None
+    if img is not None and img.width > WIDTH - 90:
+        img = img.resize((WIDTH - 90, round(img.height * (WIDTH - 90) / img.width)))
+    rows: list[list[dict]] = [[c for c in row.get("components", []) if c.get("type") == 2]
+                              for row in m.components if row.get("type") == 1]
+    h = 24 + 36 + 32 * len(lines) + (img.height + 16 if img else 0) + 52 * len(rows) + 16
+    canvas = Image.new("RGB", (WIDTH, h), BG)
+    d = ImageDraw.Draw(canvas)
+    d.ellipse((16, 20, 64, 68), fill=(88, 101, 242))
+    d.text((40, 44), "JX", font=_font(18), fill=(255, 255, 255), anchor="mm")
+    d.text((80, 18), author, font=f_author, fill=(255, 255, 255))
+    d.text((80 + d.textlength(author, font=f_author) + 10, 24), "BOT  今天", font=_font(16), fill=DIM)
+    y = 56
+    for line in lines:
+        d.text((80, y), line, font=f_body, fill=TEXT)
+        y += 32
+    if img is not None:
+        canvas.paste(img, (80, y + 8))
+        y += img.height + 16
+    for row in rows:
+        x = 80
+        for b in row:
+            label = _clean(b.get("label") or "", names)
+            w = int(d.textlength(label, font=f_btn)) + 32
+            col = STYLES.get(b.get("style", 2), STYLES[2])
+            if b.get("disabled"):
+                col = tuple(int(c * 0.6) for c in col)
+            d.rounded_rectangle((x, y + 6, x + w, y + 44), radius=6, fill=col)
+            d.text((x + w / 2, y + 25), label, font=f_btn, fill=(255, 255, 255), anchor="mm")
+            x += w + 8
+        y += 52
+    return canvas
+
+
+async def capture(out_dir: Path) -> list[Path]:
+    tmp = Path(tempfile.mkdtemp(prefix="jxbot-screens-"))
+    double = DiscordDouble()
+    await double.start()
+    guild = double.add_guild("jxbot", locale="zh-CN")
+    ch = double.add_text_channel(guild, "mahjong")
+    players = [Player.join(double, n, guild, ch) for n in ("alice", "bob")]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO), **double.env(), "DEV_GUILD_ID": str(guild.id),
+           **fast_env(tmp / "db.sqlite3", JXBOT_TEST_SEED="4", JXBOT_COMPUTER_DELAY="0.05")}
+    bot = BotProcess(["-m", "jxbot.cli", "run"], env, tmp / "bot.log", tmp)
+    await bot.start()
+    names = {p.id: p.name for p in players}
+    written: list[Path] = []
+    try:
+        await double.wait_commands(timeout=60)
+        await bot.wait_log("logged in as", timeout=30)
+        await asyncio.sleep(1.0)
+        w = World(double, guild, ch, players, bot, tmp / "db.sqlite3", None)  # type: ignore[arg-type]
+        lobby = await open_table(w, start=False)
+        draw_message(lobby, names).save(out_dir / "lobby.png")
+        written.append(out_dir / "lobby.png")
+        a = await players[0].click(lobby, label="开始")
+        await a.settled()
+        alice, bob = (AutoPlayer(p, Style(claim="greedy")).start() for p in players)
+        await double.wait_for(lambda: len(alice.seen) >= 6, 120, "a few turns")
+        alice.paused = True  # alice thinks: her turn stays on screen
+
+        def her_turn() -> Message | None:
+            p = alice.panel()
+            return p.message if p is not None and any(v == "discard" for v, _, _ in p.actions) else None
+        await asyncio.sleep(2.0)
+        panel = await double.wait_for(her_turn, 60, "alice's turn")
+        draw_message(panel, names).save(out_dir / "dm-panel.png")
+        written.append(out_dir / "dm-panel.png")
+        table = next(m for m in ch.messages if m.image() and any(b.get("label") == "看我的牌" for b in m.buttons()))
+        draw_message(table, names).save(out_dir / "table-message.png")
+        written.append(out_dir / "table-message.png")
+        alice.paused = False
+        double.notify()
+        await wait_match_over(w, timeout=240)
+        await alice.stop()
+        await bob.stop()
+        res = result_messages(w)[-1]
+        draw_message(res, names).save(out_dir / "result.png")
+        written.append(out_dir / "result.png")
+    finally:
+        await bot.kill()
+        await double.stop()
+    return written
+
+
+if __name__ == "__main__":
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/img")
+    out.mkdir(parents=True, exist_ok=True)
+    for path in asyncio.run(capture(out)):
+        print(path)
