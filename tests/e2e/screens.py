@@ -2,7 +2,7 @@
 players, and the messages it sent (text, buttons, the image it attached) are drawn roughly as a Discord
 client shows them.
 
-    python3 -m tests.e2e.screens docs/img      # lobby.png, dm-panel.png, table-message.png, result.png
+    python3 -m tests.e2e.screens docs/img      # lobby.png, dm-panel.png, table-message.png, result-message.png
 """
 
 from __future__ import annotations
@@ -123,8 +123,8 @@ async def capture(out_dir: Path) -> list[Path]:
         await alice.stop()
         await bob.stop()
         res = result_messages(w)[-1]
-        draw_message(res, names).save(out_dir / "result.png")
-        written.append(out_dir / "result.png")
+        draw_message(res, names).save(out_dir / "result-message.png")
+        written.append(out_dir / "result-message.png")
     finally:
         await bot.kill()
         await double.stop()
