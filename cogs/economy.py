@@ -38,6 +38,23 @@ def store_error_text(exc: Exception, lang: str) -> str | None:
     return None
 
 
+def hand_worth(tai: int | None, fan: int | None, mult: int | None, ruleset: str = "jiaxing") -> str:
+    """A won hand's worth: ``×8倍`` for caishen (a multiplier), ``3 台 1 番`` for Jiaxing."""
+    if mult is not None or ruleset == "caishen":
+        return f"×{mult if mult is not None else '?'}倍"
+    return f"{tai or 0} 台 {fan or 0} 番"
+
+
+def best_text(st: Any) -> str:
+    """The stats' biggest hand: its points and 台/番 or ×倍 (the store's ``best_hand``, either ruleset)."""
+    bh = getattr(st, "best_hand", None)
+    if bh is not None:
+        return f"{bh.points} ({hand_worth(bh.tai, bh.fan, bh.mult, bh.ruleset)})"
+    if st.best_points:
+        return f"{st.best_points} ({st.best_tai} 台 {st.best_fan} 番)"
+    return "—"
+
+
 class EconomyCog(commands.Cog):
     def __init__(self, bot: JxBot, *, clock: Any = time.time) -> None:
         self.bot = bot
@@ -171,7 +188,7 @@ class EconomyCog(commands.Cog):
         st = await self._run(interaction, store.player_stats(interaction.guild_id or 0, target.id))
         if st is _FAILED:
             return
-        best = f"{st.best_points} ({st.best_tai} 台 {st.best_fan} 番)" if st.best_points else "—"
+        best = best_text(st)
         text = t("bot.eco.stats", lang, user=target.id, hands=st.hands, wins=st.wins, rate=round(100 * st.win_rate, 1),
                  tsumo=st.self_draws, best=best, net=st.net)
         if st.favourite_pattern:
@@ -196,7 +213,7 @@ class EconomyCog(commands.Cog):
             if h.drawn:
                 what = t("bot.result.draw", lang)
             elif h.won:
-                what = f"🀄 {h.tai} 台 {h.fan} 番 = {h.points}"
+                what = f"🀄 {hand_worth(h.tai, h.fan, h.mult, h.ruleset)} = {h.points}"
             else:
                 what = "—"
             lines.append(t("bot.eco.history_line", lang, when=ts(h.settled_at, "f"), result=what, delta=h.delta))

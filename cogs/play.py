@@ -385,6 +385,17 @@ def skip_pause(runner: Any) -> None:
     runner.skip_pause()
 
 
+def caishen_mult(score: dict) -> int:
+    """The multiplier (倍) of a caishen score's JSON: points = stake × 倍 (its items are multipliers)."""
+    stake, points = int(score.get("stake") or 0), int(score.get("points") or 0)
+    if stake > 0 and points % stake == 0:
+        return points // stake
+    m = 1
+    for item in score.get("fan") or []:
+        m *= int(item.get("value", 1))
+    return m
+
+
 def result_text(result: dict, lang: str) -> str:
     pays = result.get("payments") or []
     names = {p.get("seat"): p.get("name") for p in pays}
@@ -393,9 +404,15 @@ def result_text(result: dict, lang: str) -> str:
     else:
         sc = result.get("score") or {}
         wt = result.get("win_tile")
-        head = t("bot.result.win", lang, name=names.get(result["winner"], result["winner"]),
-                 tile=tile_name(wt, lang) if wt is not None else "?", tai=sc.get("total_tai", 0),
-                 fan=sc.get("total_fan", 0), stake=sc.get("stake", 0), points=sc.get("points", 0))
+        name = names.get(result["winner"], result["winner"])
+        tile = tile_name(wt, lang) if wt is not None else "?"
+        if result.get("ruleset") == "caishen":  # a multiplier (倍), not 台 / 番
+            head = t("bot.result.win_cs", lang, name=name, tile=tile,
+                     formula=t("score.caishen_formula", lang, stake=sc.get("stake", 0), mult=caishen_mult(sc),
+                               points=sc.get("points", 0)))
+        else:
+            head = t("bot.result.win", lang, name=name, tile=tile, tai=sc.get("total_tai", 0),
+                     fan=sc.get("total_fan", 0), stake=sc.get("stake", 0), points=sc.get("points", 0))
     lines = [head]
     for p in pays:
         bal = p.get("balance")

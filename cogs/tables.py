@@ -29,6 +29,12 @@ def display_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
+RULESET_CHOICES = [
+    app_commands.Choice(name=ls("bot.choice.ruleset.jiaxing"), value="jiaxing"),
+    app_commands.Choice(name=ls("bot.choice.ruleset.caishen"), value="caishen"),
+]
+
+
 class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # type: ignore[call-arg]
                 group_description=ls("bot.cmd.mahjong.desc")):
     def __init__(self, bot: JxBot, *, clock: Any = None, computer_delay: float | None = None) -> None:
@@ -170,7 +176,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     @app_commands.guild_only()
     @app_commands.rename(stake=ls("bot.opt.stake.name"), ruleset=ls("bot.opt.ruleset.name"), rounds=ls("bot.opt.rounds.name"))
     @app_commands.describe(stake=ls("bot.opt.stake.desc"), ruleset=ls("bot.opt.ruleset.desc"), rounds=ls("bot.opt.rounds.desc"))
-    @app_commands.choices(ruleset=[app_commands.Choice(name="jiaxing 嘉兴", value="jiaxing")])
+    @app_commands.choices(ruleset=RULESET_CHOICES)
     async def create(self, interaction: discord.Interaction, stake: int | None = None, ruleset: str = "jiaxing",
                      rounds: app_commands.Range[int, 1, 4] = 1) -> None:
         lang = lang_of(interaction)
@@ -445,11 +451,14 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         await reply(interaction, t("bot.rules.summary", lang_of(interaction)))
 
     @app_commands.command(name=ls("bot.cmd.score.name"), description=ls("bot.cmd.score.desc"))
-    @app_commands.rename(tiles=ls("bot.opt.tiles.name"), wildcard=ls("bot.opt.wildcard.name"), stake=ls("bot.opt.stake.name"))
-    @app_commands.describe(tiles=ls("bot.opt.tiles.desc"), wildcard=ls("bot.opt.wildcard.desc"), stake=ls("bot.opt.stake.desc"))
+    @app_commands.rename(tiles=ls("bot.opt.tiles.name"), wildcard=ls("bot.opt.wildcard.name"), stake=ls("bot.opt.stake.name"),
+                         ruleset=ls("bot.opt.ruleset.name"))
+    @app_commands.describe(tiles=ls("bot.opt.tiles.desc"), wildcard=ls("bot.opt.wildcard.desc"), stake=ls("bot.opt.stake.desc"),
+                           ruleset=ls("bot.opt.ruleset.desc"))
+    @app_commands.choices(ruleset=RULESET_CHOICES)
     async def score(self, interaction: discord.Interaction, tiles: str, wildcard: str | None = None,
-                    stake: app_commands.Range[int, 1, 1_000_000] = 1) -> None:
-        await reply(interaction, score_hand(tiles, wildcard, stake, lang_of(interaction)))
+                    stake: app_commands.Range[int, 1, 1_000_000] = 1, ruleset: str = "jiaxing") -> None:
+        await reply(interaction, score_hand(tiles, wildcard, stake, lang_of(interaction), ruleset=ruleset))
 
     # ------------------------------------------------------------------ lobby buttons
     async def on_lobby_button(self, interaction: discord.Interaction, cid: CustomId) -> None:
@@ -515,7 +524,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             self.schedule_lobby(table)
 
 
-def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str) -> str:
+def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str, *, ruleset: str = "jiaxing") -> str:
     """The /mahjong score calculator (uses ``jxbot.rules.score_win`` when available)."""
     from jxbot.rules.tiles import parse_tile, parse_tiles
 
@@ -531,13 +540,22 @@ def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str) -> str:
     except ImportError:
         return t("bot.err.no_game", lang)
     try:
-        sc = score_win(hand[:-1], hand[-1], wildcard=wild, stake=stake)  # the last tile is the winning tile
+        if ruleset == "caishen":
+            import jxbot.rules.caishen  # noqa: F401  (registers the caishen item and formula strings)
+        # the last tile is the winning tile
+        sc = score_win(hand[:-1], hand[-1], wildcard=wild, stake=stake, ruleset=ruleset)
     except ValueError as exc:
         return t("bot.err.bad_tiles", lang, error=str(exc))
     from jxbot.rules.tiles import format_tiles
 
     if not sc.winning:
         return t("bot.score.not_winning", lang, tiles=format_tiles(hand), reason=t(f"reason.{sc.reason}", lang))
+    if ruleset == "caishen":  # the items are multipliers (倍): points = stake × their product
+        mult = sc.points // stake if stake else 0
+        items = "\n".join(f"• {t('item.' + i.name, lang)} ×{i.value}" for i in sc.fan)
+        return t("bot.score.result_cs", lang, tiles=format_tiles(hand), wild=format_tiles([wild]) if wild is not None
+                 else "?", formula=t("score.caishen_formula", lang, stake=stake, mult=mult, points=sc.points),
+                 items=items)
     items = "\n".join(f"• {t('item.' + i.name, lang)} {i.value} 台" for i in sc.tai)
     items += "".join(f"\n• {t('item.' + i.name, lang)} {i.value} 番" for i in sc.fan)
     return t("bot.score.result", lang, tiles=format_tiles(hand), tai=sc.total_tai, fan=sc.total_fan, points=sc.points,

@@ -157,6 +157,10 @@ STRINGS.update({
     "bot.status.match_over": {"zh": "牌局结束，谢谢！", "en": "The match is over. Thanks for playing!"},
     "bot.result.win": {"zh": "{name} 胡了 {tile}！{tai} 台 × 2^{fan} 番 × 底分 {stake} = {points}",
                    "en": "{name} wins on {tile}! {tai} 台 × 2^{fan} 番 × stake {stake} = {points}"},
+    "bot.choice.ruleset.jiaxing": {"zh": "嘉兴", "en": "jiaxing"},
+    "bot.choice.ruleset.caishen": {"zh": "財神", "en": "caishen"},
+    "bot.result.win_cs": {"zh": "{name} 胡了 {tile}！底分 {formula}",
+                      "en": "{name} wins on {tile}! stake {formula}"},
     "bot.result.draw": {"zh": "荒牌，流局。", "en": "Drawn hand (荒): nobody won."},
     "bot.result.payment": {"zh": "{name}：{delta:+d}（余 {balance}）", "en": "{name}: {delta:+d} (balance {balance})"},
     "bot.panel.title": {"zh": "你的手牌 · 牌桌 {table} · {wind} 位", "en": "Your hand · table {table} · seat {wind}"},
@@ -205,6 +209,8 @@ STRINGS.update({
               "• Claim a discard within 5 s with the buttons; win > pung/kong > chow. A third claim on the same seat binds a contract."},
     "bot.score.result": {"zh": "{tiles}：{tai} 台 × 2^{fan} 番 = {points}（底分 {stake}）\n{items}",
                      "en": "{tiles}: {tai} 台 × 2^{fan} 番 = {points} (stake {stake})\n{items}"},
+    "bot.score.result_cs": {"zh": "{tiles}（財神 {wild}）：底分 {formula}\n{items}",
+                        "en": "{tiles} (財神 {wild}): stake {formula}\n{items}"},
     "bot.score.not_winning": {"zh": "{tiles} 不是胡牌（{reason}）。", "en": "{tiles} is not a winning hand ({reason})."},
 })
 
