@@ -138,6 +138,7 @@ async def test_robbed_kong(double, start_bot, tmp_path):
     assert deltas[robbed] < -1 and deltas[robber] > 0
 
 
+@pytest.mark.xfail(reason="bot bug (fix pending): a click on a button no longer on the message gets no answer", strict=True)
 async def test_one_player_with_three_computers_late_foreign_and_double_clicks(double, start_bot, tmp_path):
     w = await start_world(double, start_bot, tmp_path, ["alice", "mallory"],
                           env={"JXBOT_CLAIM_WINDOW": "1.5", "JXBOT_COMPUTER_DELAY": "0.05"})
@@ -295,3 +296,24 @@ async def test_429_storm_on_message_edits(double, start_bot, tmp_path):
     rc, out = await store_check(w.db)
     assert rc == 0, out
     assert double.errors == []
+
+
+@pytest.mark.xfail(reason="bot bug (fix pending): on_ready resumes a fresh table; start before the table is stored",
+                   strict=True)
+async def test_a_table_opened_and_started_at_once_after_the_bot_starts(double, start_bot, tmp_path):
+    """Players may press buttons the moment the bot is online (before its on_ready work) and start a
+    table as soon as it is open: no "the bot restarted" notice, no second copy of the table, and the
+    hand is dealt (the store knows the table before its first hand)."""
+    w = await start_world(double, start_bot, tmp_path, ["alice"], wait_ready=False)
+    alice = w.players[0]
+    await open_table(w)
+    panel = await alice.wait_dm(lambda m: m.image() is not None and bool(m.buttons()), timeout=10)
+    await asyncio.sleep(3.0)  # past the bot's on_ready
+    assert not [m for m in w.channel.messages if "重启" in m.content], "a fresh table was 'resumed'"
+    ap = AutoPlayer(alice, Style()).start()
+    await double.wait_for(lambda: len(ap.clicks) >= 3, 30, "alice to play three times")
+    await ap.stop()
+    assert not [c for c in ap.clicks if c[3].failed or c[3].interaction.followups], "her buttons work"
+    assert panel.image() is not None
+    log = w.bot.log()
+    assert "stopped with an error" not in log and "Traceback" not in log, w.bot.tail(40)
