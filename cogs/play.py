@@ -251,6 +251,10 @@ class DiscordSeat:
             self.session.table.nonce_for(self.seat, frozenset())
             self.schedule()
 
+    async def on_reseat(self, info: dict) -> None:
+        """A caishen reseat (after a 版): the whole table moves at once (see :meth:`Session.reseat`)."""
+        await self.session.reseat(info)
+
     def schedule(self) -> None:
         bot = self.session.bot
         key = ("panel", self.session.table.id, self.seat)
@@ -361,6 +365,9 @@ class ChannelObserver:
         table.table_message_id = None
         await self.session.after_hand(result)
 
+    async def on_reseat(self, info: dict) -> None:
+        await self.session.reseat(info)
+
     async def on_match_end(self, summary: dict) -> None:
         table, bot = self.session.table, self.session.bot
         totals = summary.get("totals") or []
@@ -436,6 +443,7 @@ class Session:
         self.runner: Any = None
         self._dm: dict[int, discord.abc.Messageable] = {}
         self.next_votes: set[int] = set()  # humans who pressed Next after the last hand
+        self._reseated_at: int | None = None  # hands_played when the last reseat was applied
         self.hand_no = 0
 
     def _seat_infos(self) -> list[Any]:
@@ -536,6 +544,51 @@ class Session:
                           allowed_mentions=discord.AllowedMentions(users=True))
         except discord.HTTPException:
             log.warning("could not tell user %s that their DMs are closed", user_id)
+
+    async def reseat(self, info: dict) -> None:
+        """RULES B11: after a caishen 版 the player at seat ``i`` moves to ``moves[i]``. Move the lobby's
+        seats, each Discord seat's number, its DM panel, the Next votes, make every button shown before
+        stale (a fresh nonce above all old ones), tell the channel, and save so a resume uses the new seats.
+
+        The runner calls this once per human seat and once for the channel: it is applied once per 版."""
+        runner = self.runner
+        key = runner.hands_played if runner is not None else None
+        if key is not None and key == self._reseated_at:
+            return
+        self._reseated_at = key
+        moves = [int(m) for m in info["moves"]]
+        table, bot = self.table, self.bot
+        for s in range(4):  # panels still showing the old seats' result go out first
+            await bot.coalescer.flush(("panel", table.id, s))
+
+        def move(d: dict) -> dict:
+            return {moves[old]: v for old, v in d.items()}
+
+        old_seats = list(table.seats)
+        for old, new in enumerate(moves):
+            table.seats[new] = old_seats[old]
+        table.panels = move(table.panels)
+        top = max(table.nonces.values(), default=0) + 1
+        table.nonces = {s: top for s in range(4)}  # no button shown before the reseat is taken
+        table.action_keys = {}
+        self.seats = move(self.seats)
+        for seat, ds in self.seats.items():
+            ds.seat = seat
+            ds.view = None  # its last view was by the old seats; the next deal sends a fresh one
+            ds._pushed = None
+        self.next_votes = {moves[s] for s in self.next_votes}
+        names = info.get("names") or [o.name if o else "?" for o in table.seats]
+        lines = []
+        for i, occ in enumerate(table.seats):
+            who = f"<@{occ.user_id}>" if occ is not None and not occ.is_computer else names[i]
+            lines.append(f"{wind_name(i, table.lang)} · {who}")
+        ch = bot.get_partial_messageable(table.channel_id)
+        try:
+            await ch.send(t("bot.status.reseat", table.lang) + "\n" + "\n".join(lines),
+                          allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not announce the reseat of table %s", table.id)
+        await self.cog.save(table)
 
     async def after_hand(self, result: dict) -> None:
         await self.cog.save(self.table)
