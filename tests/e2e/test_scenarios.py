@@ -152,7 +152,13 @@ async def test_one_player_with_three_computers_late_foreign_and_double_clicks(do
 
     late = foreign = dbl = None
     for _ in range(200):
-        p = await alice.double.wait_for(ap._ready, 30, "alice's panel")
+        if late is not None and foreign is not None and dbl is not None:
+            break
+        try:
+            p = await alice.double.wait_for(ap._ready, 30, "alice's panel")
+        except TimeoutError:
+            raise AssertionError(f"no panel to act on: late={late} foreign={foreign} double={dbl}\n"
+                                 f"{w.bot.tail(30)}") from None
         verbs = {v for v, _, _ in p.actions}
         if late is None and "pass" in verbs and verbs - {"pass"}:
             # a claim offered: wait for the window to close, then press it anyway
@@ -177,8 +183,6 @@ async def test_one_player_with_three_computers_late_foreign_and_double_clicks(do
             dbl_texts = [" ".join(message_text(m) for m in a.interaction.followups) for a in dbl]
             assert sum(bool(t) for t in dbl_texts) == 1, f"exactly one click is refused: {dbl_texts}"
             continue
-        if late is not None and foreign is not None and dbl is not None:
-            break
         await ap.step()
     assert late is not None and foreign is not None and dbl is not None
     ap.start()
