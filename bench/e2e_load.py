@@ -50,7 +50,7 @@ async def main(args: argparse.Namespace) -> dict:
            "DEV_GUILD_ID": str(guild.id),
            **fast_env(tmp / "load.sqlite3", JXBOT_COMPUTER_DELAY=str(args.computer_delay),
                       JXBOT_EDIT_INTERVAL=str(args.edit_interval), JXBOT_MAX_HANDS=str(args.hands),
-                      JXBOT_LAG_LOG="1", LOG_LEVEL="INFO")}
+                      JXBOT_LAG_LOG="10", LOG_LEVEL="INFO")}
     bot = BotProcess(["-m", "jxbot.cli", "run"], env, tmp / "bot.log", tmp)
     await bot.start()
     out: dict = {"bench": "e2e_load", "tables": args.tables, "humans_per_table": args.humans}
