@@ -104,6 +104,8 @@ async def main(args: argparse.Namespace) -> dict:
         clicks = [i for i in double.interactions.values() if i.type == 3 and i.created_at >= t_warm
                   and i.user.username != "warm"]
         lat = [i.latency * 1000 for i in clicks if i.latency is not None]
+        # the bot's share: from the click written to the bot's socket to its callback
+        bot_lat = [(i.acked_at - i.sent_at) * 1000 for i in clicks if i.acked_at is not None and i.sent_at is not None]
         unanswered = [i for i in clicks if i.response_type is None]
         log = bot.log()
         lags = [float(m.group(1)) for m in LAG_RE.finditer(log)]
@@ -116,6 +118,7 @@ async def main(args: argparse.Namespace) -> dict:
             "clicks": len(clicks),
             "clicks_per_s": round(len(clicks) / duration, 1) if duration else None,
             "p50_ms": q(lat, 0.50), "p99_ms": q(lat, 0.99), "max_ms": round(max(lat), 1) if lat else None,
+            "bot_p50_ms": q(bot_lat, 0.50), "bot_p99_ms": q(bot_lat, 0.99),
             "loop_lag_p99_ms": max(lags) if lags else None,
             "loop_lag_max_ms": max(lag_max) if lag_max else None,
             "rss_base_mb": round(rss0 / 2**20, 1), "rss_peak_mb": round(rss_peak / 2**20, 1),

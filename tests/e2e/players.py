@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -547,7 +548,11 @@ class AutoPlayer:
     def panel(self) -> Panel | None:
         """The newest panel with live buttons the player can see (DM, or an ephemeral one)."""
         best: tuple[float, Message] | None = None
-        cands = list(self.player._dm_newest_first())[:3] + self.player.ephemerals()
+        cands = list(itertools.islice(self.player._dm_newest_first(), 3))
+        ch = self.player.channel  # an ephemeral panel (DMs closed) sits in the table's channel
+        if ch is not None:
+            me = self.player.user.id
+            cands += [m for m in itertools.islice(reversed(ch.messages), 60) if m.ephemeral_for == me]
         for m in cands:
             if m.deleted or not any((b.get("custom_id") or "").startswith("mj:") for b in m.buttons()):
                 continue
