@@ -35,6 +35,9 @@ RULESET_CHOICES = [
 ]
 
 
+# Two full cycles of the winds: a caishen table then reaches its reseat after the first 版 of four rounds.
+MAX_ROUNDS = 8
+
 class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # type: ignore[call-arg]
                 group_description=ls("bot.cmd.mahjong.desc")):
     def __init__(self, bot: JxBot, *, clock: Any = None, computer_delay: float | None = None) -> None:
@@ -178,7 +181,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     @app_commands.describe(stake=ls("bot.opt.stake.desc"), ruleset=ls("bot.opt.ruleset.desc"), rounds=ls("bot.opt.rounds.desc"))
     @app_commands.choices(ruleset=RULESET_CHOICES)
     async def create(self, interaction: discord.Interaction, stake: int | None = None, ruleset: str = "jiaxing",
-                     rounds: app_commands.Range[int, 1, 4] = 1) -> None:
+                     rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 1) -> None:
         lang = lang_of(interaction)
         missing = missing_permissions(interaction.app_permissions)
         if missing:
@@ -198,8 +201,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if ruleset not in RULESETS:
             await reply(interaction, t("bot.err.unknown_ruleset", lang, name=ruleset))
             return
-        if not 1 <= rounds <= 4:
-            await reply(interaction, t("bot.err.rounds_range", lang))
+        if not 1 <= rounds <= MAX_ROUNDS:
+            await reply(interaction, t("bot.err.rounds_range", lang, hi=MAX_ROUNDS))
             return
         user = interaction.user
         try:

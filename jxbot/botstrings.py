@@ -106,7 +106,7 @@ STRINGS.update({
     "bot.err.no_humans": {"zh": "至少要有一位真人玩家。", "en": "At least one human player is needed."},
     "bot.err.cannot_kick_self": {"zh": "桌主不能踢自己，用 /麻将 离开。", "en": "You can't kick yourself; use /mahjong leave."},
     "bot.err.stake_range": {"zh": "底分必须在 {lo} 到 {hi} 之间。", "en": "The stake must be between {lo} and {hi}."},
-    "bot.err.rounds_range": {"zh": "圈数必须在 1 到 4 之间。", "en": "Rounds must be between 1 and 4."},
+    "bot.err.rounds_range": {"zh": "圈数必须在 1 到 {hi} 之间。", "en": "Rounds must be between 1 and {hi}."},
     "bot.err.unknown_ruleset": {"zh": "没有这个规则集：{name}", "en": "Unknown ruleset: {name}"},
     "bot.err.poor": {"zh": "银子不够：这张桌至少要 {need}，你有 {have}。", "en": "Not enough silver: this table needs {need}, you have {have}."},
     "bot.err.bad_tiles": {"zh": "看不懂这手牌：{error}", "en": "Can't read that hand: {error}"},

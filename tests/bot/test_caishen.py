@@ -99,3 +99,14 @@ async def test_score_command_caishen_gives_the_multiplier(harness):
     await h.command(ALICE, "mahjong score", tiles="123m456m789m123p55p", wildcard="5p", stake=2)
     # the same tiles under Jiaxing rules: no flush / all pungs, not a win (the ruleset option is what changed)
     assert "not a winning hand" in h.fake.ephemerals(ALICE)[-1].content
+
+
+async def test_a_caishen_table_can_be_long_enough_to_reach_its_reseat(game):
+    # a 版 is four rounds: /mahjong create must accept more than four, or no table ever reseats
+    h = game
+    rounds = _param(h, "create", "rounds")
+    assert rounds.max_value == 8
+    await h.command(ALICE, "mahjong create", stake=2, ruleset="caishen", rounds=8)
+    lobby = next(m for m in h.fake.channel() if m.buttons)
+    await h.click(ALICE, lobby, "开始")
+    assert h.table().session.runner.config.rounds == 8
