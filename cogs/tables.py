@@ -362,6 +362,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         table.fill_with_computers()
+        await self.save(table)  # the store knows the table before its first hand (create may still be saving)
         session = Session(self.bot, self, table)
         session.start()
         self.schedule_lobby(table)
@@ -496,18 +497,19 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         n = 0
         for rec in await store.running_tables():
             try:
-                await self._resume(rec)
-                n += 1
+                n += bool(await self._resume(rec))
             except Exception:
                 log.exception("could not resume table %s", getattr(rec, "table_id", rec))
         return n
 
-    async def _resume(self, rec: Any) -> None:
+    async def _resume(self, rec: Any) -> bool:
         state = rec.state or {}
         tj = state.get("bot_table")
         if not tj:
-            return
+            return False
         table = Table.from_json(tj)
+        if self.manager.get(table.id) is not None:
+            return False  # opened in this process before on_ready: live, not a leftover of a restart
         self.manager.add(table)
         runner_state = state.get("runner")
         if table.state == "running" and runner_state:
@@ -525,6 +527,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                 log.warning("could not announce the resume of table %s", table.id)
         elif table.state == "lobby":
             self.schedule_lobby(table)
+        return True
 
 
 def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str, *, ruleset: str = "jiaxing") -> str:

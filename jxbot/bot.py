@@ -111,6 +111,20 @@ class MjButton(discord.ui.DynamicItem[discord.ui.Button], template=_CID_PATTERN)
             await client.dispatch_button(interaction, self.cid)
 
 
+def _custom_ids(components: Any) -> set[str]:
+    """Every custom_id in a message's components (rows, v2 containers and accessories included)."""
+    out: set[str] = set()
+    for c in components or ():
+        cid = getattr(c, "custom_id", None)
+        if cid:
+            out.add(cid)
+        out |= _custom_ids(getattr(c, "children", None) or getattr(c, "components", None))
+        acc = getattr(c, "accessory", None)
+        if acc is not None:
+            out |= _custom_ids([acc])
+    return out
+
+
 # --------------------------------------------------------------------------------------------------
 # interaction helpers
 
@@ -339,6 +353,19 @@ class JxBot(commands.Bot):
     async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
         _cancel_guard(interaction)
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """discord.py ignores a component click whose custom_id is no longer on the message (the panel moved
+        on between the click and its arrival, e.g. a claim pressed after the window): the player would see
+        "This interaction failed". Such an ``mj:`` click goes to its handler, which answers it as stale."""
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        cid = parse_custom_id(custom_id)
+        if cid is None or custom_id in _custom_ids(interaction.message.components):
+            return  # not ours, or discord.py dispatches it to MjButton
+        await self.dispatch_button(interaction, cid)
+
     async def _report_failure(self, interaction: discord.Interaction) -> None:
         with contextlib.suppress(discord.HTTPException):
             await reply(interaction, t("bot.err.internal", lang_of(interaction)))
@@ -354,6 +381,23 @@ class JxBot(commands.Bot):
             await self.load_extension(ext)
         if self._sync:
             await self.sync_commands()
+        if self.settings.lag_log > 0:
+            self._lag_task = asyncio.create_task(self._sample_lag(self.settings.lag_log), name="lag-sampler")
+
+    async def _sample_lag(self, every: float, tick: float = 0.05) -> None:
+        """How late a ``tick``-second sleep wakes up = how long other work held the event loop."""
+        lags: list[float] = []
+        last = time.monotonic()
+        while True:
+            t0 = time.monotonic()
+            await asyncio.sleep(tick)
+            lags.append(max(0.0, time.monotonic() - t0 - tick) * 1000.0)
+            if time.monotonic() - last >= every:
+                xs = sorted(lags)
+                lags.clear()
+                last = time.monotonic()
+                log.info("event loop lag: n=%d p50_ms=%.1f p99_ms=%.1f max_ms=%.1f", len(xs), xs[len(xs) // 2],
+                         xs[min(len(xs) - 1, int(0.99 * len(xs)))], xs[-1])
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         if self.settings.dev_guild_id:
@@ -374,6 +418,8 @@ class JxBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            if getattr(self, "_lag_task", None) is not None:
+                self._lag_task.cancel()
             for task in list(self.coalescer._tasks.values()):
                 task.cancel()
             if self._own_store and self.store is not None and hasattr(self.store, "close"):

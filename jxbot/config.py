@@ -89,6 +89,7 @@ class Settings:
     computer_delay: float = 1.0  # pacing of computer moves, so people can follow them
     max_hands: int | None = None  # end every match after this many hands (None: the ruleset's match length)
     test_seed: int | None = None  # TESTS ONLY: every table's wall from this seed (predictable!)
+    lag_log: float = 0.0  # log the event loop's lag every this many seconds (0: off); for load tests
 
     ENV = {
         "discord_token": "DISCORD_TOKEN",
@@ -112,6 +113,7 @@ class Settings:
         "computer_delay": "JXBOT_COMPUTER_DELAY",
         "max_hands": "JXBOT_MAX_HANDS",
         "test_seed": "JXBOT_TEST_SEED",
+        "lag_log": "JXBOT_LAG_LOG",
     }
 
     @classmethod
@@ -150,7 +152,8 @@ class Settings:
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _int(cls.ENV[name], v, lo=lo, hi=hi)
         floats = {"claim_window": (1.0, 60.0), "turn_seconds": (3.0, 600.0), "contract_seconds": (3.0, 120.0),
-                  "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0)}
+                  "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0),
+                  "lag_log": (0.0, 3600.0)}
         for name, (flo, fhi) in floats.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _float(cls.ENV[name], v, lo=flo, hi=fhi)

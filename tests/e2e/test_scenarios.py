@@ -138,7 +138,6 @@ async def test_robbed_kong(double, start_bot, tmp_path):
     assert deltas[robbed] < -1 and deltas[robber] > 0
 
 
-@pytest.mark.xfail(reason="bot bug (fix pending): a click on a button no longer on the message gets no answer", strict=True)
 async def test_one_player_with_three_computers_late_foreign_and_double_clicks(double, start_bot, tmp_path):
     w = await start_world(double, start_bot, tmp_path, ["alice", "mallory"],
                           env={"JXBOT_CLAIM_WINDOW": "1.5", "JXBOT_COMPUTER_DELAY": "0.05"})
@@ -302,8 +301,6 @@ async def test_429_storm_on_message_edits(double, start_bot, tmp_path):
     assert double.errors == []
 
 
-@pytest.mark.xfail(reason="bot bug (fix pending): on_ready resumes a fresh table; start before the table is stored",
-                   strict=True)
 async def test_a_table_opened_and_started_at_once_after_the_bot_starts(double, start_bot, tmp_path):
     """Players may press buttons the moment the bot is online (before its on_ready work) and start a
     table as soon as it is open: no "the bot restarted" notice, no second copy of the table, and the
