@@ -125,7 +125,6 @@ async def start_world(double: DiscordDouble, start_bot: Any, tmp: Path, names: S
         await double.wait_ready(timeout=30)
         if wait_ready:  # the bot's on_ready work (resuming tables) runs ~2 s after READY
             await bot.wait_log("logged in as", timeout=15)
-            await asyncio.sleep(0.5)  # TODO: the bot's on_ready resume races a table opened at once
     except TimeoutError:
         raise AssertionError(f"the bot did not come up:\n{bot.tail()}") from None
     return World(double, guild, channel, players, bot, db, recorder)
