@@ -55,6 +55,15 @@ def label_chars() -> str:
     from render import labels
 
     chars = set("".join(labels.all_label_text()))
+    # every string of the catalog (bot, table, store, game texts too), so pictures of any message draw
+    import importlib
+
+    from jxbot import i18n
+
+    for mod in ("jxbot.rules", "jxbot.botstrings", "jxbot.table.strings", "jxbot.store", "jxbot.game"):
+        importlib.import_module(mod)
+    for texts in i18n._CATALOG.values():
+        chars.update("".join(texts.values()))
     chars.update(chr(c) for c in range(0x20, 0x7F))  # ASCII
     chars.update(chr(c) for c in range(0xA0, 0x100))  # Latin-1 (player names)
     chars.discard("\n")
