@@ -34,6 +34,7 @@ RENDER_STRINGS: dict[str, dict[str, str]] = {
     "render.auto": {"zh": "托管", "en": "Auto"},
     "render.gave_up": {"zh": "放弃", "en": "Gave up"},
     "render.contract": {"zh": "承包", "en": "Contract"},
+    "render.escaped": {"zh": "逃跑", "en": "Escaped"},
     "render.phase.turn": {"zh": "出牌", "en": "to play"},
     "render.phase.claim": {"zh": "等待吃碰杠胡", "en": "claims open"},
     "render.phase.rob": {"zh": "可抢杠", "en": "kong may be robbed"},

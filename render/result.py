@@ -62,6 +62,27 @@ def _headline(view: dict, lang: str) -> str:
     return L("win_discard", lang, name=name(w), who=name(view.get("discarder")))
 
 
+# room for a payment row's name and its tags, left of the 输赢 column
+NAME_TAGS_W = 230
+# the same colours as the seat tags on the table picture (render/table.py)
+TAG_CONTRACT = (170, 60, 40)
+TAG_GAVE_UP = (110, 110, 110)
+TAG_ESCAPED = (150, 90, 30)
+
+
+def _seat_tags(view: dict, seat: int, lang: str) -> list[tuple[str, tuple[int, int, int]]]:
+    """The tags of a payment row: 承包 for the two seats bound by the contract, 放弃 for a seat
+    that gave up, 逃跑 for a seat that escaped."""
+    tags: list[tuple[str, tuple[int, int, int]]] = []
+    if seat in (view.get("contract") or ()):
+        tags.append((L("contract", lang), TAG_CONTRACT))
+    if seat in (view.get("gave_up") or ()):
+        tags.append((L("gave_up", lang), TAG_GAVE_UP))
+    if seat in (view.get("escaped") or ()):
+        tags.append((L("escaped", lang), TAG_ESCAPED))
+    return tags
+
+
 def _items_height(score: dict) -> int:
     n = max(len(score.get("tai") or []), len(score.get("fan") or []), 1)
     return 54 + n * 38 + 14
@@ -205,8 +226,16 @@ def draw_result(view: dict, lang: str) -> Image.Image:
         dr.ellipse((cx - 16, ry - 16, cx + 16, ry + 16), fill=(236, 230, 210),
                    outline=(200, 50, 50) if s == dealer else (70, 120, 100), width=2)
         C.wind_char(dr, (cx, ry), (s - dealer) % 4, lang, 20, (30, 36, 60))
-        name = C.player_name(p, lang, 22, cols[1] - cols[0] - 190)
-        C.text(dr, (cols[0] + 44, ry), name, 22, C.GOLD if is_winner else C.TEXT, anchor="lm")
+        tags = _seat_tags(view, s, lang)
+        tags_w = sum(C.text_w(lab, 14) + 12 + 6 for lab, _ in tags)
+        name_w = max(70, NAME_TAGS_W - 10 - tags_w) if tags else cols[1] - cols[0] - 190
+        name = C.player_name(p, lang, 22, name_w)
+        nx = cols[0] + 44
+        nx += C.text(dr, (nx, ry), name, 22, C.GOLD if is_winner else C.TEXT, anchor="lm") + 10
+        for lab, col in tags:  # why this seat paid what it paid (×2 / ×5 / 0 under a contract)
+            if nx + C.text_w(lab, 14) + 12 > cols[0] + 44 + NAME_TAGS_W:
+                break
+            nx += C.pill(dr, nx, ry - 10, lab, 14, col, pad=6, h=20) + 6
         delta = int(p.get("delta") or 0)
         dcol = POS if delta > 0 else NEG if delta < 0 else C.TEXT_DIM
         C.text(dr, (cols[1], ry), f"{delta:+,}".replace("-", "−") if delta else "0", 24, dcol, anchor="rm")
