@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import io
 import logging
 from typing import Any
 
@@ -18,6 +20,17 @@ from jxbot.i18n import norm_lang, t
 from jxbot.rules.tiles import wind_name
 
 log = logging.getLogger("jxbot.cogs.tables")
+
+
+def rules_png(lang: str) -> bytes | None:
+    """The illustrated rules card (render.render_rules), or None if it cannot be drawn (text only then)."""
+    try:
+        from render import render_rules
+
+        return render_rules(lang, "jiaxing")
+    except Exception:
+        log.exception("rendering the rules card failed")
+        return None
 
 
 def guild_lang(interaction: discord.Interaction, default: str) -> str:
@@ -452,7 +465,10 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
 
     @app_commands.command(name=ls("bot.cmd.rules.name"), description=ls("bot.cmd.rules.desc"))
     async def rules(self, interaction: discord.Interaction) -> None:
-        await reply(interaction, t("bot.rules.summary", lang_of(interaction)))
+        lang = lang_of(interaction)
+        png = await asyncio.to_thread(rules_png, lang)  # the illustrated card, off the event loop
+        files = [discord.File(io.BytesIO(png), filename="rules.png")] if png else []
+        await reply(interaction, t("bot.rules.summary", lang), files=files)
 
     @app_commands.command(name=ls("bot.cmd.score.name"), description=ls("bot.cmd.score.desc"))
     @app_commands.rename(tiles=ls("bot.opt.tiles.name"), wildcard=ls("bot.opt.wildcard.name"), stake=ls("bot.opt.stake.name"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import common as _c
 
-__all__ = ["render_hand", "render_table", "render_result", "render_tile_sheet", "warm_up"]
+__all__ = ["render_hand", "render_table", "render_result", "render_rules", "render_tile_sheet", "warm_up"]
 
 
 def warm_up() -> None:
@@ -48,3 +48,10 @@ def render_tile_sheet(lang: str = "zh") -> bytes:
     from .sheet import draw_sheet
 
     return _c.to_png(draw_sheet(lang))
+
+
+def render_rules(lang: str = "zh", ruleset: str = "jiaxing") -> bytes:
+    """The illustrated rules card of ``/mahjong rules``: example hands, the wildcard and the formula."""
+    from .rules_card import draw_rules
+
+    return _c.to_png(draw_rules(lang, ruleset))
