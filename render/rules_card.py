@@ -36,9 +36,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "patterns": {"zh": "胡牌牌型（四组一对，且必须是以下之一）", "en": "Winning patterns (four sets and a pair, plus one of these)"},
     "patterns.caishen": {"zh": "牌型与倍数（平胡需要二倍以上）", "en": "Patterns and multipliers (a hand needs at least ×2)"},
     "wild.jiaxing": {"zh": "翻一张牌，同种其余三张为百搭（万能牌），可当任何牌用。",
-                     "en": "the three other copies of the flipped tile stand for any tile."},
+                     "en": "The three other copies of the flipped tile stand for any tile."},
     "wild.caishen": {"zh": "翻出的那种牌为财神，可当任何牌用。",
-                     "en": "the tile kind flipped stands for any tile."},
+                     "en": "The tile kind flipped stands for any tile."},
     "total": {"zh": "合计", "en": "total"},
     "formula": {"zh": "得分 = 底分 × 台 × 2^番", "en": "points = stake × tai × 2^fan"},
     "formula.caishen": {"zh": "得分 = 底分 × 倍数", "en": "points = stake × multiplier"},
@@ -65,7 +65,7 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
     "jiaxing": (
         Example("full_flush", "123m456m789m234m55m"),
         Example("half_flush", "123p456p789p777z11z"),
-        Example("all_honors", "111z222z333z555z66z"),
+        Example("all_honors", "222z333z444z777z55z"),
         Example("all_pungs", "111m999p555s77z9s22z"),
     ),
     "caishen": (
@@ -117,6 +117,22 @@ def _detail(ruleset: str, sc: Score, lang: str) -> str:
     parts = [f"{item_label(i.name, lang)} {i.value}" for i in sc.tai]
     sep = " " if lang == "en" else ""
     return " + ".join(parts) + f" = {sc.total_tai}{sep}{L('tai', lang)}"
+
+
+def _wrap(s: str, size: int, max_w: int, lines: int = 2) -> list[str]:
+    """``s`` broken at its " + " / " · " joints into at most ``lines`` lines of ``max_w`` pixels (the
+    last one cut with an ellipsis if still too long)."""
+    out: list[str] = []
+    rest = s
+    while rest and len(out) < lines - 1 and C.text_w(rest, size) > max_w:
+        cut = max((i for i in range(len(rest)) if rest.startswith((" + ", " · "), i)
+                   and C.text_w(rest[:i + 2], size) <= max_w), default=None)
+        if cut is None:
+            break
+        out.append(rest[:cut + 2].rstrip())
+        rest = rest[cut + 3:]
+    out.append(C.fit(rest, size, max_w))
+    return out
 
 
 def card_strings(lang: str, ruleset: str) -> list[str]:
@@ -194,8 +210,8 @@ def draw_rules(lang: str = "zh", ruleset: str = "jiaxing") -> Image.Image:
                anchor="lm")
         C.text(dr, (WIDTH - PAD - 20, ry + 30), _value(ruleset, sc, ex.code, lang), 26, C.TEXT, anchor="rm")
         how = L("win_tile", lang) + (" · " + item_label("self_draw", lang) if ex.self_draw and caishen else "")
-        C.text(dr, (label_x, ry + 62), C.fit(_detail(ruleset, sc, lang), 16, WIDTH - PAD - 20 - label_x), 16,
-               C.TEXT_DIM, anchor="lm")
+        for k, line in enumerate(_wrap(_detail(ruleset, sc, lang), 16, WIDTH - PAD - 20 - label_x)):
+            C.text(dr, (label_x, ry + 60 + 20 * k), line, 16, C.TEXT_DIM, anchor="lm")
         C.text(dr, (x + TILE_W // 2, ty + g.box_h + 14), how, 13, C.GOLD, anchor="mm")
         ry += ROW_H
     y += list_h + 18

@@ -67,3 +67,15 @@ def test_caishen_examples_win_with_the_documented_multipliers():
 def test_unknown_ruleset_is_refused():
     with pytest.raises(ValueError):
         render_rules("zh", "riichi")
+
+
+@pytest.mark.parametrize("lang,ruleset", CASES)
+def test_item_breakdowns_fit_without_being_cut(lang, ruleset):
+    from render.rules_card import PAD, TILE_W, WIDTH, _detail, _wrap
+
+    label_x = PAD + 20 + 14 * (TILE_W + 2) + 38
+    for ex in EXAMPLES[ruleset]:
+        _, sc = score_example(ruleset, ex)
+        lines = _wrap(_detail(ruleset, sc, lang), 16, WIDTH - PAD - 20 - label_x)
+        assert not any(line.endswith("…") for line in lines), lines
+        assert str(sc.total_tai if ruleset == "jiaxing" else sc.points) in lines[-1]
