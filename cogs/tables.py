@@ -22,12 +22,12 @@ from jxbot.rules.tiles import wind_name
 log = logging.getLogger("jxbot.cogs.tables")
 
 
-def rules_png(lang: str) -> bytes | None:
+def rules_png(lang: str, ruleset: str = "jiaxing") -> bytes | None:
     """The illustrated rules card (render.render_rules), or None if it cannot be drawn (text only then)."""
     try:
         from render import render_rules
 
-        return render_rules(lang, "jiaxing")
+        return render_rules(lang, ruleset)
     except Exception:
         log.exception("rendering the rules card failed")
         return None
@@ -464,11 +464,16 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         await reply(interaction, t("bot.ok.autowin_on" if on else "bot.ok.autowin_off", lang))
 
     @app_commands.command(name=ls("bot.cmd.rules.name"), description=ls("bot.cmd.rules.desc"))
-    async def rules(self, interaction: discord.Interaction) -> None:
+    @app_commands.rename(ruleset=ls("bot.opt.ruleset.name"))
+    @app_commands.describe(ruleset=ls("bot.opt.ruleset.desc"))
+    @app_commands.choices(ruleset=RULESET_CHOICES)
+    async def rules(self, interaction: discord.Interaction, ruleset: str = "jiaxing") -> None:
         lang = lang_of(interaction)
-        png = await asyncio.to_thread(rules_png, lang)  # the illustrated card, off the event loop
+        ruleset = ruleset if ruleset == "caishen" else "jiaxing"
+        png = await asyncio.to_thread(rules_png, lang, ruleset)  # the illustrated card, off the event loop
         files = [discord.File(io.BytesIO(png), filename="rules.png")] if png else []
-        await reply(interaction, t("bot.rules.summary", lang), files=files)
+        key = "bot.rules.summary_caishen" if ruleset == "caishen" else "bot.rules.summary"
+        await reply(interaction, t(key, lang), files=files)
 
     @app_commands.command(name=ls("bot.cmd.score.name"), description=ls("bot.cmd.score.desc"))
     @app_commands.rename(tiles=ls("bot.opt.tiles.name"), wildcard=ls("bot.opt.wildcard.name"), stake=ls("bot.opt.stake.name"),

@@ -197,6 +197,20 @@ STRINGS.update({
     "bot.eco.set": {"zh": "<@{user}> 的银子设为 {balance}。", "en": "<@{user}> now has {balance}."},
     "bot.admin.settings": {"zh": "本服务器的牌桌设置：\n{lines}", "en": "This server's table settings:\n{lines}"},
     "bot.admin.updated": {"zh": "已更新。", "en": "Updated."},
+    "bot.rules.summary_caishen": {
+        "zh": "**財神麻将**：庄家掷骰，从海底数出一张翻开，其牌种为財神（胡牌时可当任何牌），白板当財神原来的牌用。"
+              "海底留 10 对不摸，摸完第 116 张无人胡即流局（庄家付每家 2 点并连庄）。四组一对或七对子可胡，"
+              "且须二倍以上：七对子 ×2、財神头 ×4、单钓財神头 ×8、財神会 ×4、自摸与杠底各再翻倍，多种牌型取最大再每种 ×2。"
+              "打出財神（漂財）后别人不能吃碰，只能自摸。庄家连胡底数 2、3、4…；放铳者多付一份。详见 docs/caishen.md。",
+        "en": "**Caishen Mahjong**: the dealer rolls and a tile counted from the tail is flipped; its kind is the "
+              "caishen (wild for winning) and White plays as the caishen's own face. 20 tiles stay back; after the "
+              "116th tile with no win the hand is drawn (the dealer pays each other seat 2 and keeps the deal). "
+              "Four sets and a pair, or seven pairs, win if worth at least x2: seven pairs x2, caishen pair x4, "
+              "single-wait caishen pair x8, three caishen x4; self-draw and a kong draw double; several patterns: "
+              "the largest, x2 per extra one. After a caishen is discarded (floated) nobody may chow or pung it and "
+              "the floater wins only by self-draw. The dealer's base grows 2, 3, 4... while they keep winning; the "
+              "discarder pays one extra share.",
+    },
     "bot.rules.summary": {
         "zh": "**嘉兴麻将（抬头胡）**\n• 136 张，无花。翻一张牌，同种其余三张为**百搭**（万能牌）。\n"
               "• 胡牌：四组一对，且必须是 清一色 / 混一色 / 字一色 / 对对胡 之一。\n"

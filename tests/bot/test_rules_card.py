@@ -38,3 +38,22 @@ async def test_rules_still_answers_when_the_card_cannot_be_drawn(harness, monkey
     await harness.command(101, "mahjong rules")
     msg = harness.fake.ephemerals(101)[-1]
     assert "Jiaxing Mahjong" in (msg.content or "") and not msg.attachments
+
+
+async def test_rules_of_the_caishen_ruleset_come_with_its_own_card(harness, monkeypatch):
+    sent: list[bytes] = []
+    orig = harness.fake._body
+
+    def capture(payload, form, files):
+        for f in files or ():
+            pos = f.fp.tell()
+            sent.append(f.fp.read())
+            f.fp.seek(pos)
+        return orig(payload, form, files)
+
+    monkeypatch.setattr(harness.fake, "_body", capture)
+    await harness.command(101, "mahjong rules", locale="zh-CN")
+    await harness.command(101, "mahjong rules", locale="zh-CN", ruleset="caishen")
+    texts = [m.content or "" for m in harness.fake.ephemerals(101)[-2:]]
+    assert "嘉兴麻将" in texts[0] and "財神麻将" in texts[1]
+    assert len(sent) == 2 and sent[0] != sent[1]  # a different picture for each ruleset
