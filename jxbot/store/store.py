@@ -16,7 +16,7 @@ import json
 import math
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from typing import Any, Literal
@@ -567,24 +567,8 @@ class Store:
         now: float | None = None,
     ) -> int:
         """Add (or with a negative amount, remove) silver, from/to the house. Returns the new balance."""
-        _check_id(guild_id, "guild id")
-        _check_id(user_id, "user id")
         amount = _check_amount(amount, allow_negative=True)
-        note = _check_text(reason, "reason")
-        at = _time(now)
-        scope = self._scope_key(guild_id)
-        async with self._write() as db:
-            await self._require_player(db, user_id)
-            await self._member(db, guild_id, user_id, at)
-            wid, bal = await self._wallet(db, scope, user_id, at)
-            if bal + amount < 0:
-                raise InsufficientFunds(needed=-amount, balance=bal)
-            hid, hbal = await self._wallet(db, scope, None, at)
-            txn = await self._txn(db, "grant", guild_id, at, actor=actor, note=note)
-            bals = await self._post(
-                db, txn, guild_id, at, [(hid, None, -amount, "grant"), (wid, user_id, amount, "grant")], {wid: bal, hid: hbal}
-            )
-        return bals[wid]
+        return await self._house_move(guild_id, user_id, "grant", reason, actor, now, lambda bal: amount)
 
     async def admin_set(
         self,
@@ -596,9 +580,23 @@ class Store:
         now: float | None = None,
     ) -> int:
         """Set a balance (≥ 0); the difference goes to/from the house. Returns the new balance."""
+        amount = _check_amount(amount, allow_zero=True)
+        return await self._house_move(guild_id, user_id, "admin", reason, actor, now, lambda bal: amount - bal)
+
+    async def _house_move(
+        self,
+        guild_id: int,
+        user_id: int,
+        kind: str,
+        reason: str,
+        actor: int | None,
+        now: float | None,
+        delta_of: Callable[[int], int],
+    ) -> int:
+        """An admin's silver change between the house and one wallet, in one transaction, with ledger rows of
+        reason ``kind``; ``delta_of(balance)`` gives the change. Returns the new balance."""
         _check_id(guild_id, "guild id")
         _check_id(user_id, "user id")
-        amount = _check_amount(amount, allow_zero=True)
         note = _check_text(reason, "reason")
         at = _time(now)
         scope = self._scope_key(guild_id)
@@ -606,14 +604,16 @@ class Store:
             await self._require_player(db, user_id)
             await self._member(db, guild_id, user_id, at)
             wid, bal = await self._wallet(db, scope, user_id, at)
-            delta = amount - bal
+            delta = delta_of(bal)
+            if bal + delta < 0:
+                raise InsufficientFunds(needed=-delta, balance=bal)
             if delta:
                 hid, hbal = await self._wallet(db, scope, None, at)
-                txn = await self._txn(db, "admin", guild_id, at, actor=actor, note=note)
+                txn = await self._txn(db, kind, guild_id, at, actor=actor, note=note)
                 await self._post(
-                    db, txn, guild_id, at, [(hid, None, -delta, "admin"), (wid, user_id, delta, "admin")], {wid: bal, hid: hbal}
+                    db, txn, guild_id, at, [(hid, None, -delta, kind), (wid, user_id, delta, kind)], {wid: bal, hid: hbal}
                 )
-        return amount
+        return bal + delta
 
     async def can_sit(self, guild_id: int, user_id: int, stake: int) -> SitCheck:
         """Whether a player may sit at a table of this stake (within the guild's limits, enough silver).
