@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-import jxbot.botstrings  # noqa: F401  (registers bot.choice.ruleset.* — the ruleset names)
 from jxbot import i18n
 from jxbot.rules import parse_tiles, score_win
 from jxbot.rules.contract import Score
@@ -44,12 +43,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "formula.caishen": {"zh": "得分 = 底分 × 倍数", "en": "points = stake × multiplier"},
     "example": {"zh": "例", "en": "e.g."},
     "discard": {"zh": "点炮", "en": "on a discard"},
+    "ruleset.jiaxing": {"zh": "嘉兴", "en": "Jiaxing"},
+    "ruleset.caishen": {"zh": "財神", "en": "Caishen"},
 }
 
 
+i18n.register({f"render.rules.{k}": v for k, v in STRINGS.items()})
+
+
 def S(key: str, lang: str, **kw: object) -> str:  # noqa: N802 - like render.labels.L
-    s = STRINGS[key]["zh" if lang == "zh" else "en"]
-    return s.format(**kw) if kw else s
+    return i18n.t(f"render.rules.{key}", lang, **kw)
 
 
 @dataclass(frozen=True)
@@ -149,8 +152,7 @@ def card_strings(lang: str, ruleset: str) -> list[str]:
 
 
 def _ruleset_name(ruleset: str, lang: str) -> str:
-    name = i18n.t(f"bot.choice.ruleset.{ruleset}", lang)
-    return name[:1].upper() + name[1:]
+    return S(f"ruleset.{ruleset}", lang)
 
 
 def _formula_lines(ruleset: str, lang: str) -> list[str]:
