@@ -13,8 +13,21 @@ import sys
 COMMANDS = ("run", "play", "simulate", "score", "render", "store")
 
 
+def version() -> str:
+    """The installed distribution's version (the package's own when run from a bare checkout)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("jxbot")
+    except metadata.PackageNotFoundError:
+        from jxbot import __version__
+
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="jxbot", description="Jiaxing Mahjong (嘉兴麻将) for Discord and the terminal")
+    parser.add_argument("--version", action="version", version=f"jxbot {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import struct
 import unicodedata
 from pathlib import Path
 
@@ -24,13 +25,76 @@ def tile(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(TILE_FONT), size)
 
 
+# (platform, encoding) subtables in the order fontTools' getBestCmap prefers them: full Unicode first
+_CMAP_PREFERENCE = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
+
+
+def read_cmap(data: bytes) -> dict[int, int]:
+    """Code point → glyph id of an OpenType/TrueType font's best Unicode ``cmap`` subtable.
+
+    A small reader (formats 4 and 12, all the committed subsets use) so that drawing needs nothing
+    beyond Pillow at run time: fontTools is a developer tool (``scripts/make_font_subset.py``).
+    Code points mapped to glyph 0 (.notdef) are left out, as the font has no glyph for them.
+    """
+    num_tables = struct.unpack_from(">H", data, 4)[0]
+    cmap_at = None
+    for i in range(num_tables):
+        tag, _check, offset, _length = struct.unpack_from(">4sIII", data, 12 + 16 * i)
+        if tag == b"cmap":
+            cmap_at = offset
+    if cmap_at is None:
+        raise ValueError("the font has no cmap table")
+    n_sub = struct.unpack_from(">H", data, cmap_at + 2)[0]
+    subtables: dict[tuple[int, int], int] = {}
+    for i in range(n_sub):
+        plat, enc, off = struct.unpack_from(">HHI", data, cmap_at + 4 + 8 * i)
+        fmt = struct.unpack_from(">H", data, cmap_at + off)[0]
+        if fmt in (4, 12):
+            subtables.setdefault((plat, enc), cmap_at + off)
+    for key in _CMAP_PREFERENCE:
+        if key in subtables:
+            return _read_subtable(data, subtables[key])
+    raise ValueError("the font has no Unicode cmap subtable of format 4 or 12")
+
+
+def _read_subtable(data: bytes, at: int) -> dict[int, int]:
+    out: dict[int, int] = {}
+    fmt = struct.unpack_from(">H", data, at)[0]
+    if fmt == 12:
+        n_groups = struct.unpack_from(">I", data, at + 12)[0]
+        for i in range(n_groups):
+            start, end, gid = struct.unpack_from(">III", data, at + 16 + 12 * i)
+            for c in range(start, end + 1):
+                if gid + c - start:
+                    out[c] = gid + c - start
+        return out
+    seg_x2 = struct.unpack_from(">H", data, at + 6)[0]
+    n = seg_x2 // 2
+    ends = struct.unpack_from(f">{n}H", data, at + 14)
+    starts = struct.unpack_from(f">{n}H", data, at + 16 + seg_x2)
+    deltas = struct.unpack_from(f">{n}h", data, at + 16 + 2 * seg_x2)
+    ro_at = at + 16 + 3 * seg_x2
+    offsets = struct.unpack_from(f">{n}H", data, ro_at)
+    for i in range(n):
+        for c in range(starts[i], ends[i] + 1):
+            if c == 0xFFFF:
+                continue
+            if offsets[i] == 0:
+                gid = (c + deltas[i]) & 0xFFFF
+            else:
+                addr = ro_at + 2 * i + offsets[i] + 2 * (c - starts[i])
+                gid = struct.unpack_from(">H", data, addr)[0]
+                if gid:
+                    gid = (gid + deltas[i]) & 0xFFFF
+            if gid:
+                out[c] = gid
+    return out
+
+
 @functools.lru_cache(maxsize=4)
 def cmap(path: Path = UI_FONT) -> frozenset[str]:
     """Characters the font has a glyph for."""
-    from fontTools.ttLib import TTFont
-
-    font = TTFont(str(path), lazy=True)
-    return frozenset(chr(c) for c in font.getBestCmap())
+    return frozenset(chr(c) for c in read_cmap(Path(path).read_bytes()))
 
 
 def missing_chars(text: str, path: Path = UI_FONT) -> set[str]:
