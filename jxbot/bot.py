@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -467,15 +468,37 @@ def configure_endpoints(api_base: str | None) -> None:
 
 
 def run_bot(settings: Settings, *, sync: bool = True) -> int:
+    """Open the store, then log in and run until stopped. A store that cannot be opened (a schema or
+    scope this program refuses, an unreadable file) ends the start-up before the login: one line, exit 2."""
     log.info("starting with settings:\n%s", settings.describe())  # the token shows as (set)
     configure_endpoints(settings.discord_api_base)
-    bot = JxBot(settings, sync=sync)
     try:
-        bot.run(settings.discord_token or "", log_handler=None)
+        return asyncio.run(_serve(settings, sync))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def _serve(settings: Settings, sync: bool) -> int:
+    import sqlite3
+
+    from jxbot.store import StoreError
+
+    try:
+        store = await open_store(settings)
+    except (StoreError, sqlite3.Error) as exc:
+        print(f"jxbot: database {settings.db_path}: {exc}", file=sys.stderr)
+        return 2
+    bot = JxBot(settings, store=store, sync=sync)
+    try:
+        async with bot:
+            await bot.start(settings.discord_token or "")
     except discord.LoginFailure:
         log.error("Discord rejected the token (DISCORD_TOKEN). Reset it in the Developer Portal.")
         return 1
     except discord.PrivilegedIntentsRequired:
         log.error("the bot asked for an intent not enabled in the Developer Portal")
         return 1
+    finally:
+        if store is not None:
+            await store.close()
     return 0

@@ -90,6 +90,7 @@ class Settings:
     max_hands: int | None = None  # end every match after this many hands (None: the ruleset's match length)
     test_seed: int | None = None  # TESTS ONLY: every table's wall from this seed (predictable!)
     lag_log: float = 0.0  # log the event loop's lag every this many seconds (0: off); for load tests
+    unsafe_discord_debug: bool = False  # UNSAFE: discord.py's DEBUG logs carry tokens and message payloads
 
     ENV = {
         "discord_token": "DISCORD_TOKEN",
@@ -114,6 +115,7 @@ class Settings:
         "max_hands": "JXBOT_MAX_HANDS",
         "test_seed": "JXBOT_TEST_SEED",
         "lag_log": "JXBOT_LAG_LOG",
+        "unsafe_discord_debug": "JXBOT_UNSAFE_DISCORD_DEBUG",
     }
 
     @classmethod
@@ -157,6 +159,11 @@ class Settings:
         for name, (flo, fhi) in floats.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _float(cls.ENV[name], v, lo=flo, hi=fhi)
+        if (v := get("JXBOT_UNSAFE_DISCORD_DEBUG")) is not None:
+            v = v.strip().lower()
+            if v not in ("0", "1", "true", "false", "yes", "no"):
+                raise ConfigError(f"JXBOT_UNSAFE_DISCORD_DEBUG must be 0 or 1, not {v!r}")
+            kw["unsafe_discord_debug"] = v in ("1", "true", "yes")
         s = cls(**kw)  # type: ignore[arg-type]
         if not s.min_stake <= s.default_stake <= s.max_stake:
             raise ConfigError("JXBOT_DEFAULT_STAKE must lie between JXBOT_MIN_STAKE and JXBOT_MAX_STAKE")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
 HOW_TO_GET_A_TOKEN = """\
@@ -36,8 +35,20 @@ def run(args: argparse.Namespace) -> int:
     if not settings.has_token:
         print(HOW_TO_GET_A_TOKEN, file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from jxbot.store.startup import StartupError, prepare
+
+    try:  # before the login: a database this process cannot use ends here, in one line
+        lock = prepare(settings.db_path)
+    except StartupError as exc:
+        print(f"jxbot: {exc}", file=sys.stderr)
+        return 2
+    from jxbot.logs import configure
+
+    configure(settings)
     from jxbot.bot import run_bot
 
-    return run_bot(settings, sync=not args.no_sync)
+    try:
+        return run_bot(settings, sync=not args.no_sync)
+    finally:
+        if lock is not None:
+            lock.release()
