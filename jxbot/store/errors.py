@@ -85,6 +85,10 @@ class SchemaTooNew(StoreError):
     code = "schema_too_new"
 
 
+class SchemaTooOld(StoreError):
+    code = "schema_too_old"
+
+
 class ScopeMismatch(StoreError):
     code = "scope_mismatch"
 
@@ -128,6 +132,10 @@ register(
         "store.error.schema_too_new": {
             "zh": "数据库版本比程序新，请升级程序。",
             "en": "The database is newer than this program; please upgrade.",
+        },
+        "store.error.schema_too_old": {
+            "zh": "数据库版本比程序旧，启动机器人一次即可升级。",
+            "en": "The database is older than this program; starting the bot once upgrades it.",
         },
         "store.error.scope_mismatch": {
             "zh": "数据库的银子范围设置与当前设置不同。",

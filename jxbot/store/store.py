@@ -36,6 +36,7 @@ from jxbot.store.errors import (
     InvalidAmount,
     InvalidArgument,
     SchemaTooNew,
+    SchemaTooOld,
     ScopeMismatch,
     SelfTransfer,
     UnknownHand,
@@ -196,6 +197,29 @@ class Store:
                 await db.close()
                 raise
         return cls(db, rdb, db_scope, path)
+
+    @classmethod
+    async def open_readonly(cls, path: str, *, busy_timeout_ms: int = 10_000) -> Store:
+        """Open an existing database for reading only (``jxbot store check``, ``info``): no migration and no
+        write, so the file's bytes stay as they are, and it is safe beside a running bot. ``SchemaTooNew``
+        or ``SchemaTooOld`` when its schema is not this program's; ``sqlite3.DatabaseError`` if it is not
+        a database."""
+        from pathlib import Path
+
+        db = await aiosqlite.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await db.execute("PRAGMA query_only = ON")
+            (version,) = await (await db.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
+            if version > SCHEMA_VERSION:
+                raise SchemaTooNew(f"database schema {version} > supported {SCHEMA_VERSION}")
+            if version < SCHEMA_VERSION:
+                raise SchemaTooOld(f"database schema {version} < {SCHEMA_VERSION}: `jxbot run` migrates it at start")
+            row = await (await db.execute("SELECT value FROM meta WHERE key = 'scope'")).fetchone()
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, db, row[0] if row else "guild", path)
 
     @staticmethod
     async def _migrate(db: aiosqlite.Connection, scope: Scope | None) -> Scope:

@@ -1,0 +1,119 @@
+"""``jxbot store check`` reads only (the file is byte-identical afterwards; exit 0/1/2, one clear line) and
+``jxbot store backup PATH`` makes a consistent copy while the bot keeps writing."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from jxbot.cli import main
+from jxbot.store import Store
+from jxbot.store.schema import SCHEMA_VERSION
+from tests.store.conftest import G
+from tests.store.test_check import build, tamper
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "JXBOT_DB"} | {"PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "jxbot.cli", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_store_check_leaves_the_file_byte_identical(tmp_path, capsys):
+    db = tmp_path / "jx.sqlite3"
+    asyncio.run(build(str(db)))
+    before = digest(db)
+    assert main(["store", "check", "--db", str(db)]) == 0
+    assert digest(db) == before
+    assert main(["store", "info", "--db", str(db)]) == 0
+    assert digest(db) == before
+    tamper(str(db), "UPDATE wallets SET balance = balance + 3 WHERE user_id = 1")
+    damaged = digest(db)
+    assert main(["store", "check", "--db", str(db)]) == 1
+    assert "balance_mismatch" in capsys.readouterr().out
+    assert digest(db) == damaged  # problems are reported, never repaired
+
+
+def test_store_check_does_not_migrate_an_older_schema(tmp_path):
+    db = tmp_path / "old.sqlite3"
+    asyncio.run(build(str(db)))
+    con = sqlite3.connect(db)
+    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    con.commit()
+    con.close()
+    before = digest(db)
+    proc = cli("store", "check", "--db", str(db), cwd=tmp_path)
+    assert proc.returncode == 2 and "jxbot run" in proc.stderr, proc.stderr
+    assert digest(db) == before
+
+
+def test_store_check_cannot_read_gives_one_line_and_exit_2(tmp_path):
+    junk = tmp_path / "notes.txt"
+    junk.write_text("not a database\n" * 50)
+    newer = tmp_path / "newer.sqlite3"
+    con = sqlite3.connect(newer)
+    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    con.commit()
+    con.close()
+    cases = {junk: "not a SQLite database", newer: "schema_too_new", tmp_path / "missing.sqlite3": "no database"}
+    for path, words in cases.items():
+        before = digest(path) if path.exists() else None
+        proc = cli("store", "check", "--db", str(path), cwd=tmp_path)
+        err = proc.stderr.strip()
+        assert proc.returncode == 2, (path, proc.stdout, proc.stderr)
+        assert "Traceback" not in proc.stderr and len(err.splitlines()) == 1 and words in err, err
+        assert str(path) in err
+        assert (digest(path) if path.exists() else None) == before
+
+
+async def test_backup_while_the_bot_writes_is_a_consistent_copy(tmp_path):
+    db = tmp_path / "live.sqlite3"
+    store = await Store.open(str(db))
+    for uid in range(1, 21):
+        await store.ensure_player(uid, f"p{uid}")
+        await store.grant_starting(G, uid)
+    stop = asyncio.Event()
+
+    async def writer() -> int:
+        n = 0
+        while not stop.is_set():
+            await store.pay(G, 1 + n % 20, 1 + (n + 1) % 20, 1)
+            n += 1
+            await asyncio.sleep(0)
+        return n
+
+    task = asyncio.create_task(writer())
+    dest = tmp_path / "backups" / "jx-backup.sqlite3"
+    dest.parent.mkdir()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "jxbot.cli", "store", "backup", str(dest), "--db", str(db), cwd=str(tmp_path),
+        env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await proc.communicate()
+    stop.set()
+    payments = await task
+    await store.close()
+    assert proc.returncode == 0, err.decode()
+    assert "backed up" in out.decode() and "integrity ok" in out.decode()
+    assert payments > 0
+    # the copy opens as a jxbot database and its books balance: no payment is half in it
+    check = cli("store", "check", "--db", str(dest), cwd=tmp_path)
+    assert check.returncode == 0, check.stdout + check.stderr
+    copy = await Store.open_readonly(str(dest))
+    assert (await copy.totals())["players"] == 20
+    await copy.close()
+    assert not list(dest.parent.glob(".*partial"))
+    # a second backup to the same file needs --force
+    again = cli("store", "backup", str(dest), "--db", str(db), cwd=tmp_path)
+    assert again.returncode == 2 and "--force" in again.stderr
+    assert cli("store", "backup", str(dest), "--db", str(db), "--force", cwd=tmp_path).returncode == 0
