@@ -510,8 +510,11 @@ class Session:
             return
         exc = task.exception()
         if exc is not None:
-            log.error("table %s stopped with an error: %r", self.table.id, exc)
-            self._notice = asyncio.ensure_future(self._tell_stopped())
+            from cogs.suspend import suspend_table
+
+            # the class only: an error's text could name a concealed tile
+            log.error("table %s stopped with an error: %s", self.table.id, type(exc).__name__)
+            self._notice = asyncio.ensure_future(suspend_table(self.cog, self.table, exc))
 
     async def _tell_stopped(self) -> None:
         ch = self.bot.get_partial_messageable(self.table.channel_id)

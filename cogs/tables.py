@@ -515,6 +515,12 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         store = self.bot.store
         if store is None or not hasattr(store, "running_tables"):
             return 0
+        from cogs.suspend import void_suspended
+
+        try:  # hands left open by a table that failed: void (docs/table.md, "A table that fails")
+            await void_suspended(self, self.bot.settings.lang)
+        except Exception:
+            log.exception("voiding the hands of suspended tables failed")
         n = 0
         for rec in await store.running_tables():
             try:

@@ -1,0 +1,110 @@
+"""A table whose runner stops on an unexpected error, and what the next start does with its hand.
+
+**At the failure** (:func:`suspend_table`, from the session's task callback): the table is *suspended*.
+Its record in the store keeps the runner's last state and every event of the hand, gains a
+``suspended`` note (when, which error class, which hand) and is closed; the bot forgets the table, so
+its seats are free at once (the players can sit elsewhere, ``/mahjong create`` works again in the
+channel, ``/mahjong leave`` finds no table and charges no escape); the channel is told in plain words.
+No silver moves: the hand was not finished.
+
+**At the next start** (:func:`void_suspended`, before running tables are resumed): every hand still
+open whose table no longer runs is **settled as void**: a settlement with no transfer (no win, no
+fee, no escape), a result that says ``void``; the channel is told. Void, not resume, because by then the
+seats were given back: the players may sit at other tables, a new table may play in that channel, and
+the error may come back on replay. See docs/table.md ("A table that fails").
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+
+from jxbot.i18n import register, t
+
+log = logging.getLogger("jxbot.cogs.suspend")
+
+register({
+    "bot.table.suspended": {
+        "zh": "牌桌 {table} 出了错，无法继续。这一局暂停：没有人输赢银子，离开也不算逃跑。"
+              "座位已经释放，可以用 /麻将 开桌 重新开一桌。",
+        "en": "Table {table} stopped on an error and cannot go on. This hand is suspended: nobody wins or "
+              "loses silver and leaving is not an escape. The seats are free: /mahjong create opens a new table.",
+    },
+    "bot.table.voided": {
+        "zh": "牌桌 {table} 出错时未打完的那一局已作废：没有人输赢银子。",
+        "en": "The hand table {table} was playing when it stopped on an error is void: no silver moved.",
+    },
+})
+
+VOID_SETTLEMENT = SimpleNamespace(transfers=(), deltas=(0, 0, 0, 0), house_delta=0)
+
+
+def void_result(hand_id: str, table_id: str | None, reason: str) -> dict[str, Any]:
+    return {"void": True, "reason": reason, "hand_id": hand_id, "table_id": table_id, "winner": None,
+            "drawn_game": True, "payments": []}
+
+
+async def _tell(bot: Any, channel_id: int, text: str) -> None:
+    try:
+        await bot.get_partial_messageable(channel_id).send(text, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        log.warning("could not post to channel %s", channel_id)
+
+
+async def suspend_table(cog: Any, table: Any, error: BaseException) -> None:
+    """The table's runner died with ``error``: suspend the table (see the module docstring)."""
+    if cog.manager.get(table.id) is not table:
+        return  # already closed or suspended
+    session = table.session
+    runner = session.runner if session is not None else None
+    runner_state = None
+    hand_id = None
+    if runner is not None:
+        try:
+            runner_state = runner.state()
+            hand_id = runner_state.get("hand_id")
+        except Exception:  # the runner's state may be what broke
+            log.exception("table %s: its state could not be read", table.id)
+    # only the error's class: its message could name a tile
+    log.error("table %s suspended after %s (hand %s)", table.id, type(error).__name__, hand_id)
+    store = cog.bot.store
+    if store is not None and hasattr(store, "save_table"):
+        note = {"at": time.time(), "error": type(error).__name__, "hand_id": hand_id}
+        try:
+            await store.save_table(table.id, table.guild_id, table.channel_id, table.config.to_json(),
+                                   {"bot_table": table.to_json(), "runner": runner_state, "suspended": note})
+        except Exception:
+            log.exception("table %s: marking it suspended in the store failed", table.id)
+    await cog.close_table(table)  # the bot forgets it: seats free, the channel open, the store row closed
+    await _tell(cog.bot, table.channel_id, t("bot.table.suspended", table.lang, table=table.id))
+
+
+async def void_suspended(cog: Any, default_lang: str = "zh") -> int:
+    """At start: settle as void every open hand whose table no longer runs (suspended, or closed by a
+    failure that could not even be recorded). Returns how many hands were voided."""
+    store = cog.bot.store
+    if store is None or not hasattr(store, "open_hands"):
+        return 0
+    running = await store.running_tables()
+    live = {r.table_id for r in running if not (r.state or {}).get("suspended")}
+    for rec in running:  # marked suspended but the close did not reach the store
+        if (rec.state or {}).get("suspended"):
+            await store.close_table(rec.table_id)
+    n = 0
+    for h in await store.open_hands():
+        if h.table_id is None or h.table_id in live:
+            continue
+        try:
+            await store.settle_hand(h.hand_id, h.guild_id, list(h.seats), VOID_SETTLEMENT,
+                                    void_result(h.hand_id, h.table_id, "table_error"))
+        except Exception:
+            log.exception("voiding hand %s failed", h.hand_id)
+            continue
+        n += 1
+        log.info("hand %s of suspended table %s settled as void", h.hand_id, h.table_id)
+        await _tell(cog.bot, h.channel_id, t("bot.table.voided", default_lang, table=h.table_id))
+    return n
