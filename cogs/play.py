@@ -445,6 +445,7 @@ class Session:
         self.next_votes: set[int] = set()  # humans who pressed Next after the last hand
         self._reseated_at: int | None = None  # hands_played when the last reseat was applied
         self.hand_no = 0
+        self.seed: int | str | None = cog.seed  # None: a fresh secret seed (TablesCog.table_seed)
 
     def _seat_infos(self) -> list[Any]:
         from jxbot.table import SeatInfo
@@ -466,7 +467,7 @@ class Session:
         return RunnerConfig(table_id=self.table.id, ruleset=c.ruleset, rounds=c.rounds, stake=c.stake, fee=c.fee,
                             claim_window=c.claim_window, turn_seconds=c.turn_seconds,
                             contract_seconds=c.contract_seconds, computer_delay=self.cog.computer_delay,
-                            between_hands=self.bot.settings.next_hand_seconds, seed=self.cog.seed,
+                            between_hands=self.bot.settings.next_hand_seconds, seed=self.seed,
                             max_hands=self.bot.settings.max_hands)
 
     def _interfaces(self) -> dict[int, DiscordSeat]:

@@ -60,10 +60,30 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         self.computer_delay = bot.settings.computer_delay if computer_delay is None else computer_delay
         # None: a fresh secret seed per table; JXBOT_TEST_SEED (tests only) fixes it
         self.seed: int | str | None = bot.settings.test_seed
+        self._seeds_used = 0
         self._resumed = False
         for verb in ("join", "leave", "addbot", "start"):
             bot.register_button(verb, self.on_lobby_button)
         super().__init__()
+
+    async def table_seed(self) -> int | str | None:
+        """The seed of a table about to start: None (a fresh secret one) unless JXBOT_TEST_SEED is set.
+        With it (tests only) each table gets its own deterministic stream: the first table this process
+        starts plays the seed itself, the k-th ``<seed>/table/<k>``, skipping any whose first hand the
+        database already holds (dealt by an earlier process), so two tables never share a hand id."""
+        if self.seed is None:
+            return None
+        from jxbot.game import Match
+
+        store = self.bot.store
+        while True:
+            k = self._seeds_used
+            self._seeds_used += 1  # taken before any await: two starts at once get different streams
+            seed: int | str = self.seed if k == 0 else f"{self.seed}/table/{k}"
+            if store is None or not hasattr(store, "get_hand"):
+                return seed
+            if await store.get_hand(Match(seed).next_context().hand_id) is None:
+                return seed
 
     # ------------------------------------------------------------------ store adapters
     async def balance_of(self, guild_id: int, user_id: int) -> int | None:
@@ -377,6 +397,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         table.fill_with_computers()
         await self.save(table)  # the store knows the table before its first hand (create may still be saving)
         session = Session(self.bot, self, table)
+        session.seed = await self.table_seed()
         session.start()
         self.schedule_lobby(table)
         await interaction.followup.send(t("bot.ok.started", lang), ephemeral=True)
