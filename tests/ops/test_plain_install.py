@@ -65,3 +65,15 @@ runpy.run_path({str(REPO / 'scripts' / 'smoke_install.py')!r}, run_name='__main_
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "pictures ok" in proc.stdout
+
+
+def test_version_prints_the_installed_version(capsys):
+    import pytest
+
+    from jxbot.cli import main
+
+    want = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"jxbot {want}"

@@ -210,3 +210,17 @@ def test_check_database_reads_only(tmp_path):
     t0 = time.time()
     assert check_database(":memory:") == 0
     assert time.time() - t0 < 1
+
+
+async def test_a_database_of_the_other_silver_scope_is_refused_before_login(tmp_path, discord_api):
+    from jxbot.store import Store
+
+    db = tmp_path / "jxbot.sqlite3"
+    st = await Store.open(str(db), scope="global")
+    await st.close()
+    proc = run_bot(db, discord_api[0])  # SILVER_SCOPE is guild by default
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    refusals = [line for line in proc.stderr.splitlines() if line.startswith("jxbot:")]
+    assert len(refusals) == 1 and str(db) in refusals[0] and "scope" in refusals[0] and "global" in refusals[0]
+    assert proc.stderr.strip().endswith(refusals[0])
+    assert discord_api[1] == [] and "fake.token" not in proc.stderr
