@@ -83,6 +83,28 @@ async def suspend_table(cog: Any, table: Any, error: BaseException) -> None:
     await _tell(cog.bot, table.channel_id, t("bot.table.suspended", table.lang, table=table.id))
 
 
+def over_tables(running: list[Any]) -> set[str]:
+    """Ids of the store's running tables that no longer run: marked suspended, or (when the store failed
+    together with the table, so the mark could not be written) superseded by a newer running table in the
+    same channel or with one of its players — which only a freed, suspended table can be."""
+    over: set[str] = set()
+    channels: set[int] = set()
+    users: set[int] = set()
+    for rec in sorted(running, key=lambda r: (r.created_at, r.table_id), reverse=True):  # newest first
+        state = rec.state or {}
+        if state.get("suspended"):
+            over.add(rec.table_id)
+            continue
+        seats = (state.get("bot_table") or {}).get("seats") or []
+        people = {int(o["user_id"]) for o in seats if o and not o.get("is_computer") and o.get("user_id")}
+        if rec.channel_id in channels or people & users:
+            over.add(rec.table_id)
+            continue
+        channels.add(rec.channel_id)
+        users |= people
+    return over
+
+
 async def void_suspended(cog: Any, default_lang: str = "zh") -> int:
     """At start: settle as void every open hand whose table no longer runs (suspended, or closed by a
     failure that could not even be recorded). Returns how many hands were voided."""
@@ -90,10 +112,10 @@ async def void_suspended(cog: Any, default_lang: str = "zh") -> int:
     if store is None or not hasattr(store, "open_hands"):
         return 0
     running = await store.running_tables()
-    live = {r.table_id for r in running if not (r.state or {}).get("suspended")}
-    for rec in running:  # marked suspended but the close did not reach the store
-        if (rec.state or {}).get("suspended"):
-            await store.close_table(rec.table_id)
+    over = over_tables(running)
+    for tid in over:  # marked suspended (or superseded) but the close did not reach the store
+        await store.close_table(tid)
+    live = {r.table_id for r in running} - over
     n = 0
     for h in await store.open_hands():
         if h.table_id is None or h.table_id in live:

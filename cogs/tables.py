@@ -543,7 +543,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         except Exception:
             log.exception("voiding the hands of suspended tables failed")
         n = 0
-        for rec in await store.running_tables():
+        for rec in await store.running_tables():  # (the suspended ones were closed just above)
             try:
                 n += bool(await self._resume(rec))
             except Exception:

@@ -486,7 +486,10 @@ async def _serve(settings: Settings, sync: bool) -> int:
     try:
         store = await open_store(settings)
     except (StoreError, sqlite3.Error) as exc:
-        print(f"jxbot: database {settings.db_path}: {exc}", file=sys.stderr)
+        hint = ""
+        if getattr(exc, "code", None) == "scope_mismatch":
+            hint = " (set SILVER_SCOPE to the database's scope; switching needs a migration of balances)"
+        print(f"jxbot: database {settings.db_path}: {exc}{hint}", file=sys.stderr)
         return 2
     bot = JxBot(settings, store=store, sync=sync)
     try:

@@ -86,3 +86,43 @@ async def test_a_failed_runner_suspends_the_table_frees_the_seats_and_the_restar
     await h3.settle()
     assert not any("已作废" in (m.content or "") for m in fake.channel()[n_msgs:])
     await _shutdown(h3.bot)
+
+
+async def test_when_even_the_suspension_cannot_be_stored_the_next_start_still_voids_that_hand(
+        fake, monkeypatch, store):
+    h, cog = await _bot(fake, monkeypatch, store)
+    table = await start_table(h, BOB)
+    tid, hand_id = table.id, table.session.runner.state()["hand_id"]
+    before = {u: await store.balance(GUILD, u) for u in (ALICE, BOB)}
+
+    async def broken(*args, **kw):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    saved = {name: getattr(store, name) for name in ("append_event", "save_table", "close_table")}
+    for name in saved:  # the disk is full: nothing about the failure reaches the store
+        monkeypatch.setattr(store, name, broken)
+    p = panel(fake, ALICE)
+    await h.click(ALICE, p, custom_id=discard_buttons(p)[0]["custom_id"])
+    await h.settle()
+    for name, fn in saved.items():
+        monkeypatch.setattr(store, name, fn)
+    assert [r.table_id for r in await store.running_tables()] == [tid]  # the store still thinks it runs
+    assert any(f"牌桌 {tid} 出了错" in (m.content or "") for m in fake.channel())
+    # the disk has room again; Bob opens a new table in the same channel and sits Alice
+    await h.command(BOB, "mahjong create", stake=1)
+    new = cog.manager.in_channel(table.channel_id)
+    lobby = [m for m in fake.channel() if m.buttons and new.id in (m.content or "")][-1]
+    await h.click(ALICE, lobby, "加入")
+    assert new.seat_of(ALICE) is not None
+    await _shutdown(h.bot)
+
+    h2, cog2 = await _bot(fake, monkeypatch, store)
+    assert await cog2.resume_all() == 1
+    await h2.settle()
+    assert [t.id for t in cog2.manager.tables.values()] == [new.id]  # not two tables in one channel
+    assert [r.table_id for r in await store.running_tables()] == [new.id]
+    res = await store.hand_result(hand_id)
+    assert res is not None and res.result["void"] is True
+    assert {u: await store.balance(GUILD, u) for u in (ALICE, BOB)} == before
+    assert await store.check() == []
+    await _shutdown(h2.bot)
