@@ -79,8 +79,8 @@ STRINGS.update({
     "bot.perm.read_message_history": {"zh": "读取消息历史", "en": "Read Message History"},
     # errors (short, ephemeral)
     "bot.err.internal": {"zh": "出错了，已记录。请稍后再试。", "en": "Something went wrong; it has been logged. Please try again."},
-    "bot.err.table_stopped": {"zh": "这张牌桌已经停了（已记录），请看频道里的说明。",
-                               "en": "This table has stopped (logged); see the channel for what happens next."},
+    "bot.err.table_stopped": {"zh": "这张牌桌因错误停了（已记录），请看频道里的说明。",
+                               "en": "The table stopped because of an error (logged); see the channel for what happens next."},
     "bot.err.escaped": {"zh": "你已离开本局，电脑在替你打完。", "en": "You left this hand; a computer is finishing it for you."},
     "bot.err.gave_up": {"zh": "你在承包中选择了放弃：本局只能摸牌打牌。", "en": "You gave up in the contract: you can only draw and discard this hand."},
     "bot.err.stale": {"zh": "这个按钮已经过期了。", "en": "That button has expired."},

@@ -272,8 +272,8 @@ async def test_store_failure_stops_the_table_and_says_so(game, monkeypatch):
     assert "stopped because of an error" in fake.last_ephemeral(ALICE)  # no traceback for the player
     await h.settle()
     assert not table.session.runner.running
-    assert any("stopped because of an error" in (m.content or "") or "因错误暂停" in (m.content or "")
-               for m in fake.channel())
+    assert any(f"牌桌 {table.id} 出了错" in (m.content or "") for m in fake.channel())  # suspended: seats free
+    assert h.bot.get_cog("TablesCog").manager.in_channel(table.channel_id) is None
 
 
 async def test_claim_button_press_is_taken(game):
