@@ -74,6 +74,13 @@ def check_database(path: str) -> int:
         if version > SCHEMA_VERSION:
             raise StartupError(f"database {path} has schema version {version}, newer than this jxbot knows "
                                f"({SCHEMA_VERSION}): upgrade jxbot, or restore a backup made by this version")
+    for extra in (f"{p}-wal", f"{p}-shm", f"{Path(path).resolve()}.lock"):  # e.g. left behind by a run as root
+        if os.path.exists(extra):
+            try:
+                os.close(os.open(extra, os.O_RDWR))
+            except OSError as exc:
+                raise StartupError(f"database {path}: {extra} is not writable ({exc.strerror}); give it to the "
+                                   "user the bot runs as") from None
     return version
 
 

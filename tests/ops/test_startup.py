@@ -136,6 +136,16 @@ async def test_a_read_only_database_file_is_refused_before_login(tmp_path, disco
         assert_refused(run_bot(db, discord_api[0]), discord_api[1], db, "read-only")
 
 
+async def test_a_journal_file_the_bot_cannot_write_is_refused_before_login(tmp_path, discord_api):
+    db = tmp_path / "jxbot.sqlite3"
+    await _make_db(db)
+    wal = Path(f"{db}-wal")
+    wal.write_bytes(b"")  # as left by an earlier run under another user
+    with read_only(wal):
+        err = assert_refused(run_bot(db, discord_api[0]), discord_api[1], db, "not writable")
+    assert str(wal) in err
+
+
 async def test_a_read_only_folder_is_refused_before_login(tmp_path, discord_api):
     folder = tmp_path / "data"
     folder.mkdir()
