@@ -81,6 +81,22 @@ async def suspend_table(cog: Any, table: Any, error: BaseException) -> None:
             log.exception("table %s: marking it suspended in the store failed", table.id)
     await cog.close_table(table)  # the bot forgets it: seats free, the channel open, the store row closed
     await _tell(cog.bot, table.channel_id, t("bot.table.suspended", table.lang, table=table.id))
+    await _retire_panels(cog.bot, table)
+
+
+async def _retire_panels(bot: Any, table: Any) -> None:
+    """Each player's DM panel says the table stopped and loses its buttons (no edit still queued for it
+    may bring them back)."""
+    for seat, (channel_id, message_id) in sorted(table.panels.items()):
+        bot.coalescer.forget(("panel", table.id, seat))
+        occ = table.seats[seat] if 0 <= seat < len(table.seats) else None
+        lang = getattr(occ, "lang", None) or table.lang
+        try:
+            await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
+                content=t("bot.table.suspended", lang, table=table.id), view=None,
+                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("table %s: the panel of seat %d could not be edited", table.id, seat)
 
 
 def over_tables(running: list[Any]) -> set[str]:

@@ -46,6 +46,10 @@ async def test_a_failed_runner_suspends_the_table_frees_the_seats_and_the_restar
     # the channel is told in plain words
     said = [m.content or "" for m in fake.channel()]
     assert any(f"牌桌 {tid} 出了错" in c and "没有人输赢银子" in c for c in said), said
+    # each player's panel says so and has no button left to press
+    for user in (ALICE, BOB):
+        p = panel(fake, user)
+        assert f"Table {tid} stopped on an error" in (p.content or "") and p.buttons == [], p.content
     # the store: closed, marked suspended with the hand, its events kept
     assert not await store.running_tables()
     row = sqlite3.connect(store.path).execute("SELECT status, json_extract(state, '$.suspended.hand_id'), "
