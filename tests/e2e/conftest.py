@@ -12,6 +12,10 @@ The bot learns where Discord is only from its environment (``double.env()``: DIS
 DISCORD_API_BASE), never from patched code paths. Processes run in a fresh temporary directory (so a
 developer's ``.env`` is not read and relative paths such as the default JXBOT_DB stay there), with the
 repo on PYTHONPATH.
+
+``JXBOT_E2E_PYTHON=/path/to/venv/bin/python`` runs the bot processes with that interpreter instead, and
+without the repo on PYTHONPATH: every scenario then plays against that venv's installed jxbot (e.g. a
+plain, non-editable ``pip install .``; the scripted players and the double still come from here).
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ import pytest_asyncio
 from tests.e2e.double import DiscordDouble
 
 REPO = Path(__file__).resolve().parents[2]
+INSTALLED_PYTHON = os.environ.get("JXBOT_E2E_PYTHON")  # None: this interpreter, with the repo on PYTHONPATH
+BOT_PYTHON = INSTALLED_PYTHON or sys.executable
 
 
 class BotProcess:
@@ -50,7 +56,7 @@ class BotProcess:
         logf.write(f"\n===== start #{self.starts}: {' '.join(self.argv)}\n".encode())
         logf.flush()
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, *self.argv, cwd=str(self.cwd), env=self.env, stdout=logf, stderr=asyncio.subprocess.STDOUT,
+            BOT_PYTHON, *self.argv, cwd=str(self.cwd), env=self.env, stdout=logf, stderr=asyncio.subprocess.STDOUT,
             stdin=asyncio.subprocess.DEVNULL)
         logf.close()
         return self
@@ -133,7 +139,10 @@ async def start_bot(double: DiscordDouble, request: pytest.FixtureRequest) -> As
         for key in ("DISCORD_TOKEN", "DISCORD_API_BASE", "DEV_GUILD_ID", "DISCORD_GATEWAY_URL"):
             base.pop(key, None)
         full = {**base, "PYTHONUNBUFFERED": "1", **double.env(), **(env or {})}
-        full["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), base.get("PYTHONPATH", "")) if p)
+        if not INSTALLED_PYTHON:
+            full["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), base.get("PYTHONPATH", "")) if p)
+        else:  # an installed jxbot: nothing from this checkout
+            full.pop("PYTHONPATH", None)
         # cwd is a fresh directory: no developer .env is read and relative paths (the default
         # JXBOT_DB) land there, never in the repo
         bp = BotProcess(argv, full, tmp / f"bot{len(procs)}.log", cwd or tmp)
