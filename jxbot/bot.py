@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -492,6 +493,14 @@ async def _serve(settings: Settings, sync: bool) -> int:
         print(f"jxbot: database {settings.db_path}: {exc}{hint}", file=sys.stderr)
         return 2
     bot = JxBot(settings, store=store, sync=sync)
+    loop = asyncio.get_running_loop()
+
+    def stop() -> None:  # SIGTERM (systemctl stop / restart): log out and close the store cleanly
+        log.info("SIGTERM: stopping; every running table resumes from its stored events at the next start")
+        loop.create_task(bot.close())
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGTERM, stop)
     try:
         async with bot:
             await bot.start(settings.discord_token or "")
@@ -502,6 +511,15 @@ async def _serve(settings: Settings, sync: bool) -> int:
         log.error("the bot asked for an intent not enabled in the Developer Portal")
         return 1
     finally:
+        await _stop_tables()  # before the store closes: no runner writes to a closed store
         if store is not None:
             await store.close()
     return 0
+
+
+async def _stop_tables() -> None:
+    """Cancel the table runners (safe at any point: the stored log is always a prefix of the hand)."""
+    tasks = [t for t in asyncio.all_tasks() if t.get_name().startswith("table:") and not t.done()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
