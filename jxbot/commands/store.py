@@ -82,8 +82,16 @@ async def _run(action: str, path: str, as_json: bool) -> int:
     try:
         totals = await store.totals()
         if action == "info":
-            info = {"db": path, "scope": store.scope, "schema": await store.schema_version(), **totals}
-            print(json.dumps(info) if as_json else "\n".join(f"{k}: {v}" for k, v in info.items()))
+            suspended = await store.suspended_tables()
+            info = {"db": path, "scope": store.scope, "schema": await store.schema_version(), **totals,
+                    "suspended_tables": len(suspended)}
+            if as_json:
+                print(json.dumps({**info, "suspended": suspended}))
+            else:
+                print("\n".join(f"{k}: {v}" for k, v in info.items()))
+                for s_ in suspended:
+                    print(f"  suspended table {s_['table_id']} (channel {s_['channel_id']}): {s_.get('error')}, "
+                          f"hand {s_.get('hand_id')}")
             return 0
         problems = await store.check()
     except sqlite3.Error as exc:

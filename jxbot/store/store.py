@@ -1108,6 +1108,21 @@ class Store:
                 )
         return out
 
+    async def suspended_tables(self) -> list[dict[str, Any]]:
+        """Tables a runner failure suspended (closed, with a ``suspended`` note in their state; see
+        docs/table.md): ``{"table_id", "guild_id", "channel_id", "at", "error", "hand_id"}``, oldest first."""
+        async with self._read() as db:
+            rows = await self._all(
+                db,
+                "SELECT table_id, guild_id, channel_id, json_extract(state, '$.suspended') FROM tables "
+                "WHERE json_valid(state) AND json_extract(state, '$.suspended') IS NOT NULL ORDER BY updated_at, table_id",
+            )
+        out = []
+        for r in rows:
+            note = json.loads(r[3]) if isinstance(r[3], str) else {}
+            out.append({"table_id": r[0], "guild_id": r[1], "channel_id": r[2], **(note if isinstance(note, dict) else {})})
+        return out
+
     # ------------------------------------------------------------------------- leaderboards & stats
     async def leaderboard(
         self,

@@ -57,6 +57,8 @@ async def test_a_failed_runner_suspends_the_table_frees_the_seats_and_the_restar
                                                "WHERE table_id = ?", (tid,)).fetchone()
     assert row == ("closed", hand_id, "TableError")
     assert len(await store.hand_events(hand_id)) == n_events
+    (note,) = await store.suspended_tables()  # what `jxbot store info` lists for the operator
+    assert (note["table_id"], note["hand_id"], note["error"]) == (tid, hand_id, "TableError")
     assert (await store.get_hand(hand_id)).status == "running"  # suspended, not settled yet
 
     # the seats are free: leaving charges nothing, Bob can open a new table in the same channel

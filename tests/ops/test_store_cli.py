@@ -117,3 +117,21 @@ async def test_backup_while_the_bot_writes_is_a_consistent_copy(tmp_path):
     again = cli("store", "backup", str(dest), "--db", str(db), cwd=tmp_path)
     assert again.returncode == 2 and "--force" in again.stderr
     assert cli("store", "backup", str(dest), "--db", str(db), "--force", cwd=tmp_path).returncode == 0
+
+
+async def test_store_info_lists_suspended_tables(tmp_path):
+    import json
+
+    db = tmp_path / "jx.sqlite3"
+    store = await Store.open(str(db))
+    await store.save_table("t1", G, 5, {}, {"bot_table": {}, "suspended": {"at": 1.0, "error": "TableError",
+                                                                            "hand_id": "m-1"}})
+    await store.close_table("t1")
+    await store.save_table("t2", G, 6, {}, {"bot_table": {}})
+    await store.close()
+    proc = cli("store", "info", "--db", str(db), "--json", cwd=tmp_path)
+    info = json.loads(proc.stdout)
+    assert info["suspended_tables"] == 1 and info["running_tables"] == 1
+    assert info["suspended"][0]["table_id"] == "t1" and info["suspended"][0]["hand_id"] == "m-1"
+    text = cli("store", "info", "--db", str(db), cwd=tmp_path).stdout
+    assert "suspended table t1 (channel 5): TableError, hand m-1" in text
