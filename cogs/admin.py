@@ -7,10 +7,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.economy import store_error_text
+from jxbot.ai.strings import LEVEL_NAMES
 from jxbot.bot import JxBot, lang_of, ls, reply
 from jxbot.i18n import t
 
-SETTING_FIELDS = ("stake_min", "stake_max", "fee", "claim_window", "turn_limit", "starting_grant", "daily_amount")
+SETTING_FIELDS = ("stake_min", "stake_max", "fee", "claim_window", "turn_limit", "starting_grant", "daily_amount",
+                  "computer_level")
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -34,11 +36,12 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
     @app_commands.rename(min_stake=ls("bot.opt.min_stake.name"), max_stake=ls("bot.opt.max_stake.name"),
                          fee=ls("bot.opt.fee.name"), claim_window=ls("bot.opt.claim_window.name"),
                          turn_seconds=ls("bot.opt.turn_seconds.name"), starting_grant=ls("bot.opt.starting_grant.name"),
-                         daily_amount=ls("bot.opt.daily_amount.name"))
+                         daily_amount=ls("bot.opt.daily_amount.name"), computer_level=ls("bot.opt.computer_level.name"))
     @app_commands.describe(min_stake=ls("bot.opt.min_stake.desc"), max_stake=ls("bot.opt.max_stake.desc"),
                            fee=ls("bot.opt.fee.desc"), claim_window=ls("bot.opt.claim_window.desc"),
                            turn_seconds=ls("bot.opt.turn_seconds.desc"), starting_grant=ls("bot.opt.starting_grant.desc"),
-                           daily_amount=ls("bot.opt.daily_amount.desc"))
+                           daily_amount=ls("bot.opt.daily_amount.desc"), computer_level=ls("bot.opt.computer_level.desc"))
+    @app_commands.choices(computer_level=[app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES])
     async def settings(self, interaction: discord.Interaction,
                        min_stake: app_commands.Range[int, 1, 10**9] | None = None,
                        max_stake: app_commands.Range[int, 1, 10**9] | None = None,
@@ -46,13 +49,15 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                        claim_window: app_commands.Range[float, 1.0, 60.0] | None = None,
                        turn_seconds: app_commands.Range[float, 3.0, 600.0] | None = None,
                        starting_grant: app_commands.Range[int, 0, 10**12] | None = None,
-                       daily_amount: app_commands.Range[int, 0, 10**12] | None = None) -> None:
+                       daily_amount: app_commands.Range[int, 0, 10**12] | None = None,
+                       computer_level: str | None = None) -> None:
         lang = lang_of(interaction)
         store = self.bot.store
         gid = interaction.guild_id or 0
         changes = {k: v for k, v in {"stake_min": min_stake, "stake_max": max_stake, "fee": fee,
                                      "claim_window": claim_window, "turn_limit": turn_seconds,
-                                     "starting_grant": starting_grant, "daily_amount": daily_amount}.items()
+                                     "starting_grant": starting_grant, "daily_amount": daily_amount,
+                                     "computer_level": computer_level}.items()
                    if v is not None}
         if changes:
             try:

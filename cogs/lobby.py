@@ -45,6 +45,7 @@ class TableConfig:
     claim_window: float = 5.0
     turn_seconds: float = 20.0
     contract_seconds: float = 15.0
+    level: str = "normal"  # computer players added without a level (jxbot.ai levels)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -114,14 +115,14 @@ class Table:
                 self.owner_id = humans[0][1].user_id or self.owner_id
         return seat
 
-    def add_computer(self, by_user: int) -> int:
+    def add_computer(self, by_user: int, level: str | None = None) -> int:
         if self.state != "lobby":
             raise LobbyError("running")
         if self.seat_of(by_user) is None and by_user != self.owner_id:
             raise LobbyError("not_seated")
         seat = self._free_seat()
         n = sum(1 for o in self.seats if o is not None and o.is_computer) + 1
-        self.seats[seat] = Occupant(None, f"#{n}", is_computer=True)
+        self.seats[seat] = Occupant(None, f"#{n}", is_computer=True, level=level or self.config.level)
         return seat
 
     def kick(self, by_user: int, user_id: int) -> int:
@@ -158,7 +159,7 @@ class Table:
         for i, occ in enumerate(self.seats):
             if occ is None:
                 n += 1
-                self.seats[i] = Occupant(None, f"#{n}", is_computer=True)
+                self.seats[i] = Occupant(None, f"#{n}", is_computer=True, level=self.config.level)
 
     # ---- button nonces
     def nonce_for(self, seat: int, action_keys: frozenset[str]) -> int:

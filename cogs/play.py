@@ -18,6 +18,7 @@ import discord
 from discord.ext import commands
 
 from cogs.lobby import Table
+from jxbot.ai.strings import computer_name
 from jxbot.bot import CustomId, JxBot, MjButton, lang_of, reply
 from jxbot.game.actions import Action, ActionType
 from jxbot.i18n import t
@@ -454,7 +455,8 @@ class Session:
         for i, occ in enumerate(self.table.seats):
             assert occ is not None
             if occ.is_computer:
-                infos.append(SeatInfo.computer(t("bot.lobby.computer", self.table.lang, n=occ.name.lstrip("#"))))
+                infos.append(SeatInfo.computer(computer_name(occ.name.lstrip("#"), occ.level, self.table.lang),
+                                               occ.level))
             else:
                 infos.append(SeatInfo(name=occ.name, user_id=occ.user_id, lang=occ.lang))
             del i

@@ -15,6 +15,7 @@ from discord.ext import commands
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from cogs.lobby import LobbyError, Table, TableConfig, TableManager
 from cogs.play import PlayCog, Session, StoreSink, status_text
+from jxbot.ai.strings import LEVEL_NAMES, computer_name
 from jxbot.bot import CustomId, JxBot, MjButton, lang_of, ls, missing_permissions, reply
 from jxbot.i18n import norm_lang, t
 from jxbot.rules.tiles import wind_name
@@ -46,6 +47,7 @@ RULESET_CHOICES = [
     app_commands.Choice(name=ls("bot.choice.ruleset.jiaxing"), value="jiaxing"),
     app_commands.Choice(name=ls("bot.choice.ruleset.caishen"), value="caishen"),
 ]
+LEVEL_CHOICES = [app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES]
 
 
 # Two full cycles of the winds: a caishen table then reaches its reseat after the first 版 of four rounds.
@@ -161,7 +163,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             if occ is None:
                 who = t("bot.lobby.empty", lang)
             elif occ.is_computer:
-                who = "🤖 " + t("bot.lobby.computer", lang, n=occ.name.lstrip("#"))
+                who = "🤖 " + computer_name(occ.name.lstrip("#"), occ.level, lang)
             else:
                 who = f"<@{occ.user_id}>"
             lines.append(f"{wind_name(i, lang)} · {who}")
@@ -210,11 +212,13 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     # ------------------------------------------------------------------ commands
     @app_commands.command(name=ls("bot.cmd.create.name"), description=ls("bot.cmd.create.desc"))
     @app_commands.guild_only()
-    @app_commands.rename(stake=ls("bot.opt.stake.name"), ruleset=ls("bot.opt.ruleset.name"), rounds=ls("bot.opt.rounds.name"))
-    @app_commands.describe(stake=ls("bot.opt.stake.desc"), ruleset=ls("bot.opt.ruleset.desc"), rounds=ls("bot.opt.rounds.desc"))
-    @app_commands.choices(ruleset=RULESET_CHOICES)
+    @app_commands.rename(stake=ls("bot.opt.stake.name"), ruleset=ls("bot.opt.ruleset.name"), rounds=ls("bot.opt.rounds.name"),
+                         level=ls("bot.opt.level.name"))
+    @app_commands.describe(stake=ls("bot.opt.stake.desc"), ruleset=ls("bot.opt.ruleset.desc"), rounds=ls("bot.opt.rounds.desc"),
+                           level=ls("bot.opt.level.desc"))
+    @app_commands.choices(ruleset=RULESET_CHOICES, level=LEVEL_CHOICES)
     async def create(self, interaction: discord.Interaction, stake: int | None = None, ruleset: str = "jiaxing",
-                     rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 1) -> None:
+                     rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 1, level: str | None = None) -> None:
         lang = lang_of(interaction)
         missing = missing_permissions(interaction.app_permissions)
         if missing:
@@ -237,6 +241,10 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if not 1 <= rounds <= MAX_ROUNDS:
             await reply(interaction, t("bot.err.rounds_range", lang, hi=MAX_ROUNDS))
             return
+        level = level or gs.get("computer_level", "normal")  # the server default (/admin settings)
+        if level not in LEVEL_NAMES:
+            await reply(interaction, t("bot.err.unknown_level", lang, name=level))
+            return
         user = interaction.user
         try:
             if self.manager.in_channel(interaction.channel_id or 0) is not None:
@@ -253,7 +261,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             return
         config = TableConfig(stake=stake, ruleset=ruleset, rounds=rounds, fee=gs.get("fee", s.fee),
                              claim_window=gs.get("claim_window", s.claim_window),
-                             turn_seconds=gs.get("turn_limit", s.turn_seconds), contract_seconds=s.contract_seconds)
+                             turn_seconds=gs.get("turn_limit", s.turn_seconds), contract_seconds=s.contract_seconds,
+                             level=level)
         try:
             table = self.manager.create(interaction.guild_id or 0, interaction.channel_id or 0, user.id,
                                         display_name(user), config, lang=guild_lang(interaction, s.lang),
@@ -279,7 +288,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         # A value an admin changed (≠ the store's built-in default) wins; otherwise the bot's own
         # settings (JXBOT_* in the environment / .env) are the defaults.
         defaults = {f.name: f.default for f in dataclasses.fields(gs)} if dataclasses.is_dataclass(gs) else {}
-        return {k: getattr(gs, k) for k in ("stake_min", "stake_max", "fee", "claim_window", "turn_limit")
+        return {k: getattr(gs, k) for k in ("stake_min", "stake_max", "fee", "claim_window", "turn_limit",
+                                            "computer_level")
                 if hasattr(gs, k) and getattr(gs, k) != defaults.get(k, object())}
 
     async def check_dm(self, table: Table, user_id: int) -> None:
@@ -369,10 +379,13 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         self.schedule_lobby(table)
         await self.save(table)
 
-    async def do_addbot(self, interaction: discord.Interaction, table: Table) -> None:
+    async def do_addbot(self, interaction: discord.Interaction, table: Table, level: str | None = None) -> None:
         lang = lang_of(interaction)
+        if level is not None and level not in LEVEL_NAMES:
+            await reply(interaction, t("bot.err.unknown_level", lang, name=level))
+            return
         try:
-            table.add_computer(interaction.user.id)
+            table.add_computer(interaction.user.id, level)
         except LobbyError as err:
             await self._lobby_error(interaction, err)
             return
@@ -427,10 +440,13 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
 
     @app_commands.command(name=ls("bot.cmd.addbot.name"), description=ls("bot.cmd.addbot.desc"))
     @app_commands.guild_only()
-    async def addbot(self, interaction: discord.Interaction) -> None:
+    @app_commands.rename(level=ls("bot.opt.level.name"))
+    @app_commands.describe(level=ls("bot.opt.level.desc"))
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, level: str | None = None) -> None:
         table = await self._table_here(interaction)
         if table is not None:
-            await self.do_addbot(interaction, table)
+            await self.do_addbot(interaction, table, level)
 
     @app_commands.command(name=ls("bot.cmd.kick.name"), description=ls("bot.cmd.kick.desc"))
     @app_commands.guild_only()

@@ -1,4 +1,4 @@
-"""``jxbot`` command line: ``run | play | simulate | score | render | store``.
+"""``jxbot`` command line: ``run | play | simulate | duel | score | render | store``.
 
 Each subcommand lives in ``jxbot/commands/<name>.py`` with ``add_parser(subparsers)`` and
 ``run(args) -> int``; heavy imports happen inside ``run`` so start-up stays fast.
@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ("run", "play", "simulate", "score", "render", "store")
+COMMANDS = ("run", "play", "simulate", "duel", "score", "render", "store")
 
 
 def version() -> str:

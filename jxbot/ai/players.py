@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ..game.actions import Action, action_from_json
 from .evaluate import IMPOSSIBLE, PUNGS, TARGET_NAMES, TARGETS, HandShape
 
-LEVELS = ("normal", "easy")
+LEVELS = ("easy", "normal", "hard")
 
 # action type strings (ActionType values; kept as plain strings because views are JSON)
 DISCARD, TSUMO, ANGANG, BUGANG = "discard", "tsumo", "angang", "bugang"
@@ -409,7 +409,11 @@ class EasyPlayer(ComputerPlayer):
 
 
 def make_player(level: str, seed: int | str) -> ComputerPlayer:
-    """A computer player of ``level`` ("normal" | "easy"), deterministic given ``seed``."""
+    """A computer player of ``level`` ("easy" | "normal" | "hard"), deterministic given ``seed``."""
+    if level == "hard":
+        from .hard import HardPlayer
+
+        return HardPlayer(seed)
     if level == "normal":
         return NormalPlayer(seed)
     if level == "easy":

@@ -17,7 +17,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--ruleset", default="jiaxing", help="ruleset (default jiaxing)")
     p.add_argument("--rounds", type=int, default=1, help="wind rounds to play (default 1: the East round)")
     p.add_argument("--hands", type=int, default=None, help="stop after this many hands")
-    p.add_argument("--level", choices=("normal", "easy"), default="normal", help="computer level")
+    p.add_argument("--level", choices=("easy", "normal", "hard"), default="normal",
+                   help="computer level (default normal)")
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--stake", type=int, default=1, help="底分 (default 1)")
     p.add_argument("--fee", type=int, default=0, help="service fee per hand (default 0)")
@@ -54,9 +55,10 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
     reader.start()
     me = TerminalSeat(stdout, lang, reader, seat=0, clock=clock)
     me.silver = args.silver
-    cpu = "电脑" if lang == "zh" else "cpu"
+    from jxbot.ai.strings import computer_name
+
     seats = [SeatInfo(args.name or t("table.ui.you", lang), lang=lang)]
-    seats += [SeatInfo.computer(f"{cpu}{i}", args.level) for i in range(1, 4)]
+    seats += [SeatInfo.computer(computer_name(i, args.level, lang), args.level) for i in range(1, 4)]
 
     async def balances(infos: Any) -> list[int | None]:
         return [me.silver if i == me.seat and not s.is_computer else None for i, s in enumerate(infos)]

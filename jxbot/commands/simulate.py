@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
-LEVELS = ("normal", "easy")
+LEVELS = ("easy", "normal", "hard")  # jxbot.ai.LEVELS (kept literal: start-up stays fast)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:

@@ -44,6 +44,7 @@ class GuildSettings:
     daily_streak_cap: int = 7  # …counted up to this many days
     min_balance_multiplier: int = 10  # to sit: balance >= stake × this + fee
     allowed_channels: tuple[int, ...] = ()  # empty: every channel
+    computer_level: str = "normal"  # level of computer players at new tables (jxbot.ai: easy/normal/hard)
 
     EDITABLE = (
         "stake_min",
@@ -57,6 +58,7 @@ class GuildSettings:
         "daily_streak_cap",
         "min_balance_multiplier",
         "allowed_channels",
+        "computer_level",
     )
 
     def validated(self) -> GuildSettings:
@@ -72,6 +74,8 @@ class GuildSettings:
         _int_in("min_balance_multiplier", self.min_balance_multiplier, 0, 1_000_000)
         for c in self.allowed_channels:
             _int_in("allowed_channels", c, 1)
+        if self.computer_level not in ("easy", "normal", "hard"):
+            raise InvalidArgument(f"computer_level must be easy, normal or hard, not {self.computer_level!r}")
         if self.daily_amount + self.daily_streak_bonus * self.daily_streak_cap > MAX_AMOUNT:
             raise InvalidArgument("daily amount too large")
         return self
