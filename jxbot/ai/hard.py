@@ -63,7 +63,8 @@ STOP_VALUE = 2.7  # silver a win saves us: someone else would often have won ins
 STICKY = 1.08  # the target already played for: switch only for a real gain (claims)
 STICKY_SHANTEN = 0.5  # discards: the target already played for wins ties of shanten (as the normal player)
 SHANTEN_SILVER = 2.0  # silver one step of shanten is worth mid-hand: how much danger it takes to move a step
-CONTRACT_COST = 9.0  # silver a contract against us costs (their win ×5 instead of ×1, a ready seat)
+CLAIM_SKEW = 6.0  # a seat holds the pairs it plays for more often than a random hand would
+CONTRACT_COST = 16.0  # silver a contract against us costs (their win ×5 instead of ×1 from a near-ready seat; tuned: four hard players bind a contract in ≤ 10 % of hands)
 DRAGONS = (31, 32, 33)
 HONOR_PAIR_CHANCE = 0.35  # a held honor pair becomes a pung about this often
 UKEIRE_RANGE = (0.4, 1.8)  # the factor useful draws apply to a chance (square-rooted), lowest and highest
@@ -264,6 +265,8 @@ class HardPlayer(NormalPlayer):
                         pc += self._p_chow(d, un, k, total)
                     if x.flush_suit is not None and _suit(d) not in (x.flush_suit, 3) and x.chows:
                         pc *= 0.15  # a flush seat rarely wants it
+                    else:
+                        pc *= CLAIM_SKEW
                     cost += min(1.0, pc) * max(0.0, CONTRACT_COST - 4 * mine / 3)
             if cost:
                 out[d] = cost
