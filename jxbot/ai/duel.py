@@ -34,7 +34,7 @@ def wall_seed(seed: str, wall: int) -> str:
 
 def _empty() -> dict[str, Any]:
     return {"hands": 0, "walls": 0, "wall_silver": [], "silver": 0, "wins": 0, "self_draws": 0, "deal_ins": 0,
-            "calls": 0, "contracts": 0, "contract_fed": 0, "contract_fed_by": 0, "tai": 0, "fan": 0,
+            "calls": 0, "contracts": 0, "contract_fed": 0, "contract_fed_by": 0, "tai": 0, "fan": 0, "points": 0,
             "draws": 0, "seconds": 0.0, "challenger_seats": [0, 0, 0, 0]}
 
 
@@ -79,6 +79,7 @@ def play_wall(seed: str, wall: int, challenger: str, field: str, ruleset: str = 
             if r.score is not None:
                 out["tai"] += r.score.total_tai
                 out["fan"] += r.score.total_fan
+                out["points"] += r.score.points
         elif r.discarder == k or r.robbed_from == k:
             out["deal_ins"] += 1
         if any(m.from_seat is not None and m.from_seat != k for m in hand.melds[k]):
@@ -107,7 +108,7 @@ def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
     res = _empty()
     for p in parts:
         for k in ("hands", "walls", "silver", "wins", "self_draws", "deal_ins", "calls", "contracts",
-                  "contract_fed", "contract_fed_by", "tai", "fan", "draws"):
+                  "contract_fed", "contract_fed_by", "tai", "fan", "points", "draws"):
             res[k] += p[k]
         res["wall_silver"].extend(p["wall_silver"])
         res["seconds"] += p["seconds"]
@@ -151,6 +152,7 @@ def summary(res: dict[str, Any]) -> dict[str, Any]:
         "contract_fed_by_rate": round(res["contract_fed_by"] / hands, 4),
         "avg_tai": round(res["tai"] / wins, 3) if wins else 0.0,
         "avg_fan": round(res["fan"] / wins, 3) if wins else 0.0,
+        "avg_points": round(res["points"] / wins, 3) if wins else 0.0,  # caishen scores 倍, not 台/番
         "draw_rate": round(res["draws"] / hands, 4),
         "hands": res["hands"],
         "walls": res["walls"],

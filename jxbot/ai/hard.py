@@ -28,6 +28,7 @@ The caishen ruleset is played by ``jxbot.ai.caishen`` with the hard player's def
 from __future__ import annotations
 
 from math import comb
+from typing import Any
 
 from .evaluate import IMPOSSIBLE, PUNGS, TARGETS, HandShape
 from .players import (
@@ -201,7 +202,7 @@ class HardPlayer(NormalPlayer):
         lbs = [shape.shanten(t) for t in TARGETS]
         tables = {t: shape.discard_shanten(t) for t in TARGETS if lbs[t] < IMPOSSIBLE and lbs[t] <= min(lbs) + 2}
         un = tb.unseen
-        rows = []
+        rows: list[list[Any]] = []  # [biased shanten (+ contract danger), expected silver, tile, shanten, target]
         target = self.target
         for d in candidates:
             c = counts.copy()

@@ -82,7 +82,8 @@ def render(s: dict) -> str:
         f"   deal-in rate: {pct(s['deal_in_rate'])}   call rate: {pct(s['call_rate'])}",
         f"contract rate: {pct(s['contract_rate'])} (fed another seat {pct(s['contract_fed_rate'])},"
         f" fed by another seat {pct(s['contract_fed_by_rate'])})",
-        f"per win: {s['avg_tai']:.2f} 台, {s['avg_fan']:.2f} 番   draw rate: {pct(s['draw_rate'])}",
+        f"per win: {s['avg_tai']:.2f} 台, {s['avg_fan']:.2f} 番, {s['avg_points']:.2f} points"
+        f"   draw rate: {pct(s['draw_rate'])}",
         f"{s['seconds']} s (jobs {s['jobs']})",
     ])
 
