@@ -4,7 +4,11 @@
 * four normals (``--hands`` hands): share of hands that end with a win (target ≥ 50 %), and self-play
   hands per second on one core (target ≥ 100/s), wall clock and CPU time, invariant checks on;
 * decision time of the normal player (``--timing-hands`` hands of four normals, every ``choose`` timed):
-  p50 / p99 / max in ms (target p99 ≤ 5 ms).
+  p50 / p99 / max in ms (target p99 ≤ 5 ms);
+* four hard players (``--hands`` hands): hands with a contract (target ≤ 10 %; four normals ≤ 15 %), and
+  the hard player's decision time (``--timing-hands`` hands of four hard players; target p99 ≤ 50 ms).
+
+The duplicate strength figures (hard vs normal, normal vs easy) come from ``jxbot duel`` (docs/ai.md).
 
 Usage: ``python bench/ai.py [--hands 2000] [--timing-hands 400] [--seed bench]``
 """
@@ -40,6 +44,27 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
+def _timing(level: str, hands: int, seed: str) -> tuple[list[float], list[float]]:
+    times: list[float] = []
+    cpu_times: list[float] = []
+    played = 0
+    m = 0
+    while played < hands:
+        match = Match(f"{seed}/timing/{level}/{m}")
+        players = [_Timed(make_player(level, f"{seed}/timing/{m}/{i}"), times, cpu_times) for i in range(4)]
+        play_match(match, players, max_hands=hands - played)
+        played += len(match.results)
+        m += 1
+    times.sort()
+    cpu_times.sort()
+    return times, cpu_times
+
+
+def _ms(xs: list[float]) -> dict:
+    return {"decisions": len(xs), "p50": round(_pct(xs, 0.5) * 1e3, 3), "p99": round(_pct(xs, 0.99) * 1e3, 3),
+            "max": round(xs[-1] * 1e3, 3)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=2000)
@@ -55,18 +80,9 @@ def main() -> None:
     four = simulate(args.hands, ["normal"] * 4, seed=f"{args.seed}/four-normal")
     cpu = time.process_time() - c0
 
-    times: list[float] = []
-    cpu_times: list[float] = []
-    played = 0
-    m = 0
-    while played < args.timing_hands:
-        match = Match(f"{args.seed}/timing/{m}")
-        players = [_Timed(make_player("normal", f"{args.seed}/timing/{m}/{i}"), times, cpu_times) for i in range(4)]
-        play_match(match, players, max_hands=args.timing_hands - played)
-        played += len(match.results)
-        m += 1
-    times.sort()
-    cpu_times.sort()
+    times, cpu_times = _timing("normal", args.timing_hands, args.seed)
+    four_hard = simulate(args.hands, ["hard"] * 4, seed=f"{args.seed}/four-hard")
+    hard_wall, hard_cpu = _timing("hard", args.timing_hands, args.seed)
 
     out = {
         "bench": "ai",
@@ -88,6 +104,7 @@ def main() -> None:
             "avg_turns": round(four["avg_turns"], 1),
             "pattern_counts": four["pattern_counts"],
             "contracts": four["contracts"],
+            "contract_rate": round(four["contracts"] / args.hands, 4),
             "hands_per_second_wall": round(four["hands_per_second"], 1),
             "hands_per_second_cpu": round(args.hands / cpu, 1) if cpu > 0 else None,
             "invariant_violations": four["invariant_violations"],
@@ -101,12 +118,25 @@ def main() -> None:
             "cpu_p99": round(_pct(cpu_times, 0.99) * 1e3, 3),
             "cpu_max": round(cpu_times[-1] * 1e3, 3),
         },
+        "four_hard": {
+            "hands_with_a_win": round(four_hard["win_rate"], 4),
+            "contracts": four_hard["contracts"],
+            "contract_rate": round(four_hard["contracts"] / args.hands, 4),
+            "pattern_counts": four_hard["pattern_counts"],
+            "hands_per_second_wall": round(four_hard["hands_per_second"], 1),
+            "invariant_violations": four_hard["invariant_violations"],
+        },
+        "hard_decision_ms": {**_ms(hard_wall), **{"cpu_" + k: v for k, v in _ms(hard_cpu).items() if k != "decisions"}},
         "targets": {
             "normal_ge_3x_easy": bool(easy_max and share[0] >= 3 * easy_max),
             "four_normal_win_ge_50pct": four["win_rate"] >= 0.5,
             "p99_le_5ms": _pct(times, 0.99) <= 0.005,
             "cpu_p99_le_5ms": _pct(cpu_times, 0.99) <= 0.005,
             "hands_per_second_ge_100": args.hands / cpu >= 100 if cpu > 0 else False,
+            "four_normal_contracts_le_15pct": four["contracts"] <= 0.15 * args.hands,
+            "four_hard_contracts_le_10pct": four_hard["contracts"] <= 0.10 * args.hands,
+            "hard_p99_le_50ms": _pct(hard_wall, 0.99) <= 0.050,
+            "hard_cpu_p99_le_50ms": _pct(hard_cpu, 0.99) <= 0.050,
         },
     }
     print(json.dumps(out, ensure_ascii=False))
