@@ -2,10 +2,10 @@
 
 Every choice (a discard, a claim, 放弃 / 坚持) is scored in expected silver at stake 1:
 
-* **own chances.** ``win_chance(shanten, draws_left)`` is a table measured from 30,000 decisions of
+* **own chances.** ``win_chance(shanten, draws_left)`` is a table measured from ~76,000 decisions of
   four normal players (docs/ai.md): the share of hands a seat went on to win, by the target shanten
   after its discard and the draws it had left. Useful unseen draws (ukeire) scale it up or down.
-* **value.** ``hand_value`` estimates the 台 × 2^番 the hand can still reach for a target: 清一色 when no
+* **value.** ``_value`` estimates the 台 × 2^番 the hand can still reach for a target: 清一色 when no
   honor is kept, 混一色 otherwise, 对对胡 when pungs are as close, the honor pungs held or likely
   (dragons, seat and round wind), 无百搭, 三百搭. A win is paid by the three others, and it also stops
   them winning, so a chance p of a hand worth V is worth p·(3·V + ``STOP_VALUE``).
