@@ -73,6 +73,7 @@ DEAL_IN_WEIGHT = 0.5  # the part of a deal-in's cost that is ours: they might ha
 # (a deal-in costs no more than their self-draw in Jiaxing: RULES A9. Letting it move the discard by
 # shanten, as a contract does, lost over a silver per hand in duels against normal players.)
 PURE_FLUSH = 4.0  # 台 of 清一色 (混一色 is 2) as the value counts it
+EXACT_READY = True  # score the waits of a ready hand with the rules engine
 REACH = 0.7  # ukeire is counted for candidates whose value is at least this share of the best
 
 
@@ -196,7 +197,8 @@ class HardPlayer(NormalPlayer):
 
     # -- discards --------------------------------------------------------------------------------
     def _rank(self, tb: _Table, counts: list[int], melds: list[tuple[str, int]], candidates: list[int],
-              win_mult: float, seats: list[_Seat], draws: int, defend: bool) -> list[tuple[float, int, int, int]]:
+              win_mult: float, seats: list[_Seat], draws: int, defend: bool, exact: bool = False
+              ) -> list[tuple[float, int, int, int]]:
         """(expected silver, tile, shanten, target) for each candidate discard, best first."""
         shape = HandShape(counts, melds, tb.wild)
         lbs = [shape.shanten(t) for t in TARGETS]
@@ -227,6 +229,12 @@ class HardPlayer(NormalPlayer):
                 u = shape.ukeire(r[4], r[2], un, r[3])
                 f = (max(UKEIRE_RANGE[0], min(UKEIRE_RANGE[1], u / _TYPICAL_UKEIRE[r[3]]))) ** 0.5
                 r[1] *= f
+        if exact:  # ready after the discard: the waits' real scores (jxbot.rules), not an estimate
+            for r in rows:
+                if r[3] == 0 and r[0] <= top + 0.5:
+                    exact_ev = self._ready_value(tb, r[2], draws, win_mult)
+                    if exact_ev is not None:
+                        r[1] = exact_ev
         if defend:
             contract, deal_in = self._danger_cost(tb, candidates, seats, {r[2]: r[1] for r in rows}, un)
             for r in rows:
@@ -237,6 +245,41 @@ class HardPlayer(NormalPlayer):
                 r[1] -= deal_in.get(r[2], 0.0)  # a deal-in only picks among equally near discards
         rows.sort(key=lambda r: (r[0], -r[1], self._keep_value(r[2], shape, r[4]), r[2]))
         return [(r[1], r[2], r[3], r[4]) for r in rows]
+
+    def _ready_value(self, tb: _Table, d: int, draws: int, win_mult: float) -> float | None:
+        """Expected silver of the ready hand left by discarding ``d``: the chance of a ready hand with
+        this many useful unseen tiles × (what the average wait scores × the payers + ``STOP_VALUE``)."""
+        from jxbot.rules.melds import Meld
+        from jxbot.rules.scoring import score_win
+        from jxbot.rules.shape import waits
+
+        view = tb.view
+        rest = list(tb.hand)
+        rest.remove(d)
+        melds = [Meld.from_json(m) for m in view["seats"][tb.me]["melds"]]
+        wild = tb.wild
+        un = tb.unseen
+        try:
+            ws = waits(rest, melds, wild)
+        except ValueError:
+            return None
+        seat_wind = view["seats"][tb.me].get("seat_wind", 0)
+        round_wind = view.get("round_wind", 0)
+        live = total = 0.0
+        for k in ws:
+            if not un[k]:
+                continue
+            try:
+                sc = score_win(rest, k, melds, wildcard=wild, seat_wind=seat_wind, round_wind=round_wind)
+            except ValueError:
+                continue
+            if sc.winning:
+                live += un[k]
+                total += un[k] * sc.points
+        if not live:
+            return 0.0
+        f = max(UKEIRE_RANGE[0], min(UKEIRE_RANGE[1], live / _TYPICAL_UKEIRE[0])) ** 0.5
+        return win_chance(0, draws) * f * (win_mult * total / live + STOP_VALUE)
 
     def _danger_cost(self, tb: _Table, candidates: list[int], seats: list[_Seat], ev: dict[int, float],
                      un: list[int]) -> tuple[dict[int, float], dict[int, float]]:
@@ -296,7 +339,7 @@ class HardPlayer(NormalPlayer):
         nonwild = [d for d in cands if d != tb.wild] or cands
         seats, draws = self._read(tb)
         mult = self._win_mult(tb)
-        rows = self._rank(tb, tb.counts, tb.melds, nonwild, mult, seats, draws, True)
+        rows = self._rank(tb, tb.counts, tb.melds, nonwild, mult, seats, draws, True, exact=EXACT_READY)
         ev, tile, s, t = rows[0]
         self.target = t
         best_s = min(r[2] for r in rows)
