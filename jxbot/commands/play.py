@@ -55,10 +55,9 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
     reader.start()
     me = TerminalSeat(stdout, lang, reader, seat=0, clock=clock)
     me.silver = args.silver
-    from jxbot.ai.strings import computer_name
-
+    cpu = "电脑" if lang == "zh" else "cpu"
     seats = [SeatInfo(args.name or t("table.ui.you", lang), lang=lang)]
-    seats += [SeatInfo.computer(computer_name(i, args.level, lang), args.level) for i in range(1, 4)]
+    seats += [SeatInfo.computer(f"{cpu}{i}", args.level) for i in range(1, 4)]
 
     async def balances(infos: Any) -> list[int | None]:
         return [me.silver if i == me.seat and not s.is_computer else None for i, s in enumerate(infos)]

@@ -77,3 +77,11 @@ def test_progress_bar_on_a_terminal(monkeypatch, capsys):
 def test_bad_input_gets_a_clear_message(argv, msg, capsys):
     assert cli.main(["duel", *argv]) == 2
     assert msg in capsys.readouterr().err
+
+
+def test_simulate_accepts_the_hard_level(capsys):
+    assert cli.main(["simulate", "--hands", "3", "--players", "hard,normal,easy,hard", "--seed", "s", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["players"] == ["hard", "normal", "easy", "hard"] and d["hands"] == 3 and d["invariant_violations"] == 0
+    assert cli.main(["simulate", "--players", "hard,normal,easy,expert"]) == 2
+    assert "unknown level 'expert'; levels: easy, normal, hard" in capsys.readouterr().err

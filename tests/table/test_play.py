@@ -75,3 +75,16 @@ def test_quit_is_an_escape_the_hand_is_played_out_and_charged(monkeypatch, capsy
     you = re.search(r"^  you\s+([+-]\d+)\s+total", out, re.M)
     assert you and int(you.group(1)) <= -5  # the escaper pays the fee (and its loss), wins nothing
     assert re.search(r"silver 99\d\b", out)
+
+
+def test_the_hard_level_plays_a_hand(monkeypatch, capsys):
+    rc, out = run_play(monkeypatch, capsys, [], "--lang", "en", "--level", "hard")
+    assert rc == 0 and "== Match over (1 hands) ==" in out
+
+
+def test_an_unknown_level_is_refused(monkeypatch, capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        main(["play", "--level", "expert"])
+    assert "invalid choice: 'expert'" in capsys.readouterr().err
