@@ -6,7 +6,8 @@
 * decision time of the normal player (``--timing-hands`` hands of four normals, every ``choose`` timed):
   p50 / p99 / max in ms (target p99 ≤ 5 ms);
 * four hard players (``--hands`` hands): hands with a contract (target ≤ 10 %; four normals ≤ 15 %), and
-  the hard player's decision time (``--timing-hands`` hands of four hard players; target p99 ≤ 50 ms).
+  the hard player's decision time (``--timing-hands`` hands of four hard players, and a quarter as many
+  at caishen tables; target p99 ≤ 50 ms).
 
 The duplicate strength figures (hard vs normal, normal vs easy) come from ``jxbot duel`` (docs/ai.md).
 
@@ -44,13 +45,13 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def _timing(level: str, hands: int, seed: str) -> tuple[list[float], list[float]]:
+def _timing(level: str, hands: int, seed: str, ruleset: str = "jiaxing") -> tuple[list[float], list[float]]:
     times: list[float] = []
     cpu_times: list[float] = []
     played = 0
     m = 0
     while played < hands:
-        match = Match(f"{seed}/timing/{level}/{m}")
+        match = Match(f"{seed}/timing/{level}/{m}", ruleset=ruleset)
         players = [_Timed(make_player(level, f"{seed}/timing/{m}/{i}"), times, cpu_times) for i in range(4)]
         play_match(match, players, max_hands=hands - played)
         played += len(match.results)
@@ -83,6 +84,7 @@ def main() -> None:
     times, cpu_times = _timing("normal", args.timing_hands, args.seed)
     four_hard = simulate(args.hands, ["hard"] * 4, seed=f"{args.seed}/four-hard")
     hard_wall, hard_cpu = _timing("hard", args.timing_hands, args.seed)
+    cs_wall, cs_cpu = _timing("hard", max(1, args.timing_hands // 4), args.seed, "caishen")
 
     out = {
         "bench": "ai",
@@ -127,6 +129,8 @@ def main() -> None:
             "invariant_violations": four_hard["invariant_violations"],
         },
         "hard_decision_ms": {**_ms(hard_wall), **{"cpu_" + k: v for k, v in _ms(hard_cpu).items() if k != "decisions"}},
+        "hard_caishen_decision_ms": {**_ms(cs_wall), **{"cpu_" + k: v for k, v in _ms(cs_cpu).items()
+                                                          if k != "decisions"}},
         "targets": {
             "normal_ge_3x_easy": bool(easy_max and share[0] >= 3 * easy_max),
             "four_normal_win_ge_50pct": four["win_rate"] >= 0.5,
@@ -137,6 +141,7 @@ def main() -> None:
             "four_hard_contracts_le_10pct": four_hard["contracts"] <= 0.10 * args.hands,
             "hard_p99_le_50ms": _pct(hard_wall, 0.99) <= 0.050,
             "hard_cpu_p99_le_50ms": _pct(hard_cpu, 0.99) <= 0.050,
+            "hard_caishen_cpu_p99_le_50ms": _pct(cs_cpu, 0.99) <= 0.050,
         },
     }
     print(json.dumps(out, ensure_ascii=False))
