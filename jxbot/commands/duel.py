@@ -65,7 +65,8 @@ def run_duel(challenger: str, field: str, walls: int, seed: str, ruleset: str = 
     res = merge(parts)
     out = summary(res)
     out.update({"challenger": challenger, "field": field, "seed": seed, "ruleset": ruleset, "jobs": jobs,
-                "seconds": round(time.perf_counter() - t0, 2), "cpu_seconds": round(res["seconds"], 2)})
+                "seconds": round(time.perf_counter() - t0, 2),  # wall clock, all jobs together
+                "cpu_seconds": round(res["seconds"], 2)})  # CPU time summed over the jobs
     return out
 
 
