@@ -30,16 +30,16 @@ async def test_create_and_addbot_take_a_level_and_the_lobby_shows_it(game):
     await h.command(ALICE, "mahjong create", stake=2, level="hard")
     msg = lobby(fake)
     await h.click(ALICE, msg, "加电脑")  # the button adds a computer of the table's level
-    assert "电脑 1（困难）" in msg.content
+    assert "困难电脑 1" in msg.content
     await h.command(ALICE, "mahjong addbot", level="easy")
-    assert "电脑 2（简单）" in msg.content
+    assert "简单电脑 2" in msg.content
     table = h.table()
     assert [o.level for o in table.seats if o is not None and o.is_computer] == ["hard", "easy"]
     # start: the empty seat is filled at the table's level, and the runner plays each seat at its own
     await h.click(ALICE, msg, "开始")
     infos = table.session.runner.seats
     assert [s.level for s in infos if s.is_computer] == ["hard", "easy", "hard"]
-    assert "电脑 3（困难）" in [s.name for s in infos]  # the name the table picture shows
+    assert "困难电脑 3" in [s.name for s in infos]  # the name the table picture shows
 
 
 async def test_unknown_level_gets_a_clear_message(harness):
@@ -60,7 +60,7 @@ async def test_server_default_level_is_an_admin_setting(harness):
     assert (await h.bot.store.get_guild_settings(GUILD)).computer_level == "easy"
     await h.command(ALICE, "mahjong create", stake=2)
     await h.command(ALICE, "mahjong addbot")
-    assert "电脑 1（简单）" in lobby(fake).content
+    assert "简单电脑 1" in lobby(fake).content
     await h.command(BOB, "admin settings", member_perms=MANAGE, computer_level="expert")
     assert "computer_level" in fake.last_ephemeral(BOB)  # refused, and says which setting
     assert (await h.bot.store.get_guild_settings(GUILD)).computer_level == "easy"
