@@ -18,7 +18,7 @@ from typing import Any
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     p = sub.add_parser("duel", help="duplicate match: a challenger level against a field level",
                        description="Play each wall four times, the challenger in each seat against three field "
-                                   "players, and report the challenger's silver per hand with a 95%% interval "
+                                   "players, and report the challenger's silver per hand with a 95% interval "
                                    "clustered by wall, and its win, deal-in, call and contract rates.")
     p.add_argument("--challenger", default="hard", help="the level measured (default hard)")
     p.add_argument("--field", default="normal", help="the level of the three other seats (default normal)")
