@@ -4,7 +4,9 @@ seat's buttons are currently valid for. The cogs turn Discord interactions into 
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -70,6 +72,10 @@ class Table:
     # seat -> the action set the nonce was issued for
     action_keys: dict[int, frozenset[str]] = field(default_factory=dict)
     session: Any = None  # the running game (cogs.play.Session)
+    # silver held for each seated player while they sit (RULES A10): stake × multiplier + fee
+    hold: int = 0
+    # players who escaped the running hand: their hold stays until that hand is settled
+    escapers: set[int] = field(default_factory=set)
 
     # ---- seats
     def seat_of(self, user_id: int) -> int | None:
@@ -116,10 +122,10 @@ class Table:
         return seat
 
     def add_computer(self, by_user: int, level: str | None = None) -> int:
+        if by_user != self.owner_id:
+            raise LobbyError("not_owner")
         if self.state != "lobby":
             raise LobbyError("running")
-        if self.seat_of(by_user) is None and by_user != self.owner_id:
-            raise LobbyError("not_seated")
         seat = self._free_seat()
         n = sum(1 for o in self.seats if o is not None and o.is_computer) + 1
         self.seats[seat] = Occupant(None, f"#{n}", is_computer=True, level=level or self.config.level)
@@ -178,6 +184,7 @@ class Table:
             "table_message_id": self.table_message_id,
             "panels": {str(k): list(v) for k, v in self.panels.items()},
             "nonces": {str(k): v for k, v in self.nonces.items()},
+            "hold": self.hold, "escapers": sorted(self.escapers),
         }
 
     @classmethod
@@ -192,14 +199,36 @@ class Table:
             # a restart invalidates every button shown before: start far above the saved nonces (the table
             # is saved at every hand start and end, so fewer changes than this happened since)
             nonces={int(k): int(v) + RESTART_NONCE_GAP for k, v in d.get("nonces", {}).items()},
+            hold=int(d.get("hold", 0)), escapers={int(u) for u in d.get("escapers", ())},
         )
 
 
+ReleaseHook = Callable[["Table", int], None]
+
+
 class TableManager:
-    """All tables of this bot process: one per channel, a user at one table at a time."""
+    """All tables of this bot process: one per channel, a user at one table at a time.
+
+    This is the lobby's state machine. Every change of a lobby or table is one synchronous method here
+    (check and change with no await between them), and the cogs call it while holding the table's
+    :meth:`lock`, so a handler's whole sequence (its store calls and messages included) is serialized per
+    table. ``seated`` is the per-user seat reservation: a user id maps to the one table they sit at, set
+    and checked in the same step that seats them. ``on_release(table, user_id)`` (set by the cog) is
+    called, synchronously, whenever a player's seat is released, to release the silver held for them.
+    """
 
     def __init__(self) -> None:
         self.tables: dict[str, Table] = {}
+        self.seated: dict[int, str] = {}  # user id -> the table they sit at (the seat reservation)
+        self._locks: dict[str, asyncio.Lock] = {}
+        self.on_release: ReleaseHook | None = None
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        """The table's lock: every lobby/table change of the cogs runs under it (never two at once)."""
+        lk = self._locks.get(table_id)
+        if lk is None:
+            lk = self._locks[table_id] = asyncio.Lock()
+        return lk
 
     def new_id(self) -> str:
         while True:
@@ -213,15 +242,30 @@ class TableManager:
             raise LobbyError("table_exists")
         self.check_free(owner_id)
         table = Table(self.new_id(), guild_id, channel_id, owner_id, config, lang=lang)
-        table.join(owner_id, owner_name, owner_lang)
         self.tables[table.id] = table
+        self.join(table, owner_id, owner_name, owner_lang)
         return table
 
     def add(self, table: Table) -> None:
+        """A table rebuilt from the store (resume): its players' seats are reserved again."""
         self.tables[table.id] = table
+        if table.state != "ended":
+            for _, occ in table.humans:
+                if occ.user_id is not None:
+                    self.seated.setdefault(occ.user_id, table.id)
 
     def remove(self, table_id: str) -> None:
-        self.tables.pop(table_id, None)
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            for uid in [u for u, tid in self.seated.items() if tid == table_id]:
+                del self.seated[uid]
+                if self.on_release is not None:
+                    self.on_release(table, uid)
+            for uid in sorted(table.escapers):
+                if self.on_release is not None:
+                    self.on_release(table, uid)
+            table.escapers.clear()
+        self._locks.pop(table_id, None)
 
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)
@@ -233,12 +277,115 @@ class TableManager:
         return None
 
     def of_user(self, user_id: int) -> Table | None:
-        for table in self.tables.values():
-            if table.state != "ended" and table.seat_of(user_id) is not None:
-                return table
-        return None
+        tid = self.seated.get(user_id)
+        table = self.tables.get(tid) if tid is not None else None
+        if table is None or table.state == "ended" or table.seat_of(user_id) is None:
+            return None
+        return table
 
     def check_free(self, user_id: int, except_table: str | None = None) -> None:
         other = self.of_user(user_id)
         if other is not None and other.id != except_table:
             raise LobbyError("at_other_table", channel=other.channel_id)
+
+    # ---- the state machine's transitions (each one step: no await inside)
+    def join(self, table: Table, user_id: int, name: str, lang: str = "zh") -> int:
+        """Seat a player and reserve them (one seat per user across every table)."""
+        if self.tables.get(table.id) is not table or table.state == "ended":
+            raise LobbyError("closed")
+        self.check_free(user_id, except_table=table.id)
+        seat = table.join(user_id, name, lang)
+        self.seated[user_id] = table.id
+        return seat
+
+    def leave(self, table: Table, user_id: int) -> int:
+        """Leave a lobby (before the start). Leaving a running table is :meth:`escape`."""
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise LobbyError("not_seated")
+        if table.state != "lobby":
+            raise LobbyError("running")
+        self.release_seat(table, seat)
+        if user_id == table.owner_id:
+            humans = table.humans
+            if humans:
+                table.owner_id = humans[0][1].user_id or table.owner_id
+        return seat
+
+    def kick(self, table: Table, by_user: int, user_id: int) -> int:
+        if by_user != table.owner_id:
+            raise LobbyError("not_owner")
+        if table.state != "lobby":
+            raise LobbyError("running")
+        if user_id == by_user:
+            raise LobbyError("cannot_kick_self")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise LobbyError("not_seated")
+        self.release_seat(table, seat)
+        return seat
+
+    def add_computer(self, table: Table, by_user: int, *args: Any, **kw: Any) -> int:
+        """Owner only (checked in :meth:`Table.add_computer`); extra arguments go to it."""
+        return table.add_computer(by_user, *args, **kw)
+
+    def start(self, table: Table, by_user: int) -> None:
+        """Owner's Start: the check and the change to ``running`` in one step (a second press is refused)."""
+        table.check_start(by_user)
+        table.fill_with_computers()
+        table.state = "running"
+
+    def escape(self, table: Table, user_id: int) -> int:
+        """Leave a running table (RULES A10): a computer plays the seat; the player's reservation ends now,
+        the silver held for them only once the hand they left is settled (:meth:`settled`)."""
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise LobbyError("not_seated")
+        if table.state != "running":
+            raise LobbyError("not_running")
+        table.escapers.add(user_id)
+        self.release_seat(table, seat, computer=True, keep_hold=True)
+        return seat
+
+    def stand_up(self, table: Table, seat: int) -> int | None:
+        """A player short of the table's minimum is stood up between hands: a computer takes the seat."""
+        occ = table.seats[seat]
+        if occ is None or occ.is_computer:
+            return None
+        uid = occ.user_id
+        self.release_seat(table, seat, computer=True)
+        return uid
+
+    def settled(self, table: Table) -> None:
+        """The hand is settled: release what was held for the players who escaped it."""
+        for uid in sorted(table.escapers):
+            if self.seated.get(uid) != table.id and self.on_release is not None:
+                self.on_release(table, uid)
+        table.escapers.clear()
+
+    def release_seat(self, table: Table, seat: int, *, computer: bool = False, keep_hold: bool = False) -> None:
+        """The one way a player's seat is given up (leave, kick, escape, stand-up, a table suspended or
+        closed): the seat is emptied (or a computer takes it), its DM panel binding and button nonce go
+        with the player, their reservation ends and, unless ``keep_hold``, the silver held for them is
+        released."""
+        occ = table.seats[seat]
+        uid = occ.user_id if occ is not None and not occ.is_computer else None
+        if computer and occ is not None:
+            occ.is_computer = True
+            occ.user_id = None
+            occ.dm_ok = None
+        elif not computer:
+            table.seats[seat] = None
+        table.panels.pop(seat, None)  # a panel belongs to a person, not a seat
+        table.action_keys.pop(seat, None)
+        table.nonces[seat] = table.nonces.get(seat, 0) + 1  # whatever that seat was shown goes stale
+        if uid is not None:
+            if self.seated.get(uid) == table.id:
+                del self.seated[uid]
+            if not keep_hold and self.on_release is not None:
+                self.on_release(table, uid)
+
+    def end(self, table: Table) -> None:
+        """Close the table: every seat is released; the table leaves this manager."""
+        table.state = "ended"
+        self.remove(table.id)

@@ -19,6 +19,8 @@ from jxbot.ai.strings import LEVEL_NAMES, computer_name
 from jxbot.bot import CustomId, JxBot, MjButton, lang_of, ls, missing_permissions, reply
 from jxbot.i18n import norm_lang, t
 from jxbot.rules.tiles import wind_name
+from jxbot.safety import ECHO_MAX, cap, fit, ping
+from jxbot.safety import display_name as safe_display_name
 
 log = logging.getLogger("jxbot.cogs.tables")
 
@@ -40,7 +42,8 @@ def guild_lang(interaction: discord.Interaction, default: str) -> str:
 
 
 def display_name(user: discord.abc.User) -> str:
-    return getattr(user, "display_name", None) or user.name
+    """The user's name as the table keeps it (blank or invisible names fall back to an id-based name)."""
+    return safe_display_name(user)
 
 
 RULESET_CHOICES = [
@@ -64,6 +67,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         self.seed: int | str | None = bot.settings.test_seed
         self._seeds_used = 0
         self._resumed = False
+        self.manager.on_release = self._release_hold
         for verb in ("join", "leave", "addbot", "start"):
             bot.register_button(verb, self.on_lobby_button)
         super().__init__()
@@ -104,13 +108,35 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         return None
 
     async def can_sit(self, guild_id: int, user_id: int, stake: int, lang: str) -> str | None:
+        """Enough silver to sit? (The stake's range was checked against this server's effective limits.)"""
         store = self.bot.store
         if store is None:
             return None
         check = await store.can_sit(guild_id, user_id, stake)
-        if getattr(check, "ok", True):
+        if check.balance >= check.required:
             return None
         return t("bot.err.poor", lang, need=check.required, have=check.balance)
+
+    async def hold_for(self, table: Table, user_id: int, lang: str) -> str | None:
+        """Hold the table's minimum balance for a player who just sat (RULES A10). An error text, or None."""
+        store = self.bot.store
+        if store is None or not hasattr(store, "hold"):
+            return None
+        if not table.hold:
+            table.hold = (await store.can_sit(table.guild_id, user_id, table.config.stake)).required
+        try:
+            await store.hold(table.guild_id, user_id, table.id, table.hold)
+        except Exception as exc:
+            if getattr(exc, "code", None) != "insufficient_funds":
+                raise
+            params = getattr(exc, "params", {})
+            return t("bot.err.hold_failed", lang, need=table.hold, have=params.get("balance", 0))
+        return None
+
+    def _release_hold(self, table: Table, user_id: int) -> None:
+        store = self.bot.store
+        if store is not None and hasattr(store, "release_hold"):
+            store.release_hold(table.guild_id, user_id, table.id)
 
     def sink_for(self, session: Session) -> Any:
         if self.bot.store is None:
@@ -129,9 +155,9 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             log.exception("saving table %s failed", table.id)
 
     async def close_table(self, table: Table) -> None:
-        table.state = "ended"
+        """End the table: every seat released (reservations and holds) in one step, then the messages."""
+        self.manager.end(table)
         self.schedule_lobby(table)  # the lobby message says the table is closed, its buttons disabled
-        self.manager.remove(table.id)
         co = self.bot.coalescer
         for key in [("lobby", table.id), ("table", table.id)] + [("panel", table.id, s) for s in range(4)]:
             co.retire(key)
@@ -233,6 +259,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if not lo <= stake <= hi:
             await reply(interaction, t("bot.err.stake_range", lang, lo=lo, hi=hi))
             return
+        stake = int(stake)
         from jxbot.rules.ruleset import RULESETS
 
         if ruleset not in RULESETS:
@@ -263,13 +290,23 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                              claim_window=gs.get("claim_window", s.claim_window),
                              turn_seconds=gs.get("turn_limit", s.turn_seconds), contract_seconds=s.contract_seconds,
                              level=level)
-        try:
+        try:  # the check (a free channel, the owner seated nowhere) and the seat in one step
             table = self.manager.create(interaction.guild_id or 0, interaction.channel_id or 0, user.id,
                                         display_name(user), config, lang=guild_lang(interaction, s.lang),
                                         owner_lang=lang)
         except LobbyError as err:
             await interaction.followup.send(t(f"bot.err.{err.code}", lang, **err.kw), ephemeral=True)
             return
+        async with self.manager.lock(table.id):
+            short = await self.hold_for(table, user.id, lang)
+            if short:
+                self.manager.end(table)
+                await interaction.followup.send(short, ephemeral=True)
+                return
+            await self._post_lobby(interaction, table, lang)
+
+    async def _post_lobby(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
+        user = interaction.user
         ch = self.bot.get_partial_messageable(table.channel_id)
         msg = await ch.send(self.lobby_content(table), view=self.lobby_view(table),
                             allowed_mentions=discord.AllowedMentions.none())
@@ -285,135 +322,160 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         gs = await store.get_guild_settings(guild_id)
         if isinstance(gs, dict):
             return gs
-        # A value an admin changed (≠ the store's built-in default) wins; otherwise the bot's own
-        # settings (JXBOT_* in the environment / .env) are the defaults.
-        defaults = {f.name: f.default for f in dataclasses.fields(gs)} if dataclasses.is_dataclass(gs) else {}
+        # A value an admin set wins (even one equal to the store's built-in default); otherwise the bot's
+        # own settings (JXBOT_* in the environment / .env) are the defaults.
+        explicit = getattr(gs, "explicit", None)
+        if explicit is None:
+            defaults = {f.name: f.default for f in dataclasses.fields(gs)} if dataclasses.is_dataclass(gs) else {}
+            explicit = [k for k in defaults if getattr(gs, k, None) != defaults[k]]
         return {k: getattr(gs, k) for k in ("stake_min", "stake_max", "fee", "claim_window", "turn_limit",
                                             "computer_level")
-                if hasattr(gs, k) and getattr(gs, k) != defaults.get(k, object())}
+                if hasattr(gs, k) and k in explicit}
+
+    DM_TRIES = 3  # a failed DM setup (a 5xx, a reset connection) is tried this many times
 
     async def check_dm(self, table: Table, user_id: int) -> None:
-        """Detect closed DMs when a player sits (Discord error 50007) and say so in the channel."""
+        """Open the player's DM when they sit: the message becomes their panel. Closed DMs (50007) are told
+        in the channel; any other failure is retried and, if it persists, leaves no panel binding (the
+        first deal tries again; "Show my hand" always works)."""
         seat = table.seat_of(user_id)
         if seat is None:
             return
         occ = table.seats[seat]
         assert occ is not None
-        try:
-            dm = await self.dm_channel(user_id)
-            msg = await dm.send(t("bot.panel.title", occ.lang, table=table.id, wind=wind_name(seat, occ.lang)) + "\n"
-                                + t("bot.panel.wait", occ.lang))
-            occ.dm_ok = True
-            table.panels[seat] = (msg.channel.id, msg.id)  # this message becomes the seat's panel
-        except discord.Forbidden as exc:
-            if exc.code != 50007:
-                raise
-            occ.dm_ok = False
-            ch = self.bot.get_partial_messageable(table.channel_id)
+        for attempt in range(self.DM_TRIES):
             try:
-                await ch.send(t("bot.dm.closed", table.lang, user=user_id),
-                              allowed_mentions=discord.AllowedMentions(users=True))
-            except discord.HTTPException:
-                log.warning("could not post the closed-DM notice for table %s", table.id)
+                dm = await self.dm_channel(user_id)
+                msg = await dm.send(t("bot.panel.title", occ.lang, table=table.id, wind=wind_name(seat, occ.lang))
+                                    + "\n" + t("bot.panel.wait", occ.lang))
+            except discord.Forbidden as exc:
+                if exc.code != 50007:
+                    log.warning("DM setup for a player of table %s refused: %s", table.id, exc.code)
+                    return
+                if table.seats[seat] is occ:
+                    occ.dm_ok = False
+                ch = self.bot.get_partial_messageable(table.channel_id)
+                try:
+                    await ch.send(t("bot.dm.closed", table.lang, user=user_id), allowed_mentions=ping(user_id))
+                except discord.HTTPException:
+                    log.warning("could not post the closed-DM notice for table %s", table.id)
+                return
+            except (TimeoutError, discord.HTTPException, OSError) as exc:
+                log.warning("DM setup for a player of table %s failed (try %d): %r", table.id, attempt + 1,
+                            getattr(exc, "status", exc))
+                await asyncio.sleep(0.2 * (attempt + 1))
+                continue
+            # bind the panel only if this player still holds the seat (they may have left meanwhile)
+            if table.seats[seat] is occ and occ.user_id == user_id:
+                occ.dm_ok = True
+                table.panels[seat] = (msg.channel.id, msg.id)
+            return
 
     async def do_join(self, interaction: discord.Interaction, table: Table) -> None:
         lang = lang_of(interaction)
-        try:
-            self.manager.check_free(interaction.user.id, except_table=table.id)
-            if table.seat_of(interaction.user.id) is not None:
-                raise LobbyError("already_seated")
-            if table.state != "lobby":
-                raise LobbyError("running")
-            if table.filled >= 4:
-                raise LobbyError("table_full")
-        except LobbyError as err:
-            await self._lobby_error(interaction, err)
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.ensure_player(table.guild_id, interaction.user, lang)
-        poor = await self.can_sit(table.guild_id, interaction.user.id, table.config.stake, lang)
-        if poor:
-            await interaction.followup.send(poor, ephemeral=True)
-            return
-        try:
-            seat = table.join(interaction.user.id, display_name(interaction.user), lang)
-        except LobbyError as err:
-            await interaction.followup.send(t(f"bot.err.{err.code}", lang, **err.kw), ephemeral=True)
-            return
-        await interaction.followup.send(t("bot.ok.joined", lang, wind=wind_name(seat, lang)), ephemeral=True)
-        self.schedule_lobby(table)
-        await self.check_dm(table, interaction.user.id)
-        await self.save(table)
+        async with self.manager.lock(table.id):
+            try:  # a quick answer before any await; the binding check is repeated in manager.join
+                self.manager.check_free(interaction.user.id, except_table=table.id)
+                if table.seat_of(interaction.user.id) is not None:
+                    raise LobbyError("already_seated")
+                if table.state != "lobby":
+                    raise LobbyError("running")
+                if table.filled >= 4:
+                    raise LobbyError("table_full")
+            except LobbyError as err:
+                await self._lobby_error(interaction, err)
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.ensure_player(table.guild_id, interaction.user, lang)
+            poor = await self.can_sit(table.guild_id, interaction.user.id, table.config.stake, lang)
+            if poor:
+                await interaction.followup.send(poor, ephemeral=True)
+                return
+            try:  # check and seat (and reserve the user) in one step
+                seat = self.manager.join(table, interaction.user.id, display_name(interaction.user), lang)
+            except LobbyError as err:
+                await interaction.followup.send(t(f"bot.err.{err.code}", lang, **err.kw), ephemeral=True)
+                return
+            short = await self.hold_for(table, interaction.user.id, lang)
+            if short:
+                self.manager.release_seat(table, seat)
+                await interaction.followup.send(short, ephemeral=True)
+                return
+            await interaction.followup.send(t("bot.ok.joined", lang, wind=wind_name(seat, lang)), ephemeral=True)
+            self.schedule_lobby(table)
+            await self.check_dm(table, interaction.user.id)
+            await self.save(table)
 
     async def do_leave(self, interaction: discord.Interaction, table: Table) -> None:
         lang = lang_of(interaction)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            await reply(interaction, t("bot.err.not_seated", lang))
-            return
-        if table.state == "running" and table.session is not None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            runner = table.session.runner
-            table.session.seats.pop(seat, None)
-            occ = table.seats[seat]
-            if occ is not None:
-                occ.is_computer = True
-                occ.user_id = None
-            if not table.humans:  # nobody left to play for: stop after this hand
-                runner.config.max_hands = runner.hands_played + 1
-            await runner.leave(seat)
-            await interaction.followup.send(t("bot.ok.escaped", lang), ephemeral=True)
-            await self.save(table)
-            return
-        try:
-            table.leave(interaction.user.id)
-        except LobbyError as err:
-            await self._lobby_error(interaction, err)
-            return
-        await reply(interaction, t("bot.ok.left", lang))
-        if not table.humans:
-            table.state = "ended"
-            self.schedule_lobby(table)
-            await self.close_table(table)
-            return
-        self.schedule_lobby(table)
-        await self.save(table)
+        async with self.manager.lock(table.id):
+            seat = table.seat_of(interaction.user.id)
+            if seat is None or table.state == "ended":
+                await reply(interaction, t("bot.err.not_seated", lang))
+                return
+            if table.state == "running" and table.session is not None:
+                session = table.session
+                runner = session.runner
+                self.manager.escape(table, interaction.user.id)  # the seat, reservation and panel go at once
+                ds = session.seats.pop(seat, None)
+                if ds is not None:
+                    ds.ephemeral = None
+                if not table.humans:  # nobody left to play for: stop after this hand
+                    runner.config.max_hands = runner.hands_played + 1
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                await runner.leave(seat)
+                await interaction.followup.send(t("bot.ok.escaped", lang), ephemeral=True)
+                await self.save(table)
+                return
+            try:
+                self.manager.leave(table, interaction.user.id)
+            except LobbyError as err:
+                await self._lobby_error(interaction, err)
+                return
+            if not table.humans:
+                await self.close_table(table)
+            else:
+                self.schedule_lobby(table)
+            await reply(interaction, t("bot.ok.left", lang))
+            if table.state != "ended":
+                await self.save(table)
 
     async def do_addbot(self, interaction: discord.Interaction, table: Table, level: str | None = None) -> None:
         lang = lang_of(interaction)
         if level is not None and level not in LEVEL_NAMES:
             await reply(interaction, t("bot.err.unknown_level", lang, name=level))
             return
-        try:
-            table.add_computer(interaction.user.id, level)
-        except LobbyError as err:
-            await self._lobby_error(interaction, err)
-            return
-        await reply(interaction, t("bot.ok.bot_added", lang))
-        self.schedule_lobby(table)
-        await self.save(table)
+        async with self.manager.lock(table.id):
+            try:
+                self.manager.add_computer(table, interaction.user.id, level)
+            except LobbyError as err:
+                await self._lobby_error(interaction, err)
+                return
+            await reply(interaction, t("bot.ok.bot_added", lang))
+            self.schedule_lobby(table)
+            await self.save(table)
 
     async def do_start(self, interaction: discord.Interaction, table: Table) -> None:
         lang = lang_of(interaction)
-        try:
-            table.check_start(interaction.user.id)
-        except LobbyError as err:
-            await self._lobby_error(interaction, err)
-            return
         try:
             import jxbot.game  # noqa: F401
             from jxbot.table import TableRunner  # noqa: F401
         except ImportError:
             await reply(interaction, t("bot.err.no_game", lang))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        table.fill_with_computers()
-        await self.save(table)  # the store knows the table before its first hand (create may still be saving)
-        session = Session(self.bot, self, table)
-        session.seed = await self.table_seed()
-        session.start()
-        self.schedule_lobby(table)
-        await interaction.followup.send(t("bot.ok.started", lang), ephemeral=True)
+        async with self.manager.lock(table.id):
+            try:  # the check and the change to "running" in one step: a second press is refused
+                self.manager.start(table, interaction.user.id)
+            except LobbyError as err:
+                await self._lobby_error(interaction, err)
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.save(table)  # the store knows the table before its first hand
+            session = Session(self.bot, self, table)
+            session.seed = await self.table_seed()
+            session.start()
+            self.schedule_lobby(table)
+            await interaction.followup.send(t("bot.ok.started", lang), ephemeral=True)
 
     @app_commands.command(name=ls("bot.cmd.join.name"), description=ls("bot.cmd.join.desc"))
     @app_commands.guild_only()
@@ -456,14 +518,15 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         table = await self._table_here(interaction)
         if table is None:
             return
-        try:
-            table.kick(interaction.user.id, user.id)
-        except LobbyError as err:
-            await self._lobby_error(interaction, err)
-            return
-        await reply(interaction, t("bot.ok.kicked", lang_of(interaction), user=user.id))
-        self.schedule_lobby(table)
-        await self.save(table)
+        async with self.manager.lock(table.id):
+            try:
+                self.manager.kick(table, interaction.user.id, user.id)
+            except LobbyError as err:
+                await self._lobby_error(interaction, err)
+                return
+            await reply(interaction, t("bot.ok.kicked", lang_of(interaction), user=user.id))
+            self.schedule_lobby(table)
+            await self.save(table)
 
     @app_commands.command(name=ls("bot.cmd.status.name"), description=ls("bot.cmd.status.desc"))
     @app_commands.guild_only()
@@ -520,7 +583,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     @app_commands.choices(ruleset=RULESET_CHOICES)
     async def score(self, interaction: discord.Interaction, tiles: str, wildcard: str | None = None,
                     stake: app_commands.Range[int, 1, 1_000_000] = 1, ruleset: str = "jiaxing") -> None:
-        await reply(interaction, score_hand(tiles, wildcard, stake, lang_of(interaction), ruleset=ruleset))
+        await reply(interaction, fit(score_hand(tiles, wildcard, stake, lang_of(interaction), ruleset=ruleset)))
 
     # ------------------------------------------------------------------ lobby buttons
     async def on_lobby_button(self, interaction: discord.Interaction, cid: CustomId) -> None:
@@ -575,6 +638,13 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if self.manager.get(table.id) is not None:
             return False  # opened in this process before on_ready: live, not a leftover of a restart
         self.manager.add(table)
+        store = self.bot.store
+        if table.hold and store is not None and hasattr(store, "hold"):  # holds live in memory: re-install
+            for uid in [o.user_id for _, o in table.humans if o.user_id is not None] + sorted(table.escapers):
+                try:
+                    await store.hold(table.guild_id, uid, table.id, table.hold, check=False)
+                except Exception:
+                    log.exception("could not hold silver for a player of table %s", table.id)
         runner_state = state.get("runner")
         if table.state == "running" and runner_state:
             events: list[dict] = []
@@ -598,11 +668,13 @@ def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str, *, rules
     """The /mahjong score calculator (uses ``jxbot.rules.score_win`` when available)."""
     from jxbot.rules.tiles import parse_tile, parse_tiles
 
+    if len(tiles) > ECHO_MAX or (wildcard is not None and len(wildcard) > ECHO_MAX):
+        return t("bot.err.tiles_too_long", lang, max=ECHO_MAX)
     try:
         hand = parse_tiles(tiles)
         wild = parse_tile(wildcard) if wildcard else None
     except ValueError as exc:
-        return t("bot.err.bad_tiles", lang, error=str(exc))
+        return t("bot.err.bad_tiles", lang, error=cap(str(exc)))
     if len(hand) != 14:
         return t("bot.err.bad_tiles", lang, error=f"{len(hand)} tiles (14 needed)")
     try:
@@ -615,7 +687,7 @@ def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str, *, rules
         # the last tile is the winning tile
         sc = score_win(hand[:-1], hand[-1], wildcard=wild, stake=stake, ruleset=ruleset)
     except ValueError as exc:
-        return t("bot.err.bad_tiles", lang, error=str(exc))
+        return t("bot.err.bad_tiles", lang, error=cap(str(exc)))
     from jxbot.rules.tiles import format_tiles
 
     if not sc.winning:

@@ -49,6 +49,12 @@ class InsufficientFunds(StoreError):
     code = "insufficient_funds"
 
 
+class FundsHeld(InsufficientFunds):
+    """A payment would touch silver held for a seated player (RULES A10); ``free`` is what they may pay."""
+
+    code = "funds_held"
+
+
 class SelfTransfer(StoreError):
     code = "self_transfer"
 
@@ -109,6 +115,10 @@ register(
         "store.error.insufficient_funds": {
             "zh": "银子不足：需要 {needed}，你有 {balance}。",
             "en": "Not enough silver: {needed} needed, you have {balance}.",
+        },
+        "store.error.funds_held": {
+            "zh": "你正坐在牌桌上，{held} 银子为可能的输分保留着：现在最多可以转 {free}。",
+            "en": "{held} silver is held while you sit at a table (what you can still lose): you can pay up to {free}.",
         },
         "store.error.self_transfer": {"zh": "不能转给自己。", "en": "You cannot pay yourself."},
         "store.error.daily_cooldown": {

@@ -45,6 +45,8 @@ class GuildSettings:
     min_balance_multiplier: int = 10  # to sit: balance >= stake × this + fee
     allowed_channels: tuple[int, ...] = ()  # empty: every channel
     computer_level: str = "normal"  # level of computer players at new tables (jxbot.ai: easy/normal/hard)
+    # the settings an admin set (even to the built-in default): they win over the bot's own defaults
+    explicit: tuple[str, ...] = ()
 
     EDITABLE = (
         "stake_min",
@@ -89,6 +91,7 @@ class GuildSettings:
     def to_json(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "guild_id"}
         d["allowed_channels"] = list(self.allowed_channels)
+        d["explicit"] = list(self.explicit)
         return d
 
     @classmethod
@@ -96,7 +99,12 @@ class GuildSettings:
         known = {k: v for k, v in d.items() if k in cls.EDITABLE}
         if "allowed_channels" in known:
             known["allowed_channels"] = tuple(known["allowed_channels"])
-        return cls(guild_id=guild_id, **known)
+        if "explicit" in d:
+            explicit = tuple(k for k in d["explicit"] if k in cls.EDITABLE)
+        else:  # saved before explicit settings were recorded: the values that differ from the defaults
+            base = cls(guild_id=guild_id)
+            explicit = tuple(k for k, v in known.items() if v != getattr(base, k))
+        return cls(guild_id=guild_id, explicit=explicit, **known)
 
 
 @dataclass(frozen=True, slots=True)

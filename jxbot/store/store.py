@@ -31,6 +31,7 @@ from jxbot.store.errors import (
     DailyCooldown,
     EventConflict,
     EventOutOfOrder,
+    FundsHeld,
     HandConflict,
     InsufficientFunds,
     InvalidAmount,
@@ -155,6 +156,8 @@ class Store:
         self.path = path
         self._wlock = asyncio.Lock()
         self._rlock = self._wlock if rdb is db else asyncio.Lock()
+        # silver held for seated players (RULES A10): (scope, user) -> {hold key (a table id): amount}
+        self._holds: dict[tuple[int, int], dict[str, int]] = {}
 
     # ------------------------------------------------------------------------- open / close
     @classmethod
@@ -361,7 +364,9 @@ class Store:
                 raise InvalidArgument("allowed_channels must be a list of channel ids")
             fields["allowed_channels"] = tuple(sorted(ch))
         async with self._write() as db:
-            new = replace(await self._settings(db, guild_id), **fields).validated()
+            old = await self._settings(db, guild_id)
+            explicit = tuple(sorted(set(old.explicit) | set(fields)))
+            new = replace(old, explicit=explicit, **fields).validated()
             await db.execute(
                 "INSERT INTO guild_settings(guild_id, settings, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT(guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at",
@@ -565,6 +570,9 @@ class Store:
             fw, fb = await self._wallet(db, scope, from_user, at)
             if fb < amount:
                 raise InsufficientFunds(needed=amount, balance=fb)
+            held = self._held(scope, from_user)
+            if held and fb - amount < held:
+                raise FundsHeld(needed=amount, balance=fb, held=held, free=max(0, fb - held))
             tw, tb = await self._wallet(db, scope, to_user, at)
             if tb > MAX_AMOUNT - amount:
                 raise AmountOverflow("recipient balance would exceed 2^63-1")
@@ -638,6 +646,47 @@ class Store:
                     db, txn, guild_id, at, [(hid, None, -delta, kind), (wid, user_id, delta, kind)], {wid: bal, hid: hbal}
                 )
         return bal + delta
+
+    # ------------------------------------------------------------------------- holds (RULES A10)
+    def _held(self, scope: int, user_id: int) -> int:
+        return sum(self._holds.get((scope, user_id), {}).values())
+
+    def held(self, guild_id: int, user_id: int) -> int:
+        """Silver held for a seated player in this guild's scope (0 when they sit nowhere)."""
+        return self._held(self._scope_key(guild_id), user_id)
+
+    async def hold(self, guild_id: int, user_id: int, key: str, amount: int, *, check: bool = True) -> int:
+        """Hold ``amount`` of a player's silver under ``key`` (a table id) while they sit: :meth:`pay` refuses
+        to touch it (``FundsHeld``). A hold is not a ledger row: balances, the ledger and :meth:`check` are
+        unchanged; settlements and fees are paid from the balance as always, so the held silver is there to
+        pay them. Checked in the write transaction, so no payment runs between the check and the hold:
+        ``InsufficientFunds`` when the balance, less the player's other holds, is below ``amount`` (nothing is
+        held then). ``check=False`` re-installs a hold after a restart whatever the balance. Setting a hold
+        again under the same key replaces it. Returns the balance."""
+        _check_id(guild_id, "guild id")
+        _check_id(user_id, "user id")
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+            raise InvalidAmount("a hold is a whole amount >= 0")
+        scope = self._scope_key(guild_id)
+        async with self._write() as db:
+            await self._require_player(db, user_id)
+            row = await self._one(db, "SELECT balance FROM wallets WHERE scope = ? AND user_id = ?", (scope, user_id))
+            bal = int(row[0]) if row else 0
+            mine = self._holds.get((scope, user_id), {})
+            others = sum(v for k, v in mine.items() if k != key)
+            if check and bal - others < amount:
+                raise InsufficientFunds(needed=amount, balance=max(0, bal - others))
+            self._holds.setdefault((scope, user_id), {})[key] = amount
+        return bal
+
+    def release_hold(self, guild_id: int, user_id: int, key: str) -> None:
+        """Release a hold (the player stood up, left, was kicked, or the table closed). No-op if none."""
+        scope = self._scope_key(guild_id)
+        mine = self._holds.get((scope, user_id))
+        if mine is not None:
+            mine.pop(key, None)
+            if not mine:
+                del self._holds[(scope, user_id)]
 
     async def can_sit(self, guild_id: int, user_id: int, stake: int) -> SitCheck:
         """Whether a player may sit at a table of this stake (within the guild's limits, enough silver).
