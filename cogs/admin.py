@@ -1,4 +1,9 @@
-"""``/admin`` (Manage Server): the guild's table settings, granting and setting silver."""
+"""``/admin`` (Manage Server): the guild's table settings, granting and setting silver.
+
+With ``SILVER_SCOPE=global`` one wallet serves every server, so the commands that move silver
+(``grant``, ``set``) and the money settings (``starting_grant``, ``daily_amount``) are the bot owner's
+(the application's owner, or a user in ``JXBOT_OWNER_IDS``); a server's admins keep the table options.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +15,11 @@ from cogs.economy import store_error_text
 from jxbot.ai.strings import LEVEL_NAMES
 from jxbot.bot import JxBot, lang_of, ls, reply
 from jxbot.i18n import t
+from jxbot.safety import display_name
 
 SETTING_FIELDS = ("stake_min", "stake_max", "fee", "claim_window", "turn_limit", "starting_grant", "daily_amount",
                   "computer_level")
+MONEY_SETTINGS = ("starting_grant", "daily_amount")  # in global scope: the bot owner's
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -30,6 +37,21 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
         if self.bot.store is None:
             await reply(interaction, t("bot.err.no_store", lang_of(interaction)))
             return False
+        return True
+
+    async def is_bot_owner(self, user: discord.abc.User) -> bool:
+        if user.id in self.bot.settings.owner_ids:
+            return True
+        try:
+            return bool(await self.bot.is_owner(user))  # the application's owner (or its team)
+        except Exception:  # the application info cannot be fetched now: only JXBOT_OWNER_IDS count
+            return False
+
+    async def money_refused(self, interaction: discord.Interaction) -> bool:
+        """In global scope, a silver-moving change by someone who is not the bot's owner: refused (and said)."""
+        if self.bot.settings.silver_scope != "global" or await self.is_bot_owner(interaction.user):
+            return False
+        await reply(interaction, t("bot.err.owner_only_global", lang_of(interaction)))
         return True
 
     @app_commands.command(name=ls("bot.cmd.settings.name"), description=ls("bot.cmd.settings.desc"))
@@ -59,6 +81,8 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                                      "starting_grant": starting_grant, "daily_amount": daily_amount,
                                      "computer_level": computer_level}.items()
                    if v is not None}
+        if any(k in changes for k in MONEY_SETTINGS) and await self.money_refused(interaction):
+            return
         if changes:
             try:
                 await store.update_guild_settings(gid, **changes)
@@ -84,8 +108,10 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
         if amount == 0:
             await reply(interaction, t("bot.err.amount", lang))
             return
+        if await self.money_refused(interaction):
+            return
         try:
-            await store.ensure_player(user.id, getattr(user, "display_name", None) or user.name, None)
+            await store.ensure_player(user.id, display_name(user), None)
             balance = await store.admin_grant(gid, user.id, amount, reason=reason, actor=interaction.user.id)
         except Exception as exc:
             text = store_error_text(exc, lang)
@@ -106,8 +132,10 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
         lang = lang_of(interaction)
         store = self.bot.store
         gid = interaction.guild_id or 0
+        if await self.money_refused(interaction):
+            return
         try:
-            await store.ensure_player(user.id, getattr(user, "display_name", None) or user.name, None)
+            await store.ensure_player(user.id, display_name(user), None)
             await store.admin_set(gid, user.id, amount, reason=reason, actor=interaction.user.id)
         except Exception as exc:
             text = store_error_text(exc, lang)

@@ -15,6 +15,7 @@ from discord.ext import commands
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from jxbot.bot import JxBot, lang_of, ls, reply
 from jxbot.i18n import t
+from jxbot.safety import display_name, ping
 
 log = logging.getLogger("jxbot.cogs.economy")
 
@@ -70,7 +71,7 @@ class EconomyCog(commands.Cog):
         return self.bot.store
 
     async def _ensure(self, store: Any, user: discord.abc.User, guild_id: int, lang: str | None) -> None:
-        await store.ensure_player(user.id, getattr(user, "display_name", None) or user.name, lang)
+        await store.ensure_player(user.id, display_name(user), lang)
         await store.grant_starting(guild_id, user.id)
 
     async def _run(self, interaction: discord.Interaction, coro: Any) -> Any:
@@ -142,12 +143,12 @@ class EconomyCog(commands.Cog):
             return
         gid = interaction.guild_id or 0
         await self._ensure(store, interaction.user, gid, lang)
-        await store.ensure_player(user.id, getattr(user, "display_name", None) or user.name, None)
+        # the recipient must be a known player (the store's rule): /pay does not register anyone
         res = await self._run(interaction, store.pay(gid, interaction.user.id, user.id, amount))
         if res is _FAILED:
             return
         await reply(interaction, t("bot.eco.paid", lang, user=user.id, amount=res.amount, balance=res.from_balance),
-                    ephemeral=False, allowed_mentions=discord.AllowedMentions(users=[user]))
+                    ephemeral=False, allowed_mentions=ping(user.id))
 
     @app_commands.command(name=ls("bot.cmd.leaderboard.name"), description=ls("bot.cmd.leaderboard.desc"))
     @app_commands.guild_only()

@@ -67,6 +67,8 @@ class Table:
     table_message_id: int | None = None
     # seat -> (channel id, message id) of its DM panel
     panels: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # seat -> the user whose DM holds that panel: a panel is edited only for that user (bound to a person)
+    panel_users: dict[int, int] = field(default_factory=dict)
     # seat -> nonce of the buttons currently shown to that seat; a press with another nonce is stale
     nonces: dict[int, int] = field(default_factory=dict)
     # seat -> the action set the nonce was issued for
@@ -183,6 +185,7 @@ class Table:
             "state": self.state, "lang": self.lang, "lobby_message_id": self.lobby_message_id,
             "table_message_id": self.table_message_id,
             "panels": {str(k): list(v) for k, v in self.panels.items()},
+            "panel_users": {str(k): v for k, v in self.panel_users.items()},
             "nonces": {str(k): v for k, v in self.nonces.items()},
             "hold": self.hold, "escapers": sorted(self.escapers),
         }
@@ -196,11 +199,24 @@ class Table:
             state=d.get("state", "lobby"), lang=d.get("lang", "zh"),
             lobby_message_id=d.get("lobby_message_id"), table_message_id=d.get("table_message_id"),
             panels={int(k): (int(v[0]), int(v[1])) for k, v in d.get("panels", {}).items()},
+            panel_users=_panel_users(d),
             # a restart invalidates every button shown before: start far above the saved nonces (the table
             # is saved at every hand start and end, so fewer changes than this happened since)
             nonces={int(k): int(v) + RESTART_NONCE_GAP for k, v in d.get("nonces", {}).items()},
             hold=int(d.get("hold", 0)), escapers={int(u) for u in d.get("escapers", ())},
         )
+
+
+def _panel_users(d: dict[str, Any]) -> dict[int, int]:
+    """Who each saved panel belongs to; a table saved before this was recorded: the seat's occupant then."""
+    if "panel_users" in d:
+        return {int(k): int(v) for k, v in d["panel_users"].items()}
+    out = {}
+    for k in d.get("panels", {}):
+        occ = d["seats"][int(k)]
+        if occ and occ.get("user_id") and not occ.get("is_computer"):
+            out[int(k)] = int(occ["user_id"])
+    return out
 
 
 ReleaseHook = Callable[["Table", int], None]
@@ -377,6 +393,7 @@ class TableManager:
         elif not computer:
             table.seats[seat] = None
         table.panels.pop(seat, None)  # a panel belongs to a person, not a seat
+        table.panel_users.pop(seat, None)
         table.action_keys.pop(seat, None)
         table.nonces[seat] = table.nonces.get(seat, 0) + 1  # whatever that seat was shown goes stale
         if uid is not None:

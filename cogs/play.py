@@ -23,6 +23,7 @@ from jxbot.bot import CustomId, JxBot, MjButton, lang_of, reply
 from jxbot.game.actions import Action, ActionType
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name, wind_name
+from jxbot.safety import md, ping
 
 if TYPE_CHECKING:
     from cogs.tables import TablesCog
@@ -31,6 +32,8 @@ log = logging.getLogger("jxbot.cogs.play")
 
 ACTION_VERBS = {a.value for a in ActionType}
 DM_CLOSED = 50007
+_BACKGROUND: set[asyncio.Future[Any]] = set()  # notices sent from runner callbacks (kept until done)
+DM_TRIES = 3  # a DM panel that cannot be sent (5xx, connection reset) is tried this many times
 
 
 # ---------------------------------------------------------------------------------------------- render
@@ -65,7 +68,7 @@ def seat_label(view: dict, seat: int, lang: str) -> str:
     seats = view.get("seats") or []
     name = seats[seat].get("name") if seat < len(seats) else None
     wind = wind_name(seats[seat]["seat_wind"], lang) if seat < len(seats) and "seat_wind" in seats[seat] else str(seat)
-    return f"{name or seat} ({wind})"
+    return f"{md(name) if name else seat} ({wind})"
 
 
 def status_text(view: dict, lang: str) -> str:
@@ -266,13 +269,21 @@ class DiscordSeat:
         occ = self.occupant
         if occ is None or occ.is_computer or self.view is None:
             return
+        uid = occ.user_id
         sig = self.signature()
         if sig == self._pushed and (occ.dm_ok is False or self.session.table.panels.get(self.seat)):
             return  # nothing this player sees has changed (another seat's move): no edit
+        if occ.dm_ok is False and (self.ephemeral is None or getattr(self.ephemeral.user, "id", None) != uid):
+            self.ephemeral = None
+            return  # no panel to edit: "Show my hand" builds one when the player asks
         content, comps, png = await self.build()
+        if not self._holder(occ, uid):
+            return  # the player left while the picture was drawn: their hand goes nowhere
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
         if occ.dm_ok is False:
             inter = self.ephemeral
+            if inter is not None and getattr(inter.user, "id", None) != uid:
+                self.ephemeral = inter = None  # an ephemeral panel of someone who sat here before
             if inter is not None:
                 try:
                     await inter.edit_original_response(content=content, view=comps, attachments=files)
@@ -283,6 +294,12 @@ class DiscordSeat:
             return
         table = self.session.table
         where = table.panels.get(self.seat)
+        if where is not None and table.panel_users.get(self.seat) != uid:
+            # a panel in someone else's DM (a player who sat here before): never edit it
+            log.warning("table %s seat %d: panel binding not in the occupant's DM; dropped", table.id, self.seat)
+            table.panels.pop(self.seat, None)
+            table.panel_users.pop(self.seat, None)
+            where = None
         if where is not None:
             ch = self.session.bot.get_partial_messageable(where[0])
             try:
@@ -291,18 +308,39 @@ class DiscordSeat:
                 return
             except discord.NotFound:
                 table.panels.pop(self.seat, None)
-        dm = await self.session.dm_channel(occ.user_id)
-        try:
-            msg = await dm.send(content=content, view=comps, files=files)
-        except discord.Forbidden as exc:
-            if exc.code == DM_CLOSED:
+        dm = await self.session.dm_channel(uid)
+        msg = None
+        for attempt in range(DM_TRIES):
+            try:
+                files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
+                msg = await dm.send(content=content, view=comps, files=files)
+                break
+            except discord.Forbidden as exc:
+                if exc.code == DM_CLOSED:
+                    occ.dm_ok = False
+                    await self.session.tell_dm_closed(uid)
+                    return
+                raise
+            except (discord.HTTPException, OSError, TimeoutError) as exc:
+                log.warning("table %s seat %d: sending the DM panel failed (try %d): %r", table.id, self.seat,
+                            attempt + 1, getattr(exc, "status", type(exc).__name__))
+                await asyncio.sleep(0.2 * (attempt + 1))
+        if msg is None:  # DMs do not work now: the player uses "Show my hand" (an ephemeral panel)
+            if self._holder(occ, uid):
                 occ.dm_ok = False
-                await self.session.tell_dm_closed(occ.user_id)
-                return
-            raise
+                await self.session.tell_dm_closed(uid, key="bot.dm.failed")
+            return
+        if not self._holder(occ, uid):
+            return  # sent to the player who just left: it is theirs, but it is not bound to the seat
         occ.dm_ok = True
         table.panels[self.seat] = (msg.channel.id, msg.id)
+        table.panel_users[self.seat] = uid
         self._pushed = sig
+
+    def _holder(self, occ: Any, uid: int | None) -> bool:
+        """``occ`` (user ``uid``) still holds this seat as a human."""
+        now = self.occupant
+        return now is occ and not occ.is_computer and occ.user_id == uid
 
 
 class ChannelObserver:
@@ -373,7 +411,7 @@ class ChannelObserver:
         table, bot = self.session.table, self.session.bot
         totals = summary.get("totals") or []
         names = summary.get("names") or []
-        body = "\n".join(f"{n}: {v:+d}" for n, v in zip(names, totals, strict=False))
+        body = "\n".join(f"{md(n)}: {v:+d}" for n, v in zip(names, totals, strict=False))
         ch = bot.get_partial_messageable(table.channel_id)
         try:
             await ch.send(content=t("bot.status.match_over", table.lang) + ("\n" + body if body else ""))
@@ -412,7 +450,7 @@ def result_text(result: dict, lang: str) -> str:
     else:
         sc = result.get("score") or {}
         wt = result.get("win_tile")
-        name = names.get(result["winner"], result["winner"])
+        name = md(names.get(result["winner"], result["winner"]))
         tile = tile_name(wt, lang) if wt is not None else "?"
         if result.get("ruleset") == "caishen":  # a multiplier (倍), not 台 / 番
             head = t("bot.result.win_cs", lang, name=name, tile=tile,
@@ -424,7 +462,7 @@ def result_text(result: dict, lang: str) -> str:
     lines = [head]
     for p in pays:
         bal = p.get("balance")
-        lines.append(t("bot.result.payment", lang, name=p.get("name", p.get("seat")), delta=int(p.get("delta", 0)),
+        lines.append(t("bot.result.payment", lang, name=md(p.get("name", p.get("seat"))), delta=int(p.get("delta", 0)),
                        balance="—" if bal is None else bal))
     return "\n".join(lines)
 
@@ -527,14 +565,56 @@ class Session:
             log.warning("could not tell table %s's channel that it stopped", self.table.id)
 
     async def balances(self, seats: Sequence[Any]) -> list[int | None]:
+        """The seats' balances for the runner. Before each deal (no hand running) the table's minimum is
+        held again for every human (RULES A10); a player below it is stood up before the hand is dealt."""
         store = self.bot.store
+        runner = self.runner
+        at_deal = runner is not None and not runner.hand_running
+        table = self.table
         out: list[int | None] = []
-        for info in seats:
+        short: list[tuple[int, int, int]] = []
+        for i, info in enumerate(seats):
             if info.is_computer or store is None or info.user_id is None:
                 out.append(None)
-            else:
-                out.append(await self.cog.balance_of(self.table.guild_id, int(info.user_id)))
+                continue
+            uid = int(info.user_id)
+            if at_deal and table.hold and hasattr(store, "hold"):
+                try:
+                    await store.hold(table.guild_id, uid, table.id, table.hold)
+                except Exception as exc:
+                    if getattr(exc, "code", None) != "insufficient_funds":
+                        raise
+                    short.append((i, uid, int(getattr(exc, "params", {}).get("balance", 0))))
+                    out.append(None)
+                    continue
+            out.append(await self.cog.balance_of(table.guild_id, uid))
+        for seat, uid, have in short:
+            self.stand_up(seat, uid, have)
         return out
+
+    def stand_up(self, seat: int, user_id: int, have: int) -> None:
+        """Between hands: the player at ``seat`` is below the table's minimum; a computer takes the seat."""
+        table, runner = self.table, self.runner
+        if table.seat_of(user_id) != seat:
+            return
+        self.cog.manager.stand_up(table, seat)
+        self.seats.pop(seat, None)
+        if runner is not None:
+            runner.stand_up(seat)
+            if not table.humans:  # nobody left to play for: this hand is the last
+                runner.config.max_hands = runner.hands_played + 1
+        text = t("bot.status.stood_up", table.lang, user=user_id, have=have, need=table.hold)
+        ch = self.bot.get_partial_messageable(table.channel_id)
+
+        async def tell() -> None:
+            try:
+                await ch.send(text, allowed_mentions=ping(user_id))
+            except discord.HTTPException:
+                log.warning("could not tell table %s's channel that a player was stood up", table.id)
+
+        task = asyncio.ensure_future(tell())
+        _BACKGROUND.add(task)
+        task.add_done_callback(_BACKGROUND.discard)
 
     async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
         ch = self._dm.get(user_id)
@@ -543,11 +623,10 @@ class Session:
             self._dm[user_id] = ch
         return ch
 
-    async def tell_dm_closed(self, user_id: int) -> None:
+    async def tell_dm_closed(self, user_id: int, key: str = "bot.dm.closed") -> None:
         ch = self.bot.get_partial_messageable(self.table.channel_id)
         try:
-            await ch.send(t("bot.dm.closed", self.table.lang, user=user_id),
-                          allowed_mentions=discord.AllowedMentions(users=True))
+            await ch.send(t(key, self.table.lang, user=user_id), allowed_mentions=ping(user_id))
         except discord.HTTPException:
             log.warning("could not tell user %s that their DMs are closed", user_id)
 
@@ -574,6 +653,7 @@ class Session:
         for old, new in enumerate(moves):
             table.seats[new] = old_seats[old]
         table.panels = move(table.panels)
+        table.panel_users = move(table.panel_users)
         top = max(table.nonces.values(), default=0) + 1
         table.nonces = {s: top for s in range(4)}  # no button shown before the reseat is taken
         table.action_keys = {}
@@ -586,7 +666,7 @@ class Session:
         names = info.get("names") or [o.name if o else "?" for o in table.seats]
         lines = []
         for i, occ in enumerate(table.seats):
-            who = f"<@{occ.user_id}>" if occ is not None and not occ.is_computer else names[i]
+            who = f"<@{occ.user_id}>" if occ is not None and not occ.is_computer else md(names[i])
             lines.append(f"{wind_name(i, table.lang)} · {who}")
         ch = bot.get_partial_messageable(table.channel_id)
         try:
@@ -597,6 +677,7 @@ class Session:
         await self.cog.save(table)
 
     async def after_hand(self, result: dict) -> None:
+        self.cog.manager.settled(self.table)  # the hand is paid: what was held for its escapers is free
         await self.cog.save(self.table)
 
     async def closed(self) -> None:

@@ -369,6 +369,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             if table.seats[seat] is occ and occ.user_id == user_id:
                 occ.dm_ok = True
                 table.panels[seat] = (msg.channel.id, msg.id)
+                table.panel_users[seat] = user_id
             return
 
     async def do_join(self, interaction: discord.Interaction, table: Table) -> None:

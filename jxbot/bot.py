@@ -322,7 +322,8 @@ class JxBot(commands.Bot):
         intents.guilds = True  # channels, roles and permissions; nothing privileged
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=JxTree,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+                         # nothing pings unless a message names whom it may ping (jxbot.safety.ping)
+                         allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self.store = store
         self._own_store = store is None

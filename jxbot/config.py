@@ -91,6 +91,7 @@ class Settings:
     test_seed: int | None = None  # TESTS ONLY: every table's wall from this seed (predictable!)
     lag_log: float = 0.0  # log the event loop's lag every this many seconds (0: off); for load tests
     unsafe_discord_debug: bool = False  # UNSAFE: discord.py's DEBUG logs carry tokens and message payloads
+    owner_ids: tuple[int, ...] = ()  # the bot's owners besides the application's owner (global-scope money)
 
     ENV = {
         "discord_token": "DISCORD_TOKEN",
@@ -116,6 +117,7 @@ class Settings:
         "test_seed": "JXBOT_TEST_SEED",
         "lag_log": "JXBOT_LAG_LOG",
         "unsafe_discord_debug": "JXBOT_UNSAFE_DISCORD_DEBUG",
+        "owner_ids": "JXBOT_OWNER_IDS",
     }
 
     @classmethod
@@ -164,6 +166,9 @@ class Settings:
             if v not in ("0", "1", "true", "false", "yes", "no"):
                 raise ConfigError(f"JXBOT_UNSAFE_DISCORD_DEBUG must be 0 or 1, not {v!r}")
             kw["unsafe_discord_debug"] = v in ("1", "true", "yes")
+        if (v := get("JXBOT_OWNER_IDS")) is not None:
+            kw["owner_ids"] = tuple(_int("JXBOT_OWNER_IDS", x, lo=1, hi=2**64 - 1)
+                                    for x in v.replace(",", " ").split())
         s = cls(**kw)  # type: ignore[arg-type]
         if not s.min_stake <= s.default_stake <= s.max_stake:
             raise ConfigError("JXBOT_DEFAULT_STAKE must lie between JXBOT_MIN_STAKE and JXBOT_MAX_STAKE")

@@ -291,6 +291,15 @@ class TableRunner:
                 await self._notify_all({"kind": "left", "seat": seat})
         self._kick()
 
+    def stand_up(self, seat: int) -> None:
+        """Between hands only (the ``balances`` callback of a deal may call it): a computer plays ``seat``
+        from now on, without an escape. The bot stands up a player whose balance fell below the table's
+        minimum (RULES A10)."""
+        if self.hand_running:
+            raise TableError("a player is stood up between hands only")
+        if not self.seats[seat].is_computer:
+            self._seat_to_computer(seat)
+
     # ------------------------------------------------------------------ views
     def _limit(self, phase: str) -> float:
         c, rs = self.config, self._ruleset()

@@ -25,12 +25,16 @@ async def test_pay_checks_and_moves_silver(harness):
     await h.command(ALICE, "balance")
     await h.command(ALICE, "pay", user=UserRef(ALICE), amount=5)
     assert "yourself" in fake.last_ephemeral(ALICE)
+    await h.command(ALICE, "pay", user=UserRef(BOB), amount=300)
+    assert "Unknown player" in fake.last_ephemeral(ALICE)  # /pay registers nobody (the store's rule)
+    assert await h.bot.store.get_player(BOB) is None
+    await h.command(BOB, "daily")  # now Bob is a player: 1000 starting grant + 100
     await h.command(ALICE, "pay", user=UserRef(BOB), amount=5000)
     assert "Not enough silver" in fake.last_ephemeral(ALICE)
     await h.command(ALICE, "pay", user=UserRef(BOB), amount=300)
     paid = fake.channel()[-1].content  # a payment is announced in the channel
     assert f"<@{BOB}>" in paid and "300" in paid and "700" in paid
-    assert await h.bot.store.balance(GUILD, BOB) == 300 + 0  # Bob never sat: no starting grant yet
+    assert await h.bot.store.balance(GUILD, BOB) == 1100 + 300
     assert await h.bot.store.check() == []
 
 
