@@ -308,10 +308,10 @@ class DiscordSeat:
                 return
             except discord.NotFound:
                 table.panels.pop(self.seat, None)
-        dm = await self.session.dm_channel(uid)
         msg = None
         for attempt in range(DM_TRIES):
             try:
+                dm = await self.session.dm_channel(uid)
                 files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
                 msg = await dm.send(content=content, view=comps, files=files)
                 break

@@ -62,6 +62,8 @@ class Msg:
     edits: int = 0
     deleted: bool = False
     interaction_user: int | None = None  # for ephemeral messages: who sees it
+    allowed_mentions: dict | None = None  # as last sent (None: not given, Discord then pings everything)
+    content_history: list = field(default_factory=list)  # every content this message has shown
 
     @property
     def buttons(self) -> list[dict]:
@@ -102,6 +104,7 @@ class FakeDiscord:
     original: dict[str, int] = field(default_factory=dict)  # interaction token -> message id
     ephemeral_of: dict[str, int] = field(default_factory=dict)  # token -> user id
     synced: list = field(default_factory=list)  # command sync requests (method, path, json)
+    dm_failures: dict[int, int] = field(default_factory=dict)  # user -> how many DM setups/sends fail with a 500
 
     # ---- what a client sees
     def channel(self, channel_id: int = CHANNEL) -> list[Msg]:
@@ -137,13 +140,17 @@ class FakeDiscord:
 
     def _new(self, channel_id: int, body: dict, names: list[str], *, user: int | None = None) -> Msg:
         m = Msg(int(snow()), channel_id, body.get("content"), body.get("components") or [], names,
-                flags=int(body.get("flags") or 0), interaction_user=user)
+                flags=int(body.get("flags") or 0), interaction_user=user,
+                allowed_mentions=body.get("allowed_mentions"), content_history=[body.get("content")])
         self.messages[m.id] = m
         return m
 
     def _edit(self, m: Msg, body: dict, names: list[str]) -> Msg:
         if "content" in body:
             m.content = body["content"]
+            m.content_history.append(body["content"])
+        if "allowed_mentions" in body:
+            m.allowed_mentions = body["allowed_mentions"]
         if "components" in body:
             m.components = body["components"] or []
         if "attachments" in body or names:
@@ -162,6 +169,12 @@ class FakeDiscord:
         self.requests.append((method, path))
         parts = path.strip("/").split("/")
         self._maybe_fail(method)
+        if method == "POST" and self.dm_failures:
+            to = (int(kw["json"]["recipient_id"]) if parts[:3] == ["users", "@me", "channels"] else
+                  next((u for u, c in self.dm_channels.items() if parts[:2] == ["channels", str(c)]), None))
+            if to is not None and self.dm_failures.get(to, 0) > 0:
+                self.dm_failures[to] -= 1
+                raise http_error(500, 0, "Internal Server Error")
         if parts[:2] == ["users", "@me"] and parts[2:] == ["channels"]:
             uid = int(kw["json"]["recipient_id"])
             ch = self.dm_channels.setdefault(uid, int(snow()))
