@@ -766,7 +766,8 @@ class PlayCog(commands.Cog):
             return
         table, session = checked
         ds = session.seats.get(cid.seat)  # type: ignore[arg-type]
-        await interaction.response.defer()  # a deferred update: the panel is edited in place
+        if not interaction.response.is_done():
+            await interaction.response.defer()  # a deferred update: the panel is edited in place
         if ds is not None and ds.occupant.dm_ok is False:
             ds.ephemeral = interaction
         action = Action(ActionType(cid.verb), cid.seat, cid.arg)  # type: ignore[arg-type]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import io
 import logging
@@ -39,6 +40,14 @@ def rules_png(lang: str, ruleset: str = "jiaxing") -> bytes | None:
 def guild_lang(interaction: discord.Interaction, default: str) -> str:
     loc = interaction.guild_locale
     return norm_lang(str(loc)) if loc else default
+
+
+async def defer(interaction: discord.Interaction) -> None:
+    """Acknowledge with a private "thinking…" unless already acknowledged (the 2 s guard may have answered
+    while the handler waited for its table's lock); the handler then answers with followups either way."""
+    if not interaction.response.is_done():
+        with contextlib.suppress(discord.InteractionResponded):
+            await interaction.response.defer(ephemeral=True, thinking=True)
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -280,7 +289,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         except LobbyError as err:
             await self._lobby_error(interaction, err)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction)
         await self.ensure_player(interaction.guild_id or 0, user, lang)
         poor = await self.can_sit(interaction.guild_id or 0, user.id, stake, lang)
         if poor:
@@ -386,7 +395,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             except LobbyError as err:
                 await self._lobby_error(interaction, err)
                 return
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await defer(interaction)
             await self.ensure_player(table.guild_id, interaction.user, lang)
             poor = await self.can_sit(table.guild_id, interaction.user.id, table.config.stake, lang)
             if poor:
@@ -423,7 +432,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                     ds.ephemeral = None
                 if not table.humans:  # nobody left to play for: stop after this hand
                     runner.config.max_hands = runner.hands_played + 1
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                await defer(interaction)
                 await runner.leave(seat)
                 await interaction.followup.send(t("bot.ok.escaped", lang), ephemeral=True)
                 await self.save(table)
@@ -470,7 +479,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             except LobbyError as err:
                 await self._lobby_error(interaction, err)
                 return
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await defer(interaction)
             await self.save(table)  # the store knows the table before its first hand
             session = Session(self.bot, self, table)
             session.seed = await self.table_seed()
