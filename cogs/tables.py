@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -40,6 +42,18 @@ def rules_png(lang: str, ruleset: str = "jiaxing") -> bytes | None:
 def guild_lang(interaction: discord.Interaction, default: str) -> str:
     loc = interaction.guild_locale
     return norm_lang(str(loc)) if loc else default
+
+
+def serialized(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """A lobby/table handler ``fn(self, interaction, table, …)`` run under the table's lock: one change at a
+    time per table (docs/bot.md, "Concurrency and integrity")."""
+
+    @functools.wraps(fn)
+    async def run(self: Any, interaction: discord.Interaction, table: Table, *a: Any, **kw: Any) -> None:
+        async with self.manager.lock(table.id):
+            await fn(self, interaction, table, *a, **kw)
+
+    return run
 
 
 async def defer(interaction: discord.Interaction) -> None:
@@ -381,90 +395,91 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                 table.panel_users[seat] = user_id
             return
 
+    @serialized
     async def do_join(self, interaction: discord.Interaction, table: Table) -> None:
         lang = lang_of(interaction)
-        async with self.manager.lock(table.id):
-            try:  # a quick answer before any await; the binding check is repeated in manager.join
-                self.manager.check_free(interaction.user.id, except_table=table.id)
-                if table.seat_of(interaction.user.id) is not None:
-                    raise LobbyError("already_seated")
-                if table.state != "lobby":
-                    raise LobbyError("running")
-                if table.filled >= 4:
-                    raise LobbyError("table_full")
-            except LobbyError as err:
-                await self._lobby_error(interaction, err)
-                return
-            await defer(interaction)
-            await self.ensure_player(table.guild_id, interaction.user, lang)
-            poor = await self.can_sit(table.guild_id, interaction.user.id, table.config.stake, lang)
-            if poor:
-                await interaction.followup.send(poor, ephemeral=True)
-                return
-            try:  # check and seat (and reserve the user) in one step
-                seat = self.manager.join(table, interaction.user.id, display_name(interaction.user), lang)
-            except LobbyError as err:
-                await interaction.followup.send(t(f"bot.err.{err.code}", lang, **err.kw), ephemeral=True)
-                return
-            short = await self.hold_for(table, interaction.user.id, lang)
-            if short:
-                self.manager.release_seat(table, seat)
-                await interaction.followup.send(short, ephemeral=True)
-                return
-            await interaction.followup.send(t("bot.ok.joined", lang, wind=wind_name(seat, lang)), ephemeral=True)
-            self.schedule_lobby(table)
-            await self.check_dm(table, interaction.user.id)
-            await self.save(table)
+        try:  # a quick answer before any await; the binding check is repeated in manager.join
+            self.manager.check_free(interaction.user.id, except_table=table.id)
+            if table.seat_of(interaction.user.id) is not None:
+                raise LobbyError("already_seated")
+            if table.state != "lobby":
+                raise LobbyError("running")
+            if table.filled >= 4:
+                raise LobbyError("table_full")
+        except LobbyError as err:
+            await self._lobby_error(interaction, err)
+            return
+        await defer(interaction)
+        await self.ensure_player(table.guild_id, interaction.user, lang)
+        poor = await self.can_sit(table.guild_id, interaction.user.id, table.config.stake, lang)
+        if poor:
+            await interaction.followup.send(poor, ephemeral=True)
+            return
+        try:  # check and seat (and reserve the user) in one step
+            seat = self.manager.join(table, interaction.user.id, display_name(interaction.user), lang)
+        except LobbyError as err:
+            await interaction.followup.send(t(f"bot.err.{err.code}", lang, **err.kw), ephemeral=True)
+            return
+        short = await self.hold_for(table, interaction.user.id, lang)
+        if short:
+            self.manager.release_seat(table, seat)
+            await interaction.followup.send(short, ephemeral=True)
+            return
+        await interaction.followup.send(t("bot.ok.joined", lang, wind=wind_name(seat, lang)), ephemeral=True)
+        self.schedule_lobby(table)
+        await self.check_dm(table, interaction.user.id)
+        await self.save(table)
 
+    @serialized
     async def do_leave(self, interaction: discord.Interaction, table: Table) -> None:
         lang = lang_of(interaction)
-        async with self.manager.lock(table.id):
-            seat = table.seat_of(interaction.user.id)
-            if seat is None or table.state == "ended":
-                await reply(interaction, t("bot.err.not_seated", lang))
-                return
-            if table.state == "running" and table.session is not None:
-                session = table.session
-                runner = session.runner
-                self.manager.escape(table, interaction.user.id)  # the seat, reservation and panel go at once
-                ds = session.seats.pop(seat, None)
-                if ds is not None:
-                    ds.ephemeral = None
-                if not table.humans:  # nobody left to play for: stop after this hand
-                    runner.config.max_hands = runner.hands_played + 1
-                await defer(interaction)
-                await runner.leave(seat)
-                await interaction.followup.send(t("bot.ok.escaped", lang), ephemeral=True)
-                await self.save(table)
-                return
-            try:
-                self.manager.leave(table, interaction.user.id)
-            except LobbyError as err:
-                await self._lobby_error(interaction, err)
-                return
-            if not table.humans:
-                await self.close_table(table)
-            else:
-                self.schedule_lobby(table)
-            await reply(interaction, t("bot.ok.left", lang))
-            if table.state != "ended":
-                await self.save(table)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None or table.state == "ended":
+            await reply(interaction, t("bot.err.not_seated", lang))
+            return
+        if table.state == "running" and table.session is not None:
+            session = table.session
+            runner = session.runner
+            self.manager.escape(table, interaction.user.id)  # the seat, reservation and panel go at once
+            ds = session.seats.pop(seat, None)
+            if ds is not None:
+                ds.ephemeral = None
+            if not table.humans:  # nobody left to play for: stop after this hand
+                runner.config.max_hands = runner.hands_played + 1
+            await defer(interaction)
+            await runner.leave(seat)
+            await interaction.followup.send(t("bot.ok.escaped", lang), ephemeral=True)
+            await self.save(table)
+            return
+        try:
+            self.manager.leave(table, interaction.user.id)
+        except LobbyError as err:
+            await self._lobby_error(interaction, err)
+            return
+        if not table.humans:
+            await self.close_table(table)
+        else:
+            self.schedule_lobby(table)
+        await reply(interaction, t("bot.ok.left", lang))
+        if table.state != "ended":
+            await self.save(table)
 
+    @serialized
     async def do_addbot(self, interaction: discord.Interaction, table: Table, level: str | None = None) -> None:
         lang = lang_of(interaction)
         if level is not None and level not in LEVEL_NAMES:
             await reply(interaction, t("bot.err.unknown_level", lang, name=level))
             return
-        async with self.manager.lock(table.id):
-            try:
-                self.manager.add_computer(table, interaction.user.id, level)
-            except LobbyError as err:
-                await self._lobby_error(interaction, err)
-                return
-            await reply(interaction, t("bot.ok.bot_added", lang))
-            self.schedule_lobby(table)
-            await self.save(table)
+        try:
+            self.manager.add_computer(table, interaction.user.id, level)
+        except LobbyError as err:
+            await self._lobby_error(interaction, err)
+            return
+        await reply(interaction, t("bot.ok.bot_added", lang))
+        self.schedule_lobby(table)
+        await self.save(table)
 
+    @serialized
     async def do_start(self, interaction: discord.Interaction, table: Table) -> None:
         lang = lang_of(interaction)
         try:
@@ -473,19 +488,18 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         except ImportError:
             await reply(interaction, t("bot.err.no_game", lang))
             return
-        async with self.manager.lock(table.id):
-            try:  # the check and the change to "running" in one step: a second press is refused
-                self.manager.start(table, interaction.user.id)
-            except LobbyError as err:
-                await self._lobby_error(interaction, err)
-                return
-            await defer(interaction)
-            await self.save(table)  # the store knows the table before its first hand
-            session = Session(self.bot, self, table)
-            session.seed = await self.table_seed()
-            session.start()
-            self.schedule_lobby(table)
-            await interaction.followup.send(t("bot.ok.started", lang), ephemeral=True)
+        try:  # the check and the change to "running" in one step: a second press is refused
+            self.manager.start(table, interaction.user.id)
+        except LobbyError as err:
+            await self._lobby_error(interaction, err)
+            return
+        await defer(interaction)
+        await self.save(table)  # the store knows the table before its first hand
+        session = Session(self.bot, self, table)
+        session.seed = await self.table_seed()
+        session.start()
+        self.schedule_lobby(table)
+        await interaction.followup.send(t("bot.ok.started", lang), ephemeral=True)
 
     @app_commands.command(name=ls("bot.cmd.join.name"), description=ls("bot.cmd.join.desc"))
     @app_commands.guild_only()
@@ -528,15 +542,18 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         table = await self._table_here(interaction)
         if table is None:
             return
-        async with self.manager.lock(table.id):
-            try:
-                self.manager.kick(table, interaction.user.id, user.id)
-            except LobbyError as err:
-                await self._lobby_error(interaction, err)
-                return
-            await reply(interaction, t("bot.ok.kicked", lang_of(interaction), user=user.id))
-            self.schedule_lobby(table)
-            await self.save(table)
+        await self.do_kick(interaction, table, user)
+
+    @serialized
+    async def do_kick(self, interaction: discord.Interaction, table: Table, user: discord.User) -> None:
+        try:
+            self.manager.kick(table, interaction.user.id, user.id)
+        except LobbyError as err:
+            await self._lobby_error(interaction, err)
+            return
+        await reply(interaction, t("bot.ok.kicked", lang_of(interaction), user=user.id))
+        self.schedule_lobby(table)
+        await self.save(table)
 
     @app_commands.command(name=ls("bot.cmd.status.name"), description=ls("bot.cmd.status.desc"))
     @app_commands.guild_only()
