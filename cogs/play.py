@@ -33,7 +33,7 @@ log = logging.getLogger("jxbot.cogs.play")
 ACTION_VERBS = {a.value for a in ActionType}
 DM_CLOSED = 50007
 _BACKGROUND: set[asyncio.Future[Any]] = set()  # notices sent from runner callbacks (kept until done)
-DM_TRIES = 3  # a DM panel that cannot be sent (5xx, connection reset) is tried this many times
+DM_TRIES = 2  # a DM panel that cannot be sent is tried this many times (discord.py retries each 5xx 5 times)
 
 
 # ---------------------------------------------------------------------------------------------- render

@@ -90,6 +90,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         self.seed: int | str | None = bot.settings.test_seed
         self._seeds_used = 0
         self._resumed = False
+        self._background: set[asyncio.Task[None]] = set()  # DM setups running outside the table locks
         self.manager.on_release = self._release_hold
         for verb in ("join", "leave", "addbot", "start"):
             bot.register_button(verb, self.on_lobby_button)
@@ -145,8 +146,9 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         store = self.bot.store
         if store is None or not hasattr(store, "hold"):
             return None
-        if not table.hold:
-            table.hold = (await store.can_sit(table.guild_id, user_id, table.config.stake)).required
+        if not table.hold:  # the table's minimum: stake × the server's multiplier + the table's fee
+            gs = await store.get_guild_settings(table.guild_id)
+            table.hold = table.config.stake * int(getattr(gs, "min_balance_multiplier", 10)) + table.config.fee
         try:
             await store.hold(table.guild_id, user_id, table.id, table.hold)
         except Exception as exc:
@@ -335,8 +337,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                             allowed_mentions=discord.AllowedMentions.none())
         table.lobby_message_id = msg.id
         await interaction.followup.send(t("bot.ok.created", lang), ephemeral=True)
-        await self.check_dm(table, user.id)
         await self.save(table)
+        self.open_dm_later(table, user.id)
 
     async def _guild_settings(self, guild_id: int) -> dict[str, Any]:
         store = self.bot.store
@@ -355,7 +357,27 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                                             "computer_level")
                 if hasattr(gs, k) and k in explicit}
 
-    DM_TRIES = 3  # a failed DM setup (a 5xx, a reset connection) is tried this many times
+    DM_TRIES = 2  # a failed DM setup (discord.py itself retries a 5xx 5 times) is tried this many times
+
+    def open_dm_later(self, table: Table, user_id: int) -> None:
+        """:meth:`check_dm` outside the table's lock: a slow or failing DM (discord.py retries a 5xx for
+        up to ~25 s) never holds up the table's other presses. It binds the panel only if the player still
+        sits there when the DM opens, then saves the table."""
+
+        async def run() -> None:
+            await self.check_dm(table, user_id)
+            seat = table.seat_of(user_id)
+            if seat is not None and table.panel_users.get(seat) == user_id and table.state != "ended":
+                await self.save(table)
+
+        task = asyncio.create_task(run(), name=f"dm-setup:{table.id}")
+        self._background.add(task)
+        task.add_done_callback(self._background_done)
+
+    def _background_done(self, task: asyncio.Task[None]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("DM setup for table %s failed", task.get_name(), exc_info=task.exception())
 
     async def check_dm(self, table: Table, user_id: int) -> None:
         """Open the player's DM when they sit: the message becomes their panel. Closed DMs (50007) are told
@@ -427,8 +449,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             return
         await interaction.followup.send(t("bot.ok.joined", lang, wind=wind_name(seat, lang)), ephemeral=True)
         self.schedule_lobby(table)
-        await self.check_dm(table, interaction.user.id)
         await self.save(table)
+        self.open_dm_later(table, interaction.user.id)
 
     @serialized
     async def do_leave(self, interaction: discord.Interaction, table: Table) -> None:

@@ -83,7 +83,7 @@ async def test_a_seat_panel_never_reaches_the_player_who_sat_there_before(game, 
     table = h.table()
     assert 1 not in table.panels
     # Carol takes seat 1; her DM setup fails every time (a 5xx, not 50007)
-    fake.dm_failures[CAROL] = 3
+    fake.dm_failures[CAROL] = 2
     await h.click(CAROL, lobby, "加入")
     assert table.seat_of(CAROL) == 1 and "South" in fake.last_ephemeral(CAROL)
     assert 1 not in table.panels  # a failed setup leaves no binding
@@ -129,10 +129,10 @@ async def test_dm_panel_that_cannot_be_sent_falls_back_to_show_my_hand(game):
     await h.click(BOB, lobby, "加入")
     table = h.table()
     await h.click(BOB, lobby, "离开")
-    fake.dm_failures[CAROL] = 3
+    fake.dm_failures[CAROL] = 2
     await h.click(CAROL, lobby, "加入")
     assert 1 not in table.panels
-    fake.dm_failures[CAROL] = 3
+    fake.dm_failures[CAROL] = 2
     await h.click(ALICE, lobby, "开始")  # Carol's panel cannot be sent at the deal either
     await h.settle()
     assert table.seats[1].dm_ok is False
