@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from cogs.lobby import Table
 from jxbot.ai.strings import computer_name
-from jxbot.bot import CustomId, JxBot, MjButton, lang_of, reply
+from jxbot.bot import ALREADY_ACKNOWLEDGED, CustomId, JxBot, MjButton, lang_of, reply
 from jxbot.game.actions import Action, ActionType
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name, wind_name
@@ -767,7 +767,11 @@ class PlayCog(commands.Cog):
         table, session = checked
         ds = session.seats.get(cid.seat)  # type: ignore[arg-type]
         if not interaction.response.is_done():
-            await interaction.response.defer()  # a deferred update: the panel is edited in place
+            try:
+                await interaction.response.defer()  # a deferred update: the panel is edited in place
+            except discord.HTTPException as exc:
+                if exc.code != ALREADY_ACKNOWLEDGED:  # the 2 s guard acknowledged it at the same moment
+                    raise
         if ds is not None and ds.occupant.dm_ok is False:
             ds.ephemeral = interaction
         action = Action(ActionType(cid.verb), cid.seat, cid.arg)  # type: ignore[arg-type]

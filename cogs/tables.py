@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import functools
 import io
@@ -19,7 +18,7 @@ import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from cogs.lobby import LobbyError, Table, TableConfig, TableManager
 from cogs.play import PlayCog, Session, StoreSink, status_text
 from jxbot.ai.strings import LEVEL_NAMES, computer_name
-from jxbot.bot import CustomId, JxBot, MjButton, lang_of, ls, missing_permissions, reply
+from jxbot.bot import ALREADY_ACKNOWLEDGED, CustomId, JxBot, MjButton, lang_of, ls, missing_permissions, reply
 from jxbot.i18n import norm_lang, t
 from jxbot.rules.tiles import wind_name
 from jxbot.safety import ECHO_MAX, cap, fit, ping
@@ -60,8 +59,13 @@ async def defer(interaction: discord.Interaction) -> None:
     """Acknowledge with a private "thinking…" unless already acknowledged (the 2 s guard may have answered
     while the handler waited for its table's lock); the handler then answers with followups either way."""
     if not interaction.response.is_done():
-        with contextlib.suppress(discord.InteractionResponded):
+        try:
             await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.InteractionResponded:
+            pass
+        except discord.HTTPException as exc:
+            if exc.code != ALREADY_ACKNOWLEDGED:  # the guard acknowledged it at the same moment
+                raise
 
 
 def display_name(user: discord.abc.User) -> str:

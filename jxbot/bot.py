@@ -145,7 +145,13 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             return
     except discord.InteractionResponded:
         pass
+    except discord.HTTPException as exc:
+        if exc.code != ALREADY_ACKNOWLEDGED:  # the 2 s guard acknowledged it at the same moment
+            raise
     await interaction.followup.send(content or "", ephemeral=ephemeral, **kw)
+
+
+ALREADY_ACKNOWLEDGED = 40060  # Discord: "Interaction has already been acknowledged"
 
 
 ACK_AFTER = 2.0  # seconds: acknowledge anything still unanswered by then (Discord allows 3)
