@@ -337,8 +337,14 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     async def _post_lobby(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
         user = interaction.user
         ch = self.bot.get_partial_messageable(table.channel_id)
-        msg = await ch.send(self.lobby_content(table), view=self.lobby_view(table),
-                            allowed_mentions=discord.AllowedMentions.none())
+        try:
+            msg = await ch.send(self.lobby_content(table), view=self.lobby_view(table),
+                                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:  # no lobby message, no table: nobody stays seated at it
+            log.warning("posting the lobby of table %s failed: %s", table.id, exc.status)
+            self.manager.end(table)
+            await interaction.followup.send(t("bot.err.post_failed", lang), ephemeral=True)
+            return
         table.lobby_message_id = msg.id
         await interaction.followup.send(t("bot.ok.created", lang), ephemeral=True)
         await self.save(table)

@@ -78,6 +78,11 @@ def ping(*user_ids: int) -> discord.AllowedMentions:
 
 STRINGS = {
     "bot.err.closed": {"zh": "这张牌桌已经关闭了。", "en": "This table is closed."},
+    "bot.err.post_failed": {
+        "zh": "没能在频道里发出牌桌消息（Discord 出错了），牌桌没有开成。请稍后再试。",
+        "en": "Could not post the table message in this channel (a Discord error), so no table was opened. "
+              "Please try again.",
+    },
     "bot.err.owner_only_global": {
         "zh": "银子在所有服务器通用：只有机器人的所有者可以改动银子和银子设置（起始银子、每日签到）。",
         "en": "Silver is shared across servers: only the bot's owner can move silver or change the silver "

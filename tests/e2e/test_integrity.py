@@ -259,6 +259,13 @@ async def test_chaos(double, start_bot, tmp_path):
         if k < 0.10:
             a = await p.slash("麻将 开桌", channel=ch, 底分=r.choice([1, 2, 3]), wait=False)
         elif k < 0.30 and lobbies():
+            mine = [m for m in lobbies() if f"桌主：<@{p.id}>" in (m.content or "")]
+            if mine and r.random() < 0.4:  # an owner starts their table now and then (often twice)
+                lob = r.choice(mine)
+                actions.append((f"{p.name} start", await p.click(lob, label="开始", wait=False)))
+                if r.random() < 0.5:
+                    actions.append((f"{p.name} start again", await p.click(lob, label="开始", wait=False)))
+                return
             lob = r.choice(lobbies())
             a = await p.click(lob, label=r.choice(["加入", "加入", "离开", "加电脑", "开始"]), wait=False)
             if r.random() < 0.3:  # a double press
@@ -315,6 +322,8 @@ async def test_chaos(double, start_bot, tmp_path):
     told = [x for _, a in actions for x in a.texts()]
     log_text = w.bot.log()
     where = log_text.find("Traceback")
+    if where >= 0:
+        print(log_text[max(0, where - 300):where + 4000])
     assert not [x for x in told if any(s in x for s in INTERNAL)], (f"seed {CHAOS_SEED}: internal errors shown",
                                                                      log_text[max(0, where - 300):where + 3000])
     await asyncio.sleep(1.0)
@@ -337,6 +346,9 @@ async def test_chaos(double, start_bot, tmp_path):
     # no task died with an unretrieved exception, nothing raised past the bot's handlers
     text = w.bot.log()
     assert "exception was never retrieved" not in text, (CHAOS_SEED, w.bot.tail(80))
-    assert "Traceback" not in text, (CHAOS_SEED, text[text.index("Traceback") - 2000:][:6000])
+    # tracebacks only of the 5xx the double was told to inject (logged where a post failed), nothing else
+    for block in text.split("Traceback (most recent call last):")[1:]:
+        last = next((ln for ln in block.splitlines() if re.match(r"^[\w.]+(Error|Exception)\b", ln)), block[-300:])
+        assert "DiscordServerError: 50" in last, (CHAOS_SEED, last, block[:3000])
     assert re.search(r"(button|command) .* failed", text) is None, (CHAOS_SEED, w.bot.tail(80))
     assert len(actions) > 30, f"only {len(actions)} actions in {CHAOS_SECONDS}s"
