@@ -392,3 +392,15 @@ async def test_a_kick_or_leave_releases_the_seat_its_hold_and_its_buttons(game):
     assert h.bot.get_cog("TablesCog").manager.of_user(BOB) is None
     await h.command(ALICE, "mahjong leave")  # the last human: the table closes
     assert store.held(GUILD, ALICE) == 0 and h.bot.get_cog("TablesCog").manager.tables == {}
+
+
+async def test_a_lobby_that_cannot_be_posted_opens_no_table(game):
+    from .conftest import http_error
+
+    h, fake = game, game.fake
+    fake.fail_next["POST"] = [http_error(503, 0, "Service Unavailable")]
+    await h.command(ALICE, "mahjong create", stake=1)
+    assert "no table was opened" in fake.last_ephemeral(ALICE)
+    assert h.bot.get_cog("TablesCog").manager.tables == {} and h.bot.store.held(GUILD, ALICE) == 0
+    await h.command(ALICE, "mahjong create", stake=1)  # and the owner is free to try again
+    assert lobby_of(fake) is not None
