@@ -50,6 +50,9 @@ def serialized(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[No
     @functools.wraps(fn)
     async def run(self: Any, interaction: discord.Interaction, table: Table, *a: Any, **kw: Any) -> None:
         async with self.manager.lock(table.id):
+            if self.manager.get(table.id) is not table or table.state == "ended":
+                await reply(interaction, t("bot.err.closed", lang_of(interaction)))  # closed while waiting
+                return
             await fn(self, interaction, table, *a, **kw)
 
     return run
