@@ -404,3 +404,12 @@ async def test_a_lobby_that_cannot_be_posted_opens_no_table(game):
     assert h.bot.get_cog("TablesCog").manager.tables == {} and h.bot.store.held(GUILD, ALICE) == 0
     await h.command(ALICE, "mahjong create", stake=1)  # and the owner is free to try again
     assert lobby_of(fake) is not None
+
+
+def test_owner_ids_setting():
+    from jxbot.config import ConfigError
+
+    assert Settings.from_mapping({"JXBOT_OWNER_IDS": "12, 34 56"}).owner_ids == (12, 34, 56)
+    assert Settings.from_mapping({}).owner_ids == ()
+    with pytest.raises(ConfigError, match="JXBOT_OWNER_IDS"):
+        Settings.from_mapping({"JXBOT_OWNER_IDS": "12,abc"})
