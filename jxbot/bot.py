@@ -200,6 +200,9 @@ class EditCoalescer:
     ``submit(key, fn)`` stores ``fn`` (a zero-argument coroutine function doing the edit) as the latest
     state for ``key`` (e.g. a message id) and makes sure a worker applies it. A 429 is retried after
     its ``retry_after`` with the newest state; a 404 (message gone) drops the key.
+
+    ``submit(key, fn, urgent=True)`` skips the interval (not a 429's wait): a claim offer goes out at
+    once, still in order with the key's other edits (one edit in flight per key).
     """
 
     def __init__(self, interval: float = 1.0, *, clock: Callable[[], float] = time.monotonic) -> None:
@@ -211,10 +214,18 @@ class EditCoalescer:
         self.edits: dict[Any, int] = {}  # applied edits per key (observability and tests)
         self.submitted: dict[Any, int] = {}
         self._retired: set[Any] = set()
+        self._hold: dict[Any, float] = {}  # no edit before this time (a 429's retry_after)
+        self._urgent: set[Any] = set()
+        self._hurry: dict[Any, asyncio.Event] = {}
 
-    def submit(self, key: Any, fn: Callable[[], Awaitable[Any]]) -> None:
+    def submit(self, key: Any, fn: Callable[[], Awaitable[Any]], *, urgent: bool = False) -> None:
         self._pending[key] = fn
         self.submitted[key] = self.submitted.get(key, 0) + 1
+        if urgent:
+            self._urgent.add(key)
+            ev = self._hurry.get(key)
+            if ev is not None:
+                ev.set()
         task = self._tasks.get(key)
         if task is None or task.done():
             self._tasks[key] = asyncio.create_task(self._worker(key))
@@ -238,6 +249,9 @@ class EditCoalescer:
         self._retired.discard(key)
         self._tasks.pop(key, None)
         self._last.pop(key, None)
+        self._hold.pop(key, None)
+        self._urgent.discard(key)
+        self._hurry.pop(key, None)
         self.edits.pop(key, None)
         self.submitted.pop(key, None)
 
@@ -249,10 +263,18 @@ class EditCoalescer:
 
     async def _worker(self, key: Any) -> None:
         while key in self._pending:
-            wait = self._last.get(key, -1e18) + self.interval - self._clock()
+            hold = self._hold.get(key, -1e18)
+            due = hold if key in self._urgent else max(hold, self._last.get(key, -1e18) + self.interval)
+            wait = due - self._clock()
             if wait > 0:
-                await asyncio.sleep(wait)
+                ev = self._hurry.setdefault(key, asyncio.Event())
+                ev.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ev.wait(), wait)
+                continue  # an urgent edit may have come meanwhile: look again
             fn = self._pending.pop(key, None)
+            urgent = key in self._urgent
+            self._urgent.discard(key)
             if fn is None:
                 break
             try:
@@ -264,8 +286,9 @@ class EditCoalescer:
             except discord.HTTPException as exc:
                 if exc.status == 429:
                     retry = float(getattr(exc, "retry_after", None) or 1.0)
-                    self._pending.setdefault(key, fn)  # keep the newest state
-                    self._last[key] = self._clock() + retry - self.interval
+                    if self._pending.setdefault(key, fn) is fn and urgent:  # keep the newest state
+                        self._urgent.add(key)
+                    self._hold[key] = self._clock() + retry
                     continue
                 log.warning("editing message %s failed: %s", key, exc)
             except Exception:

@@ -81,11 +81,16 @@ async def test_a_restarted_process_resumes_the_hand_from_the_stored_events():
     after = resumed.view(1)
     for v in (before, after):
         v.pop("deadline")
+        v.pop("step")
     assert after == before  # the same hand, the same tiles, the same legal actions
     resumed.start()
     await resumed.wait_idle()
     if resumed.hand_running and 1 in resumed.hand.pending():
         assert resumed.view(1)["deadline"] > clock2.now()  # the clock restarted
+    # once the clocks ran again the seat was sent its view: with a countdown if it was awaited
+    i = rec.notes.index({"kind": "resume"})
+    v = rec.views[i]
+    assert v["deadline"] is not None if v["actions"] else v["deadline"] is None
     await play_defaults(resumed, 1, 400)
     assert resumed.finished and resumed.hands_played == 2
     assert sink.events[hid][:n_events] == stored and len(sink.events[hid]) > n_events  # continued, not restarted
