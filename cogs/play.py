@@ -198,7 +198,13 @@ def panel_text(table: Table, seat: int, view: dict, lang: str) -> str:
 
 
 class DiscordSeat:
-    """A human seat: keeps the latest seat view and keeps the player's panel up to date."""
+    """A human seat: keeps the latest seat view and keeps the player's panel up to date.
+
+    A claim offer goes out at once (an urgent edit) and the runner is told when Discord accepted it: the
+    seat's claim window counts from then (RULES C). The player's own press is answered by updating the
+    panel in the interaction response (:meth:`answer`); other changes go through the coalescer."""
+
+    confirms_delivery = True  # the runner starts this seat's claim window on offer_delivered()
 
     def __init__(self, session: Session, seat: int) -> None:
         self.session = session
@@ -207,6 +213,8 @@ class DiscordSeat:
         self.ephemeral: discord.Interaction | None = None  # the last interaction showing an ephemeral panel
         self._pushed: str | None = None  # signature of the panel last sent
         self.notified = 0
+        self.answering = 0  # presses being answered in their interaction response: pushes wait for them
+        self._io = asyncio.Lock()  # one panel edit at a time (push or answer)
 
     @property
     def occupant(self) -> Any:
@@ -222,10 +230,10 @@ class DiscordSeat:
         table, view, lang = self.session.table, self.view or {}, self.lang
         seats = view.get("seats") or [{}] * 4
         me = seats[self.seat] if self.seat < len(seats) else {}
-        keys = ("hand", "drawn", "phase", "actions", "wildcard", "dealer", "hand_number",
-                "round_wind", "pending_kong", "deadline", "hand_id")
-        if view.get("actions"):  # the discard on offer matters only while this seat may claim it
-            keys += ("last_discard",)
+        # what the hand picture and the text draw; the deadline is in the text (to the second)
+        keys = ("hand", "drawn", "actions", "wildcard", "dealer", "hand_number", "round_wind", "hand_id")
+        if view.get("actions"):  # the phase and the tile on offer matter only while this seat may act
+            keys += ("last_discard", "phase", "pending_kong")
         return json.dumps([panel_text(table, self.seat, view, lang), table.nonces.get(self.seat),
                            {k: view.get(k) for k in keys},
                            {k: me.get(k) for k in ("melds", "seat_wind", "is_dealer", "auto", "autowin")}],
@@ -244,7 +252,8 @@ class DiscordSeat:
         self.view = view
         self.notified += 1
         self.session.table.nonce_for(self.seat, action_keys(view))  # old buttons go stale at once
-        self.schedule()
+        runner = self.session.runner
+        self.schedule(urgent=runner is not None and runner.offer_pending(self.seat))
 
     async def on_result(self, result_view: dict) -> None:
         if self.view is not None:
@@ -256,18 +265,40 @@ class DiscordSeat:
         """A caishen reseat (after a 版): the whole table moves at once (see :meth:`Session.reseat`)."""
         await self.session.reseat(info)
 
-    def schedule(self) -> None:
+    def schedule(self, *, urgent: bool = False) -> None:
         bot = self.session.bot
         key = ("panel", self.session.table.id, self.seat)
-        bot.coalescer.submit(key, self.push)
+        bot.coalescer.submit(key, self.push, urgent=urgent)
+
+    def _fresh_offer(self) -> int | None:
+        """The step of the view about to be shown when it is an offer not yet delivered (its countdown is
+        then set to a full window from now), else None."""
+        runner, view = self.session.runner, self.view
+        if runner is None or view is None or not runner.offer_pending(self.seat) or view.get("step") != runner.step:
+            return None
+        self.view = {**view, "deadline": runner.seat_deadline(self.seat)}
+        return int(view["step"])
+
+    def _delivered(self, step: int | None) -> None:
+        runner = self.session.runner
+        if step is not None and runner is not None:
+            runner.offer_delivered(self.seat, step)
 
     async def push(self) -> None:
         """Send or edit the panel (DM, or the ephemeral fallback)."""
+        if self.answering:
+            return  # the press being answered shows the newest panel; answer() schedules what comes after
+        async with self._io:
+            await self._push()
+
+    async def _push(self) -> None:
         occ = self.occupant
         if occ is None or occ.is_computer or self.view is None:
             return
+        offer = self._fresh_offer()
         sig = self.signature()
         if sig == self._pushed and (occ.dm_ok is False or self.session.table.panels.get(self.seat)):
+            self._delivered(offer)  # already in front of the player
             return  # nothing this player sees has changed (another seat's move): no edit
         content, comps, png = await self.build()
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
@@ -280,6 +311,7 @@ class DiscordSeat:
                     self.ephemeral = None  # its token expired (15 min): "Show my hand" opens a new one
                     raise
                 self._pushed = sig
+                self._delivered(offer)
             return
         table = self.session.table
         where = table.panels.get(self.seat)
@@ -288,6 +320,7 @@ class DiscordSeat:
             try:
                 await ch.get_partial_message(where[1]).edit(content=content, view=comps, attachments=files)
                 self._pushed = sig
+                self._delivered(offer)
                 return
             except discord.NotFound:
                 table.panels.pop(self.seat, None)
@@ -303,6 +336,41 @@ class DiscordSeat:
         occ.dm_ok = True
         table.panels[self.seat] = (msg.channel.id, msg.id)
         self._pushed = sig
+        self._delivered(offer)
+
+    async def answer(self, interaction: discord.Interaction) -> None:
+        """Answer the player's own press by updating the pressed panel in the interaction response
+        (type 7; no REST edit, and the player sees the result at once). Call with ``answering`` raised
+        around the submit; lowers it."""
+        try:
+            async with self._io:
+                await self._answer(interaction)
+        finally:
+            self.answering = max(0, self.answering - 1)
+        if self.view is not None and self.signature() != self._pushed:
+            self.schedule()  # something changed after the answer was drawn
+
+    async def _answer(self, interaction: discord.Interaction) -> None:
+        occ = self.occupant
+        if occ is None or occ.is_computer or self.view is None:
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            return
+        offer = self._fresh_offer()
+        sig = self.signature()
+        content, comps, png = await self.build()
+        files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
+        try:
+            if not interaction.response.is_done():
+                await interaction.response.edit_message(content=content, view=comps, attachments=files)
+            else:  # the acknowledgement guard deferred it: the pressed message is the original
+                await interaction.edit_original_response(content=content, view=comps, attachments=files)
+        except discord.HTTPException as exc:
+            log.warning("answering a press at table %s seat %d failed: %s", self.session.table.id, self.seat, exc)
+            self._pushed = None
+            return
+        self._pushed = sig
+        self._delivered(offer)
 
 
 class ChannelObserver:
@@ -311,10 +379,19 @@ class ChannelObserver:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.view: dict | None = None
+        self.retire: int | None = None  # a table message from before a restart: retired once the new one is up
+        self._shown: str | None = None  # the status text and picture inputs last shown
 
     async def notify(self, view: dict, note: dict | None) -> None:
         self.view = view
         self.session.bot.coalescer.submit(("table", self.session.table.id), self.push)
+
+    def signature(self) -> str:
+        """What the table message shows: the status text and the public view the picture is drawn from."""
+        view = dict(self.view or {})
+        view.pop("step", None)  # not drawn
+        view.pop("deadline", None)  # in the text, to the second
+        return json.dumps([status_text(self.view or {}, self.session.table.lang), view], sort_keys=True, default=str)
 
     def components(self) -> discord.ui.View:
         v = discord.ui.View(timeout=None)
@@ -327,6 +404,9 @@ class ChannelObserver:
         table, bot = self.session.table, self.session.bot
         if self.view is None:
             return
+        sig = self.signature()
+        if sig == self._shown and table.table_message_id is not None:
+            return  # nothing visible changed (e.g. a claim answered in a window): no edit
         content = status_text(self.view, table.lang)
         png = await render_async("table", copy.deepcopy(self.view), table.lang)
         files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
@@ -335,11 +415,27 @@ class ChannelObserver:
             try:
                 await ch.get_partial_message(table.table_message_id).edit(
                     content=content, view=self.components(), attachments=files)
+                self._shown = sig
                 return
             except discord.NotFound:
                 table.table_message_id = None
         msg = await ch.send(content=content, view=self.components(), files=files)
         table.table_message_id = msg.id
+        self._shown = sig
+        await self.session.cog.save(table)  # a restart finds this message (and retires it)
+        old, self.retire = self.retire, None
+        if old is not None and old != msg.id:
+            await self.retire_message(old, msg)
+
+    async def retire_message(self, old: int, new: discord.Message) -> None:
+        """After a restart: the table message from before points to the new one and loses its buttons."""
+        table, bot = self.session.table, self.session.bot
+        ch = bot.get_partial_messageable(table.channel_id)
+        try:
+            await ch.get_partial_message(old).edit(content=t("bot.status.moved", table.lang, link=new.jump_url),
+                                                   view=None, attachments=[])
+        except discord.HTTPException as exc:
+            log.info("could not retire the old table message of table %s: %s", table.id, exc)
 
     async def on_result(self, result: dict) -> None:
         table, bot = self.session.table, self.session.bot
@@ -495,8 +591,11 @@ class Session:
         task.add_done_callback(self._done)
 
     def refresh(self) -> None:
-        """Send every seat and the channel their current view again (after a resume)."""
+        """Send every seat and the channel their current view again (after a resume). A running hand is
+        left to the runner: it sends every seat its view once the clocks run (with the countdowns)."""
         runner = self.runner
+        if runner.hand_running:
+            return
         for seat, ds in self.seats.items():
             view = runner.view(seat)
             if view is not None:
@@ -685,17 +784,30 @@ class PlayCog(commands.Cog):
             return
         table, session = checked
         ds = session.seats.get(cid.seat)  # type: ignore[arg-type]
-        await interaction.response.defer()  # a deferred update: the panel is edited in place
         if ds is not None and ds.occupant.dm_ok is False:
             ds.ephemeral = interaction
         action = Action(ActionType(cid.verb), cid.seat, cid.arg)  # type: ignore[arg-type]
-        err = await session.runner.submit(cid.seat, action)
+        if ds is not None:
+            ds.answering += 1  # the panel this press changes goes out in its response, not as an edit
+        try:
+            err = await session.runner.submit(cid.seat, action)
+        except BaseException:
+            if ds is not None:
+                ds.answering = max(0, ds.answering - 1)
+            raise
         if err is not None:
+            if ds is not None:
+                ds.answering = max(0, ds.answering - 1)
             key = ERR_KEYS.get(err)
             msg = t(key, lang) if key else t("bot.err.not_now", lang, reason=err)
-            await interaction.followup.send(msg, ephemeral=True)
+            await reply(interaction, msg)
             if ds is not None:
                 ds.schedule()
+            return
+        if ds is None:
+            await interaction.response.defer()
+            return
+        await ds.answer(interaction)
 
     async def on_autowin(self, interaction: discord.Interaction, cid: CustomId) -> None:
         lang = lang_of(interaction)

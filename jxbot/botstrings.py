@@ -155,6 +155,7 @@ STRINGS.update({
     "bot.status.lobby": {"zh": "等待玩家：{n}/4", "en": "Waiting for players: {n}/4"},
     "bot.status.ended": {"zh": "本局结束。", "en": "The hand is over."},
     "bot.status.reseat": {"zh": "新的一版：重新抽风位换座。", "en": "A new 版: the players drew new seats."},
+    "bot.status.moved": {"zh": "机器人重启过：牌桌移到了新消息 {link}", "en": "The bot restarted: the table moved to a new message {link}"},
     "bot.status.match_over": {"zh": "牌局结束，谢谢！", "en": "The match is over. Thanks for playing!"},
     "bot.result.win": {"zh": "{name} 胡了 {tile}！{tai} 台 × 2^{fan} 番 × 底分 {stake} = {points}",
                    "en": "{name} wins on {tile}! {tai} 台 × 2^{fan} 番 × stake {stake} = {points}"},

@@ -75,7 +75,10 @@ async def test_discard_button_edits_panel_in_place(game):
     before = runner.hand.view(0)
     n_before = (before["hand"] + [before["drawn"]]).count(tile)
     iid = await h.click(ALICE, p, custom_id=b["custom_id"])
-    assert fake.callback_types(iid) == [6]  # deferred update: acknowledged at once
+    # the press is answered with the new panel itself (type 7, picture included): Alice sees it at once
+    assert fake.callback_types(iid) == [7]
+    cb = next(c for c in fake.callbacks if c["id"] == iid)
+    assert "Your hand" in cb["data"]["content"] and cb["data"].get("attachments"), cb["data"]
     discards = runner.hand.public_view()["seats"][0]["discards"]
     assert discards[0]["tile"] == tile
     after = runner.hand.view(0)
