@@ -76,8 +76,10 @@ def status_text(view: dict, lang: str) -> str:
                wild=tile_name(wild, lang) if wild is not None else "—", wall=view.get("wall_remaining", "?"))]
     phase = view.get("phase")
     dl = when(view.get("deadline"))
-    if phase == "turn":
+    if phase == "turn" and view.get("deadline"):
         lines.append(t("bot.status.turn", lang, name=seat_label(view, view.get("turn", 0), lang), when=dl))
+    elif phase == "turn":  # a computer's move (it comes within a second or so): no clock to show
+        lines.append(t("bot.status.turn_cpu", lang, name=seat_label(view, view.get("turn", 0), lang)))
     elif phase == "claim" and view.get("last_discard"):
         ld = view["last_discard"]
         lines.append(t("bot.status.claim", lang, name=seat_label(view, ld["seat"], lang), tile=tile_name(ld["tile"], lang),
@@ -371,6 +373,10 @@ class DiscordSeat:
             return
         self._pushed = sig
         self._delivered(offer)
+        where = self.session.table.panels.get(self.seat)
+        pressed = interaction.message.id if interaction.message is not None else None
+        if occ.dm_ok is not False and where is not None and pressed != where[1]:
+            self._pushed = None  # an older copy of the panel was pressed: the current one is brought up to date
 
 
 class ChannelObserver:

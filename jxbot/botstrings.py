@@ -149,6 +149,7 @@ STRINGS.update({
     "bot.status.line": {"zh": "第 {hand} 局 · {round}风圈 · 庄 {dealer} · 百搭 {wild} · 余 {wall} 张",
                     "en": "Hand {hand} · {round} round · dealer {dealer} · wildcard {wild} · {wall} tiles left"},
     "bot.status.turn": {"zh": "轮到 {name}，{when} 超时", "en": "{name} to play, time runs out {when}"},
+    "bot.status.turn_cpu": {"zh": "轮到 {name}", "en": "{name} to play"},
     "bot.status.claim": {"zh": "{name} 打出 {tile}，等待吃碰杠胡（{when}）", "en": "{name} discarded {tile}; waiting for claims ({when})"},
     "bot.status.contract": {"zh": "承包：{a} 与 {b}，等待其他两家选择放弃/坚持（{when}）", "en": "Contract: {a} and {b}; the other two choose give up / persist ({when})"},
     "bot.status.rob": {"zh": "补杠 {tile}，等待抢杠（{when}）", "en": "Added kong of {tile}; waiting for robbing ({when})"},
