@@ -7,6 +7,7 @@ through the coalescer; an ephemeral panel when DMs are closed), the channel is a
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import copy
 import io
 import json
@@ -19,7 +20,7 @@ from discord.ext import commands
 
 from cogs.lobby import Table
 from jxbot.ai.strings import computer_name
-from jxbot.bot import CustomId, JxBot, MjButton, lang_of, reply
+from jxbot.bot import BUTTON_ACK_AFTER, CustomId, JxBot, MjButton, ack_later, lang_of, reply
 from jxbot.game.actions import Action, ActionType
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name, wind_name
@@ -36,10 +37,25 @@ DM_CLOSED = 50007
 # ---------------------------------------------------------------------------------------------- render
 
 
-async def render_async(kind: str, view: dict, lang: str) -> bytes | None:
-    """:func:`render_png` in a worker thread, so drawing never stalls the event loop (other tables,
-    interaction acknowledgements)."""
-    return await asyncio.to_thread(render_png, kind, view, lang)
+# Pictures are drawn in worker threads, so drawing never stalls the event loop. Two pools: one thread for
+# everything that can wait (table pictures, results, panels nobody acts on) and two for the pictures a
+# player is waiting for (the panel answering a press, a panel with buttons to act on). Few threads on
+# purpose: drawing holds the GIL most of the time, and more drawing threads would starve the event loop
+# and the store's thread (under load a press would wait seconds for its event to be stored).
+_POOLS: dict[bool, concurrent.futures.ThreadPoolExecutor] = {}
+
+
+def _pool(urgent: bool) -> concurrent.futures.ThreadPoolExecutor:
+    pool = _POOLS.get(urgent)
+    if pool is None:
+        pool = _POOLS[urgent] = concurrent.futures.ThreadPoolExecutor(
+            max_workers=2 if urgent else 1, thread_name_prefix="jxbot-render-now" if urgent else "jxbot-render")
+    return pool
+
+
+async def render_async(kind: str, view: dict, lang: str, *, urgent: bool = False) -> bytes | None:
+    """:func:`render_png` in a worker thread; ``urgent`` pictures never queue behind the others."""
+    return await asyncio.get_running_loop().run_in_executor(_pool(urgent), render_png, kind, view, lang)
 
 
 def render_png(kind: str, view: dict, lang: str) -> bytes | None:
@@ -241,13 +257,13 @@ class DiscordSeat:
                            {k: me.get(k) for k in ("melds", "seat_wind", "is_dealer", "auto", "autowin")}],
                           sort_keys=True, default=str)
 
-    async def build(self) -> tuple[str, discord.ui.View, bytes | None]:
+    async def build(self, *, urgent: bool = False) -> tuple[str, discord.ui.View, bytes | None]:
         table, view, lang = self.session.table, self.view or {}, self.lang
         nonce = table.nonce_for(self.seat, action_keys(view))
         autowin = bool(((view.get("seats") or [{}] * 4)[self.seat]).get("autowin"))
         content = panel_text(table, self.seat, view, lang)
         comps = panel_components(table.id, self.seat, nonce, view, lang, autowin=autowin)
-        png = await render_async("hand", copy.deepcopy(view), lang) if view else None
+        png = await render_async("hand", copy.deepcopy(view), lang, urgent=urgent) if view else None
         return content, comps, png
 
     async def notify(self, view: dict, note: dict | None) -> None:
@@ -302,7 +318,8 @@ class DiscordSeat:
         if sig == self._pushed and (occ.dm_ok is False or self.session.table.panels.get(self.seat)):
             self._delivered(offer)  # already in front of the player
             return  # nothing this player sees has changed (another seat's move): no edit
-        content, comps, png = await self.build()
+        # a panel the player must act on is drawn ahead of the channels' pictures
+        content, comps, png = await self.build(urgent=bool(self.view.get("actions")))
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
         if occ.dm_ok is False:
             inter = self.ephemeral
@@ -360,7 +377,7 @@ class DiscordSeat:
             return
         offer = self._fresh_offer()
         sig = self.signature()
-        content, comps, png = await self.build()
+        content, comps, png = await self.build(urgent=True)
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
         try:
             if not interaction.response.is_done():
@@ -795,6 +812,10 @@ class PlayCog(commands.Cog):
         action = Action(ActionType(cid.verb), cid.seat, cid.arg)  # type: ignore[arg-type]
         if ds is not None:
             ds.answering += 1  # the panel this press changes goes out in its response, not as an edit
+            guard = interaction.extras.get("ack_guard")
+            if guard is not None:
+                guard.cancel()
+            ack_later(interaction, after=BUTTON_ACK_AFTER, update=True)
         try:
             err = await session.runner.submit(cid.seat, action)
         except BaseException:
