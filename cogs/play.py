@@ -20,7 +20,17 @@ from discord.ext import commands
 
 from cogs.lobby import Table
 from jxbot.ai.strings import computer_name
-from jxbot.bot import BUTTON_ACK_AFTER, CustomId, JxBot, MjButton, ack_later, lang_of, reply
+from jxbot.bot import (
+    BUTTON_ACK_AFTER,
+    CustomId,
+    JxBot,
+    MjButton,
+    ack_later,
+    after_guard,
+    lang_of,
+    reply,
+    take_response,
+)
 from jxbot.game.actions import Action, ActionType
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name, wind_name
@@ -372,7 +382,7 @@ class DiscordSeat:
     async def _answer(self, interaction: discord.Interaction) -> None:
         occ = self.occupant
         if occ is None or occ.is_computer or self.view is None:
-            if not interaction.response.is_done():
+            if take_response(interaction):
                 await interaction.response.defer()
             return
         offer = self._fresh_offer()
@@ -380,9 +390,10 @@ class DiscordSeat:
         content, comps, png = await self.build(urgent=True)
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
         try:
-            if not interaction.response.is_done():
+            if take_response(interaction):
                 await interaction.response.edit_message(content=content, view=comps, attachments=files)
             else:  # the acknowledgement guard deferred it: the pressed message is the original
+                await after_guard(interaction)
                 await interaction.edit_original_response(content=content, view=comps, attachments=files)
         except discord.HTTPException as exc:
             log.warning("answering a press at table %s seat %d failed: %s", self.session.table.id, self.seat, exc)
@@ -832,7 +843,8 @@ class PlayCog(commands.Cog):
                 ds.schedule()
             return
         if ds is None:
-            await interaction.response.defer()
+            if take_response(interaction):
+                await interaction.response.defer()
             return
         await ds.answer(interaction)
 

@@ -140,12 +140,29 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 **kw: Any) -> None:
     """Answer an interaction whether or not it has been acknowledged yet."""
     try:
-        if not interaction.response.is_done():
+        if take_response(interaction):
             await interaction.response.send_message(content, ephemeral=ephemeral, **kw)
             return
     except discord.InteractionResponded:
         pass
+    await after_guard(interaction)
     await interaction.followup.send(content or "", ephemeral=ephemeral, **kw)
+
+
+def take_response(interaction: discord.Interaction) -> bool:
+    """True when the caller may send the interaction's first response now: nothing answered it and the
+    acknowledgement guard is not deferring it (so the two never both answer: Discord's 40060)."""
+    if interaction.response.is_done() or interaction.extras.get("responder") == "guard":
+        return False
+    interaction.extras["responder"] = "handler"
+    return True
+
+
+async def after_guard(interaction: discord.Interaction) -> None:
+    """Wait until a deferral the guard began has reached Discord (followups and original edits need it)."""
+    task = interaction.extras.get("ack_guard")
+    if interaction.extras.get("responder") == "guard" and task is not None and not task.done():
+        await asyncio.shield(task)
 
 
 ACK_AFTER = 2.0  # seconds: acknowledge anything still unanswered by then (Discord allows 3)
@@ -163,8 +180,9 @@ def ack_later(interaction: discord.Interaction, *, after: float | None = None, u
 
     async def run() -> None:
         await asyncio.sleep(wait)
-        if interaction.response.is_done():
-            return
+        if interaction.response.is_done() or interaction.extras.get("responder") is not None:
+            return  # answered, or its handler is sending the answer right now
+        interaction.extras["responder"] = "guard"
         log.warning("interaction %s still unanswered after %.1f s; deferring", interaction.id, wait)
         try:
             if update:

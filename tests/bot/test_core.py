@@ -190,3 +190,39 @@ async def test_coalescer_urgent_edit_skips_the_interval_but_not_a_429_wait():
     co.submit("k", limited, urgent=True)
     await co.flush("k")
     assert len(calls) == 2 and calls[1] - calls[0] >= 0.28  # Discord's retry_after is respected
+
+
+async def test_the_ack_guard_and_a_slow_answer_never_both_answer():
+    from jxbot.bot import ack_later, after_guard, take_response
+
+    class Response:
+        def __init__(self):
+            self.sent: list[str] = []
+
+        def is_done(self):
+            return bool(self.sent)
+
+        async def defer(self, **kw):
+            await asyncio.sleep(0.05)  # the deferral is on its way when the handler looks
+            self.sent.append("defer")
+
+    class Inter:
+        id = 1
+
+        def __init__(self):
+            self.extras: dict = {}
+            self.response = Response()
+
+    # the handler starts its answer first: the guard, firing meanwhile, stays quiet
+    i = Inter()
+    ack_later(i, after=0.01, update=True)
+    assert take_response(i)
+    await asyncio.sleep(0.05)
+    assert i.response.sent == []
+    # the guard starts deferring first: the handler waits for it and then edits the original instead
+    j = Inter()
+    ack_later(j, after=0.01, update=True)
+    await asyncio.sleep(0.02)
+    assert not take_response(j)
+    await after_guard(j)
+    assert j.response.sent == ["defer"]
