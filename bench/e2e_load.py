@@ -114,9 +114,8 @@ async def main(args: argparse.Namespace) -> dict:
         humans = {p.id for w in worlds for p in w.players}
         own = own_panel_ms(double, timeline, since=t0, users=humans)
         calls = rest_calls(double, since=t0, until=t_end)
-        moves, per_hand = moves_in(tmp / "load.sqlite3", wall0, wall_end)
-        if per_hand is None:
-            per_hand = engine_discards_per_hand()
+        moves, measured_per_hand = moves_in(tmp / "load.sqlite3", wall0, wall_end)
+        per_hand = engine_discards_per_hand()  # the same yardstick in every run (few hands end in a run)
         per_move = {k: round(v / moves, 2) for k, v in calls.items()} if moves else {}
         per_table_rps = calls["budget"] / duration / max(1, args.tables) if duration else 0.0
         log = bot.log()
@@ -136,7 +135,7 @@ async def main(args: argparse.Namespace) -> dict:
             # REST calls that count against the bot's ~50 requests/s (interaction responses and their
             # webhooks are "free"), per move (= a discard) and per hand (× the discards of a finished hand)
             "moves": moves, "rest_calls": calls, "rest_per_move": per_move,
-            "discards_per_hand": per_hand,
+            "discards_per_hand": per_hand, "discards_per_finished_hand": measured_per_hand,
             "rest_per_hand": {k: round(v * per_hand, 1) for k, v in per_move.items()} if per_hand else None,
             "rest_per_s_per_table": round(per_table_rps, 3),
             "tables_per_token_at_50rps": int(50 / per_table_rps) if per_table_rps else None,
