@@ -330,7 +330,8 @@ class TableRunner:
         else:
             view["deadline"] = self.seat_deadline(viewer) if live and viewer in hand.pending() else None
         view["table_id"] = self.config.table_id
-        view["step"] = self._step_no
+        if viewer is not None:  # for offer_delivered; the public needs no step count
+            view["step"] = self._step_no
         return view
 
     def view(self, seat: int) -> dict | None:
