@@ -377,7 +377,8 @@ class DiscordSeat:
         finally:
             self.answering = max(0, self.answering - 1)
         if self.view is not None and self.signature() != self._pushed:
-            self.schedule()  # something changed after the answer was drawn
+            runner = self.session.runner  # something changed after the answer was drawn
+            self.schedule(urgent=runner is not None and runner.offer_pending(self.seat))
 
     async def _answer(self, interaction: discord.Interaction) -> None:
         occ = self.occupant
