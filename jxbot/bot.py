@@ -168,7 +168,7 @@ async def after_guard(interaction: discord.Interaction) -> None:
 ACK_AFTER = 2.0  # seconds: acknowledge anything still unanswered by then (Discord allows 3)
 # a button press is normally answered with its result (the updated panel) within ~0.1 s; under load it is
 # deferred sooner than a command, and its result then edits the pressed message (a free webhook edit)
-BUTTON_ACK_AFTER = 1.0
+BUTTON_ACK_AFTER = 0.6
 
 
 def ack_later(interaction: discord.Interaction, *, after: float | None = None, update: bool = False) -> asyncio.Task[None]:
