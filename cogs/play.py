@@ -766,6 +766,14 @@ class StoreSink:
     async def append(self, hand_id: str, index: int, event_json: dict) -> None:
         await self.store.append_event(hand_id, index, event_json)
 
+    async def append_many(self, hand_id: str, start: int, events_json: list[dict]) -> None:
+        """Several events of one move in one store transaction (fewer commits per move)."""
+        if hasattr(self.store, "append_events"):
+            await self.store.append_events(hand_id, start, events_json)
+            return
+        for i, e in enumerate(events_json):
+            await self.store.append_event(hand_id, start + i, e)
+
     async def settle(self, hand_id: str, settlement: Any, result_view: dict) -> None:
         seats = self.seats.get(hand_id)
         if seats is None:

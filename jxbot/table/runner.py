@@ -619,7 +619,13 @@ class TableRunner:
         hand = self.hand
         events = hand.events
         hid = _hand_id(hand)
+        append_many = getattr(self.sink, "append_many", None)
         try:
+            if append_many is not None and len(events) - self._persisted > 1:
+                # a move's events in one go (a sink with append_many stores them in one transaction)
+                end = len(events)
+                await append_many(hid, self._persisted, [e.to_json() for e in events[self._persisted:end]])
+                self._persisted = end
             while self._persisted < len(events):
                 await self.sink.append(hid, self._persisted, events[self._persisted].to_json())
                 self._persisted += 1
