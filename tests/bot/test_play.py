@@ -270,6 +270,7 @@ async def test_store_failure_stops_the_table_and_says_so(game, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(h.bot.store, "append_event", broken)
+    monkeypatch.setattr(h.bot.store, "append_events", broken)  # a move of several events goes in one write
     p = panel(fake, ALICE)
     await h.click(ALICE, p, custom_id=discard_buttons(p)[0]["custom_id"])
     assert "stopped because of an error" in fake.last_ephemeral(ALICE)  # no traceback for the player
