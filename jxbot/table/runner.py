@@ -349,8 +349,9 @@ class TableRunner:
     def seat_deadline(self, seat: int) -> float | None:
         """When ``seat``'s time runs out in the current step. An offer not yet delivered shows the full
         window from now (its clock starts on delivery, so the player never has less than shown)."""
-        if seat in self._undelivered:
-            return self.clock.now() + self._limit(self.hand.phase if self.hand is not None else "claim")
+        if seat in self._undelivered:  # never later than the fallback end of an offer that does not arrive
+            return min(self.clock.now() + self._limit(self.hand.phase if self.hand is not None else "claim"),
+                       self._seat_deadline[seat])
         return self._seat_deadline.get(seat, self._deadline)  # type: ignore[return-value]
 
     @property
