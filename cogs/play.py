@@ -867,8 +867,19 @@ class PlayCog(commands.Cog):
         if occ is None or occ.user_id != interaction.user.id:
             await reply(interaction, t("bot.err.not_your_seat", lang))
             return
-        await interaction.response.defer()
-        on = await self.toggle_autowin(table, cid.seat)
+        ds = table.session.seats.get(cid.seat)
+        if ds is None or interaction.message is None:
+            await interaction.response.defer()
+            on = await self.toggle_autowin(table, cid.seat)
+        else:  # the switch's new state (✓) is shown in the response itself, not by a REST edit
+            ds.answering += 1
+            try:
+                on = await self.toggle_autowin(table, cid.seat)
+            except BaseException:
+                ds.answering = max(0, ds.answering - 1)
+                raise
+            await ds.answer(interaction)
+            await after_guard(interaction)
         await interaction.followup.send(t("bot.ok.autowin_on" if on else "bot.ok.autowin_off", lang), ephemeral=True)
 
     async def toggle_autowin(self, table: Table, seat: int) -> bool:

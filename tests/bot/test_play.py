@@ -126,7 +126,8 @@ async def test_autowin_button_toggles(game):
     h, fake = game, game.fake
     table = await start_table(h)
     p = panel(fake, ALICE)
-    await h.click(ALICE, p, prefix="mj:autowin:")
+    iid = await h.click(ALICE, p, prefix="mj:autowin:")
+    assert fake.callback_types(iid) == [7]  # the switch shows ✓ in the press's own response
     assert "on" in fake.last_ephemeral(ALICE)
     assert table.session.runner.seats[0].autowin is True
     assert any(b["label"] == "Auto-win ✓" for b in panel(fake, ALICE).buttons)
