@@ -12,6 +12,7 @@ import copy
 import io
 import json
 import logging
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -63,9 +64,28 @@ def _pool(urgent: bool) -> concurrent.futures.ThreadPoolExecutor:
     return pool
 
 
+BACKGROUND_REST = 1.0  # after a background picture, rest this many times as long as it took to draw
+_gate: asyncio.Lock | None = None
+
+
 async def render_async(kind: str, view: dict, lang: str, *, urgent: bool = False) -> bytes | None:
-    """:func:`render_png` in a worker thread; ``urgent`` pictures never queue behind the others."""
-    return await asyncio.get_running_loop().run_in_executor(_pool(urgent), render_png, kind, view, lang)
+    """:func:`render_png` in a worker thread; ``urgent`` pictures never queue behind the others.
+
+    Background pictures take turns and rest after each (as long again as it took): drawing holds the GIL,
+    and under load it would otherwise leave the event loop and the store's thread waiting for it, and
+    every press waiting for them. The table pictures then come less often; the pictures players wait for
+    do not wait."""
+    global _gate
+    loop = asyncio.get_running_loop()
+    if urgent:
+        return await loop.run_in_executor(_pool(True), render_png, kind, view, lang)
+    if _gate is None:
+        _gate = asyncio.Lock()
+    async with _gate:
+        t0 = time.perf_counter()
+        png = await loop.run_in_executor(_pool(False), render_png, kind, view, lang)
+        await asyncio.sleep((time.perf_counter() - t0) * BACKGROUND_REST)
+    return png
 
 
 def render_png(kind: str, view: dict, lang: str) -> bytes | None:
@@ -477,7 +497,7 @@ class ChannelObserver:
         lang = table.lang
         await bot.coalescer.flush(("table", table.id))
         lines = [result_text(result, lang)]
-        png = await render_async("result", copy.deepcopy(result), lang)
+        png = await render_async("result", copy.deepcopy(result), lang, urgent=True)  # everyone waits for it
         files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
         ch = bot.get_partial_messageable(table.channel_id)
         view = None
