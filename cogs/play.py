@@ -13,6 +13,7 @@ import io
 import json
 import logging
 import time
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -65,7 +66,7 @@ def _pool(urgent: bool) -> concurrent.futures.ThreadPoolExecutor:
 
 
 BACKGROUND_REST = 1.0  # after a background picture, rest this many times as long as it took to draw
-_gate: asyncio.Lock | None = None
+_GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
 async def render_async(kind: str, view: dict, lang: str, *, urgent: bool = False) -> bytes | None:
@@ -75,13 +76,13 @@ async def render_async(kind: str, view: dict, lang: str, *, urgent: bool = False
     and under load it would otherwise leave the event loop and the store's thread waiting for it, and
     every press waiting for them. The table pictures then come less often; the pictures players wait for
     do not wait."""
-    global _gate
     loop = asyncio.get_running_loop()
     if urgent:
         return await loop.run_in_executor(_pool(True), render_png, kind, view, lang)
-    if _gate is None:
-        _gate = asyncio.Lock()
-    async with _gate:
+    gate = _GATES.get(loop)
+    if gate is None:
+        gate = _GATES[loop] = asyncio.Lock()  # one per event loop (tests run several)
+    async with gate:
         t0 = time.perf_counter()
         png = await loop.run_in_executor(_pool(False), render_png, kind, view, lang)
         await asyncio.sleep((time.perf_counter() - t0) * BACKGROUND_REST)

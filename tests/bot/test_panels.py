@@ -100,3 +100,27 @@ def test_channel_status_shows_a_countdown_on_claims_and_no_dash_on_a_computers_t
     assert cpu == "cpu2 (West) to play"  # a computer's move: no "time runs out —"
     human = status_text({**base, "phase": "turn", "turn": 0, "deadline": 1_700_000_020.0}, "en").splitlines()[1]
     assert human.endswith("time runs out <t:1700000020:R>")
+
+
+def test_background_pictures_take_turns_in_every_event_loop(monkeypatch):
+    import asyncio
+    import time
+
+    import cogs.play as play
+
+    def fake_png(kind, view, lang):
+        time.sleep(0.02)
+        return b"png"
+
+    monkeypatch.setattr(play, "render_png", fake_png)
+
+    async def burst():
+        t0 = time.perf_counter()
+        out = await asyncio.gather(*(play.render_async("table", {}, "zh") for _ in range(3)),
+                                   play.render_async("hand", {}, "zh", urgent=True))
+        return out, time.perf_counter() - t0
+
+    for _ in range(2):  # a second loop must not trip over the first one's gate
+        out, took = asyncio.run(burst())
+        assert out == [b"png"] * 4
+        assert took >= 3 * 0.02 * 2 * 0.9  # three background pictures, one after another, each followed by a rest
