@@ -66,6 +66,7 @@ def _pool(urgent: bool) -> concurrent.futures.ThreadPoolExecutor:
 
 
 BACKGROUND_REST = 1.0  # after a background picture, rest this many times as long as it took to draw
+MAX_REST = 0.1  # seconds
 _GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
@@ -85,7 +86,8 @@ async def render_async(kind: str, view: dict, lang: str, *, urgent: bool = False
     async with gate:
         t0 = time.perf_counter()
         png = await loop.run_in_executor(_pool(False), render_png, kind, view, lang)
-        await asyncio.sleep((time.perf_counter() - t0) * BACKGROUND_REST)
+        # (capped: the first pictures of a process are slow while the sprite caches fill)
+        await asyncio.sleep(min(MAX_REST, (time.perf_counter() - t0) * BACKGROUND_REST))
     return png
 
 

@@ -78,7 +78,8 @@ async def test_after_a_restart_countdowns_run_and_the_old_table_message_points_t
     ap = AutoPlayer(alice, Style())
     for _ in range(3):
         await ap.step()
-    old = next(m for m in w.channel.messages if any(b.get("label") == "看我的牌" for b in m.buttons()))
+    old = await alice.wait_message(lambda m: any(b.get("label") == "看我的牌" for b in m.buttons()), w.channel,
+                                   timeout=10)  # the table message
 
     await w.bot.kill()
     await w.bot.start()
