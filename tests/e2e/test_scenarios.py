@@ -180,7 +180,9 @@ async def test_one_player_with_three_computers_late_foreign_and_double_clicks(do
             assert not any(a.failed for a in dbl), "both clicks were acknowledged"
             await asyncio.sleep(1.0)
             # one press is answered with the new panel (type 7), the other is told why (an ephemeral reply)
-            assert sorted(a.response_type for a in dbl) == [4, 7], [(a.response_type, a.texts()) for a in dbl]
+            # (under load either may first be deferred by the acknowledgement guard: 6, then an edit / a followup)
+            refused = [a for a in dbl if a.response_type == 4 or a.interaction.followups]
+            assert len(refused) == 1, [(a.response_type, a.texts()) for a in dbl]
             continue
         await ap.step()
     assert late is not None and foreign is not None and dbl is not None
@@ -192,7 +194,8 @@ async def test_one_player_with_three_computers_late_foreign_and_double_clicks(do
     events = await events_of(w.db, hands[0].hand_id)
     # the double click discarded once: alice's discards are her accepted clicks
     mine = [e for e in events if e["type"] == "discarded" and e["seat"] == 0]
-    accepted = [c for c in ap.clicks if c[1] == "discard" and c[3].response_type == 7]
+    accepted = [c for c in ap.clicks if c[1] == "discard" and c[3].response_type in (6, 7)
+                and not c[3].interaction.followups]
     assert len(mine) >= len(accepted) + 1
     assert not [e for e in events if e["type"] == "claimed" and e.get("seat") == 0 and False]
     rc, out = await store_check(w.db)
@@ -248,7 +251,8 @@ async def test_sigkill_mid_hand_resumes_where_it_was(double, start_bot, tmp_path
 
     assert len(ap.clicks) > clicks_before, "alice played on after the restart"
     first_after = ap.clicks[clicks_before][3]
-    assert not first_after.failed and first_after.response_type == 7, "the buttons work after the restart"
+    assert not first_after.failed and first_after.response_type in (6, 7) and not first_after.interaction.followups, \
+        "the buttons work after the restart"  # 7: answered with the panel (6 if the guard deferred it first)
     hands = await hands_of(w.db, w.guild.id, alice.id)
     assert [h.hand_id for h in hands] == open_hands, "the same hand went on and was settled once"
     after = await events_of(w.db, open_hands[0])
