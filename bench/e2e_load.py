@@ -28,6 +28,7 @@ sys.path.insert(0, str(REPO))
 
 from tests.e2e.conftest import BotProcess  # noqa: E402
 from tests.e2e.double import DiscordDouble  # noqa: E402
+from tests.e2e.feel import Timeline, own_panel_ms, rest_calls  # noqa: E402
 from tests.e2e.players import AutoPlayer, Player, Style  # noqa: E402
 from tests.e2e.scenario import World, fast_env, open_table  # noqa: E402
 
@@ -45,6 +46,7 @@ async def main(args: argparse.Namespace) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="jxbot-load-"))
     double = DiscordDouble()
     await double.start()
+    timeline = Timeline(double)
     guild = double.add_guild("load", locale="zh-CN")
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO), **double.env(),
            "DEV_GUILD_ID": str(guild.id),
@@ -85,6 +87,7 @@ async def main(args: argparse.Namespace) -> dict:
         out["open_s"] = round(time.monotonic() - t_open, 1)
 
         t0 = time.monotonic()
+        wall0 = time.time()
         aps = [AutoPlayer(p, Style(claim="greedy"), think=args.think).start() for w in worlds for p in w.players]
         rss_peak = 0
         done = 0
@@ -95,6 +98,7 @@ async def main(args: argparse.Namespace) -> dict:
             if done == len(worlds):
                 break
         duration = time.monotonic() - t0
+        t_end, wall_end = time.monotonic(), time.time()
         for ap in aps:
             ap.stopping = True
         double.notify()
@@ -107,6 +111,13 @@ async def main(args: argparse.Namespace) -> dict:
         # the bot's share: from the click written to the bot's socket to its callback
         bot_lat = [(i.acked_at - i.sent_at) * 1000 for i in clicks if i.acked_at is not None and i.sent_at is not None]
         unanswered = [i for i in clicks if i.response_type is None]
+        humans = {p.id for w in worlds for p in w.players}
+        own = own_panel_ms(double, timeline, since=t0, users=humans)
+        calls = rest_calls(double, since=t0, until=t_end)
+        moves, measured_per_hand = moves_in(tmp / "load.sqlite3", wall0, wall_end)
+        per_hand = engine_discards_per_hand()  # the same yardstick in every run (few hands end in a run)
+        per_move = {k: round(v / moves, 2) for k, v in calls.items()} if moves else {}
+        per_table_rps = calls["budget"] / duration / max(1, args.tables) if duration else 0.0
         log = bot.log()
         lags = [float(m.group(1)) for m in LAG_RE.finditer(log)]
         lag_max = [float(m.group(2)) for m in LAG_RE.finditer(log)]
@@ -119,6 +130,15 @@ async def main(args: argparse.Namespace) -> dict:
             "clicks_per_s": round(len(clicks) / duration, 1) if duration else None,
             "p50_ms": q(lat, 0.50), "p99_ms": q(lat, 0.99), "max_ms": round(max(lat), 1) if lat else None,
             "bot_p50_ms": q(bot_lat, 0.50), "bot_p99_ms": q(bot_lat, 0.99),
+            # click → the clicker's own panel showing the new state (the interaction response updates it)
+            "own_panel_p50_ms": q(own, 0.50), "own_panel_p99_ms": q(own, 0.99), "own_panel_n": len(own),
+            # REST calls that count against the bot's ~50 requests/s (interaction responses and their
+            # webhooks are "free"), per move (= a discard) and per hand (× the discards of a finished hand)
+            "moves": moves, "rest_calls": calls, "rest_per_move": per_move,
+            "discards_per_hand": per_hand, "discards_per_finished_hand": measured_per_hand,
+            "rest_per_hand": {k: round(v * per_hand, 1) for k, v in per_move.items()} if per_hand else None,
+            "rest_per_s_per_table": round(per_table_rps, 3),
+            "tables_per_token_at_50rps": int(50 / per_table_rps) if per_table_rps else None,
             "loop_lag_p99_ms": max(lags) if lags else None,
             "loop_lag_max_ms": max(lag_max) if lag_max else None,
             "rss_base_mb": round(rss0 / 2**20, 1), "rss_peak_mb": round(rss_peak / 2**20, 1),
@@ -130,12 +150,55 @@ async def main(args: argparse.Namespace) -> dict:
             "error_samples": (open_errors + [str(r) for r in double.rejections[:3]] + player_errors[:3]
                               + bot_errors[:3])[:8],
             "targets_met": bool(lat) and (q(lat, 0.99) or 0) <= 250 and not (unanswered or double.rejections
-                                                                            or double.errors or bot_errors),
+                                                                            or double.errors or bot_errors)
+            and (q(own, 0.50) or 1e9) <= 150 and (q(own, 0.99) or 1e9) <= 400,
             "bot_log": str(tmp / "bot.log"),
         })
     finally:
         await bot.kill()
         await double.stop()
+    return out
+
+
+def moves_in(db: Path, since: float, until: float) -> tuple[int, float | None]:
+    """Discards stored between two wall times, and the mean number of discards of a settled hand."""
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        n = con.execute("SELECT count(*) FROM hand_events WHERE at >= ? AND at < ? AND "
+                        "json_extract(event, '$.type') = 'discarded'", (since, until)).fetchone()[0]
+        row = con.execute("SELECT avg(n) FROM (SELECT count(*) AS n FROM hand_events e JOIN hands h USING (hand_id) "
+                          "WHERE h.status = 'settled' AND json_extract(e.event, '$.type') = 'discarded' "
+                          "GROUP BY e.hand_id)").fetchone()
+    finally:
+        con.close()
+    return int(n), (round(float(row[0]), 1) if row and row[0] is not None else None)
+
+
+def engine_discards_per_hand(n: int = 40) -> float:
+    """Mean discards of a hand played by four normal computers on the pure engine (used when no hand
+    finished during the run; the scripted people play about as the computers do)."""
+    from jxbot.ai.players import make_player
+    from jxbot.ai.selfplay import play_hand
+    from jxbot.game import Match
+
+    stats: dict = {}
+    for k in range(n):
+        play_hand(Match(f"bench:{k}").next_hand(), [make_player("normal", f"{k}:{i}") for i in range(4)], stats=stats)
+    return round(stats["discards"] / n, 1)
+
+
+async def sweep(args: argparse.Namespace) -> dict:
+    """The request budget with 1, 2 and 4 people per table (one run each, ``--sweep-tables`` tables)."""
+    out: dict = {"bench": "e2e_load_budget", "tables": args.sweep_tables, "seconds": args.sweep_seconds, "by_humans": {}}
+    for h in [int(x) for x in args.sweep.split(",")]:
+        sub = argparse.Namespace(**{**vars(args), "humans": h, "tables": args.sweep_tables,
+                                    "seconds": args.sweep_seconds})
+        r = await main(sub)
+        out["by_humans"][h] = {k: r.get(k) for k in (
+            "rest_per_move", "rest_per_hand", "discards_per_hand", "rest_per_s_per_table", "tables_per_token_at_50rps",
+            "own_panel_p50_ms", "own_panel_p99_ms", "p99_ms", "errors", "error_samples")}
     return out
 
 
@@ -150,4 +213,8 @@ if __name__ == "__main__":
     ap.add_argument("--edit-interval", type=float, default=1.0, help="JXBOT_EDIT_INTERVAL")
     ap.add_argument("--warmup", type=float, default=8.0, help="seconds of one warm-up table before measuring")
     ap.add_argument("--concurrency", type=int, default=10, help="tables being opened at once")
-    print(json.dumps(asyncio.run(main(ap.parse_args())), ensure_ascii=False))
+    ap.add_argument("--sweep", default="", help="e.g. 1,2,4: the request budget per number of people per table")
+    ap.add_argument("--sweep-tables", type=int, default=20)
+    ap.add_argument("--sweep-seconds", type=float, default=40.0)
+    a = ap.parse_args()
+    print(json.dumps(asyncio.run(sweep(a) if a.sweep else main(a)), ensure_ascii=False))

@@ -7,10 +7,13 @@ through the coalescer; an ephemeral panel when DMs are closed), the channel is a
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import copy
 import io
 import json
 import logging
+import time
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +22,17 @@ from discord.ext import commands
 
 from cogs.lobby import Table
 from jxbot.ai.strings import computer_name
-from jxbot.bot import ALREADY_ACKNOWLEDGED, CustomId, JxBot, MjButton, lang_of, reply
+from jxbot.bot import (
+    BUTTON_ACK_AFTER,
+    CustomId,
+    JxBot,
+    MjButton,
+    ack_later,
+    after_guard,
+    lang_of,
+    reply,
+    take_response,
+)
 from jxbot.game.actions import Action, ActionType
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name, wind_name
@@ -39,10 +52,46 @@ DM_TRIES = 2  # a DM panel that cannot be sent is tried this many times (discord
 # ---------------------------------------------------------------------------------------------- render
 
 
-async def render_async(kind: str, view: dict, lang: str) -> bytes | None:
-    """:func:`render_png` in a worker thread, so drawing never stalls the event loop (other tables,
-    interaction acknowledgements)."""
-    return await asyncio.to_thread(render_png, kind, view, lang)
+# Pictures are drawn in worker threads, so drawing never stalls the event loop. Two pools: one thread for
+# everything that can wait (table pictures, results, panels nobody acts on) and two for the pictures a
+# player is waiting for (the panel answering a press, a panel with buttons to act on). Few threads on
+# purpose: drawing holds the GIL most of the time, and more drawing threads would starve the event loop
+# and the store's thread (under load a press would wait seconds for its event to be stored).
+_POOLS: dict[bool, concurrent.futures.ThreadPoolExecutor] = {}
+
+
+def _pool(urgent: bool) -> concurrent.futures.ThreadPoolExecutor:
+    pool = _POOLS.get(urgent)
+    if pool is None:
+        pool = _POOLS[urgent] = concurrent.futures.ThreadPoolExecutor(
+            max_workers=2 if urgent else 1, thread_name_prefix="jxbot-render-now" if urgent else "jxbot-render")
+    return pool
+
+
+BACKGROUND_REST = 1.0  # after a background picture, rest this many times as long as it took to draw
+MAX_REST = 0.1  # seconds
+_GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
+async def render_async(kind: str, view: dict, lang: str, *, urgent: bool = False) -> bytes | None:
+    """:func:`render_png` in a worker thread; ``urgent`` pictures never queue behind the others.
+
+    Background pictures take turns and rest after each (as long again as it took): drawing holds the GIL,
+    and under load it would otherwise leave the event loop and the store's thread waiting for it, and
+    every press waiting for them. The table pictures then come less often; the pictures players wait for
+    do not wait."""
+    loop = asyncio.get_running_loop()
+    if urgent:
+        return await loop.run_in_executor(_pool(True), render_png, kind, view, lang)
+    gate = _GATES.get(loop)
+    if gate is None:
+        gate = _GATES[loop] = asyncio.Lock()  # one per event loop (tests run several)
+    async with gate:
+        t0 = time.perf_counter()
+        png = await loop.run_in_executor(_pool(False), render_png, kind, view, lang)
+        # (capped: the first pictures of a process are slow while the sprite caches fill)
+        await asyncio.sleep(min(MAX_REST, (time.perf_counter() - t0) * BACKGROUND_REST))
+    return png
 
 
 def render_png(kind: str, view: dict, lang: str) -> bytes | None:
@@ -79,8 +128,10 @@ def status_text(view: dict, lang: str) -> str:
                wild=tile_name(wild, lang) if wild is not None else "—", wall=view.get("wall_remaining", "?"))]
     phase = view.get("phase")
     dl = when(view.get("deadline"))
-    if phase == "turn":
+    if phase == "turn" and view.get("deadline"):
         lines.append(t("bot.status.turn", lang, name=seat_label(view, view.get("turn", 0), lang), when=dl))
+    elif phase == "turn":  # a computer's move (it comes within a second or so): no clock to show
+        lines.append(t("bot.status.turn_cpu", lang, name=seat_label(view, view.get("turn", 0), lang)))
     elif phase == "claim" and view.get("last_discard"):
         ld = view["last_discard"]
         lines.append(t("bot.status.claim", lang, name=seat_label(view, ld["seat"], lang), tile=tile_name(ld["tile"], lang),
@@ -201,7 +252,13 @@ def panel_text(table: Table, seat: int, view: dict, lang: str) -> str:
 
 
 class DiscordSeat:
-    """A human seat: keeps the latest seat view and keeps the player's panel up to date."""
+    """A human seat: keeps the latest seat view and keeps the player's panel up to date.
+
+    A claim offer goes out at once (an urgent edit) and the runner is told when Discord accepted it: the
+    seat's claim window counts from then (RULES C). The player's own press is answered by updating the
+    panel in the interaction response (:meth:`answer`); other changes go through the coalescer."""
+
+    confirms_delivery = True  # the runner starts this seat's claim window on offer_delivered()
 
     def __init__(self, session: Session, seat: int) -> None:
         self.session = session
@@ -210,6 +267,8 @@ class DiscordSeat:
         self.ephemeral: discord.Interaction | None = None  # the last interaction showing an ephemeral panel
         self._pushed: str | None = None  # signature of the panel last sent
         self.notified = 0
+        self.answering = 0  # presses being answered in their interaction response: pushes wait for them
+        self._io = asyncio.Lock()  # one panel edit at a time (push or answer)
 
     @property
     def occupant(self) -> Any:
@@ -225,29 +284,30 @@ class DiscordSeat:
         table, view, lang = self.session.table, self.view or {}, self.lang
         seats = view.get("seats") or [{}] * 4
         me = seats[self.seat] if self.seat < len(seats) else {}
-        keys = ("hand", "drawn", "phase", "actions", "wildcard", "dealer", "hand_number",
-                "round_wind", "pending_kong", "deadline", "hand_id")
-        if view.get("actions"):  # the discard on offer matters only while this seat may claim it
-            keys += ("last_discard",)
+        # what the hand picture and the text draw; the deadline is in the text (to the second)
+        keys = ("hand", "drawn", "actions", "wildcard", "dealer", "hand_number", "round_wind", "hand_id")
+        if view.get("actions"):  # the phase and the tile on offer matter only while this seat may act
+            keys += ("last_discard", "phase", "pending_kong")
         return json.dumps([panel_text(table, self.seat, view, lang), table.nonces.get(self.seat),
                            {k: view.get(k) for k in keys},
                            {k: me.get(k) for k in ("melds", "seat_wind", "is_dealer", "auto", "autowin")}],
                           sort_keys=True, default=str)
 
-    async def build(self) -> tuple[str, discord.ui.View, bytes | None]:
+    async def build(self, *, urgent: bool = False) -> tuple[str, discord.ui.View, bytes | None]:
         table, view, lang = self.session.table, self.view or {}, self.lang
         nonce = table.nonce_for(self.seat, action_keys(view))
         autowin = bool(((view.get("seats") or [{}] * 4)[self.seat]).get("autowin"))
         content = panel_text(table, self.seat, view, lang)
         comps = panel_components(table.id, self.seat, nonce, view, lang, autowin=autowin)
-        png = await render_async("hand", copy.deepcopy(view), lang) if view else None
+        png = await render_async("hand", copy.deepcopy(view), lang, urgent=urgent) if view else None
         return content, comps, png
 
     async def notify(self, view: dict, note: dict | None) -> None:
         self.view = view
         self.notified += 1
         self.session.table.nonce_for(self.seat, action_keys(view))  # old buttons go stale at once
-        self.schedule()
+        runner = self.session.runner
+        self.schedule(urgent=runner is not None and runner.offer_pending(self.seat))
 
     async def on_result(self, result_view: dict) -> None:
         if self.view is not None:
@@ -259,24 +319,47 @@ class DiscordSeat:
         """A caishen reseat (after a 版): the whole table moves at once (see :meth:`Session.reseat`)."""
         await self.session.reseat(info)
 
-    def schedule(self) -> None:
+    def schedule(self, *, urgent: bool = False) -> None:
         bot = self.session.bot
         key = ("panel", self.session.table.id, self.seat)
-        bot.coalescer.submit(key, self.push)
+        bot.coalescer.submit(key, self.push, urgent=urgent)
+
+    def _fresh_offer(self) -> int | None:
+        """The step of the view about to be shown when it is an offer not yet delivered (its countdown is
+        then set to a full window from now), else None."""
+        runner, view = self.session.runner, self.view
+        if runner is None or view is None or not runner.offer_pending(self.seat) or view.get("step") != runner.step:
+            return None
+        self.view = {**view, "deadline": runner.seat_deadline(self.seat)}
+        return int(view["step"])
+
+    def _delivered(self, step: int | None) -> None:
+        runner = self.session.runner
+        if step is not None and runner is not None:
+            runner.offer_delivered(self.seat, step)
 
     async def push(self) -> None:
         """Send or edit the panel (DM, or the ephemeral fallback)."""
+        if self.answering:
+            return  # the press being answered shows the newest panel; answer() schedules what comes after
+        async with self._io:
+            await self._push()
+
+    async def _push(self) -> None:
         occ = self.occupant
         if occ is None or occ.is_computer or self.view is None:
             return
         uid = occ.user_id
+        offer = self._fresh_offer()
         sig = self.signature()
         if sig == self._pushed and (occ.dm_ok is False or self.session.table.panels.get(self.seat)):
+            self._delivered(offer)  # already in front of the player
             return  # nothing this player sees has changed (another seat's move): no edit
         if occ.dm_ok is False and (self.ephemeral is None or getattr(self.ephemeral.user, "id", None) != uid):
             self.ephemeral = None
             return  # no panel to edit: "Show my hand" builds one when the player asks
-        content, comps, png = await self.build()
+        # a panel the player must act on is drawn ahead of the channels' pictures
+        content, comps, png = await self.build(urgent=bool(self.view.get("actions")))
         if not self._holder(occ, uid):
             return  # the player left while the picture was drawn: their hand goes nowhere
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
@@ -291,6 +374,7 @@ class DiscordSeat:
                     self.ephemeral = None  # its token expired (15 min): "Show my hand" opens a new one
                     raise
                 self._pushed = sig
+                self._delivered(offer)
             return
         table = self.session.table
         where = table.panels.get(self.seat)
@@ -305,6 +389,7 @@ class DiscordSeat:
             try:
                 await ch.get_partial_message(where[1]).edit(content=content, view=comps, attachments=files)
                 self._pushed = sig
+                self._delivered(offer)
                 return
             except discord.NotFound:
                 table.panels.pop(self.seat, None)
@@ -336,6 +421,47 @@ class DiscordSeat:
         table.panels[self.seat] = (msg.channel.id, msg.id)
         table.panel_users[self.seat] = uid
         self._pushed = sig
+        self._delivered(offer)
+
+    async def answer(self, interaction: discord.Interaction) -> None:
+        """Answer the player's own press by updating the pressed panel in the interaction response
+        (type 7; no REST edit, and the player sees the result at once). Call with ``answering`` raised
+        around the submit; lowers it."""
+        try:
+            async with self._io:
+                await self._answer(interaction)
+        finally:
+            self.answering = max(0, self.answering - 1)
+        if self.view is not None and self.signature() != self._pushed:
+            runner = self.session.runner  # something changed after the answer was drawn
+            self.schedule(urgent=runner is not None and runner.offer_pending(self.seat))
+
+    async def _answer(self, interaction: discord.Interaction) -> None:
+        occ = self.occupant
+        if occ is None or occ.is_computer or self.view is None:
+            if take_response(interaction):
+                await interaction.response.defer()
+            return
+        offer = self._fresh_offer()
+        sig = self.signature()
+        content, comps, png = await self.build(urgent=True)
+        files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
+        try:
+            if take_response(interaction):
+                await interaction.response.edit_message(content=content, view=comps, attachments=files)
+            else:  # the acknowledgement guard deferred it: the pressed message is the original
+                await after_guard(interaction)
+                await interaction.edit_original_response(content=content, view=comps, attachments=files)
+        except discord.HTTPException as exc:
+            log.warning("answering a press at table %s seat %d failed: %s", self.session.table.id, self.seat, exc)
+            self._pushed = None
+            return
+        self._pushed = sig
+        self._delivered(offer)
+        where = self.session.table.panels.get(self.seat)
+        pressed = interaction.message.id if interaction.message is not None else None
+        if occ.dm_ok is not False and where is not None and pressed != where[1]:
+            self._pushed = None  # an older copy of the panel was pressed: the current one is brought up to date
 
     def _holder(self, occ: Any, uid: int | None) -> bool:
         """``occ`` (user ``uid``) still holds this seat as a human."""
@@ -349,10 +475,19 @@ class ChannelObserver:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.view: dict | None = None
+        self.retire: int | None = None  # a table message from before a restart: retired once the new one is up
+        self._shown: str | None = None  # the status text and picture inputs last shown
 
     async def notify(self, view: dict, note: dict | None) -> None:
         self.view = view
         self.session.bot.coalescer.submit(("table", self.session.table.id), self.push)
+
+    def signature(self) -> str:
+        """What the table message shows: the status text and the public view the picture is drawn from."""
+        view = dict(self.view or {})
+        view.pop("step", None)  # not drawn
+        view.pop("deadline", None)  # in the text, to the second
+        return json.dumps([status_text(self.view or {}, self.session.table.lang), view], sort_keys=True, default=str)
 
     def components(self) -> discord.ui.View:
         v = discord.ui.View(timeout=None)
@@ -365,6 +500,9 @@ class ChannelObserver:
         table, bot = self.session.table, self.session.bot
         if self.view is None:
             return
+        sig = self.signature()
+        if sig == self._shown and table.table_message_id is not None:
+            return  # nothing visible changed (e.g. a claim answered in a window): no edit
         content = status_text(self.view, table.lang)
         png = await render_async("table", copy.deepcopy(self.view), table.lang)
         files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
@@ -373,18 +511,34 @@ class ChannelObserver:
             try:
                 await ch.get_partial_message(table.table_message_id).edit(
                     content=content, view=self.components(), attachments=files)
+                self._shown = sig
                 return
             except discord.NotFound:
                 table.table_message_id = None
         msg = await ch.send(content=content, view=self.components(), files=files)
         table.table_message_id = msg.id
+        self._shown = sig
+        await self.session.cog.save(table)  # a restart finds this message (and retires it)
+        old, self.retire = self.retire, None
+        if old is not None and old != msg.id:
+            await self.retire_message(old, msg)
+
+    async def retire_message(self, old: int, new: discord.Message) -> None:
+        """After a restart: the table message from before points to the new one and loses its buttons."""
+        table, bot = self.session.table, self.session.bot
+        ch = bot.get_partial_messageable(table.channel_id)
+        try:
+            await ch.get_partial_message(old).edit(content=t("bot.status.moved", table.lang, link=new.jump_url),
+                                                   view=None, attachments=[])
+        except discord.HTTPException as exc:
+            log.info("could not retire the old table message of table %s: %s", table.id, exc)
 
     async def on_result(self, result: dict) -> None:
         table, bot = self.session.table, self.session.bot
         lang = table.lang
         await bot.coalescer.flush(("table", table.id))
         lines = [result_text(result, lang)]
-        png = await render_async("result", copy.deepcopy(result), lang)
+        png = await render_async("result", copy.deepcopy(result), lang, urgent=True)  # everyone waits for it
         files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
         ch = bot.get_partial_messageable(table.channel_id)
         view = None
@@ -533,8 +687,11 @@ class Session:
         task.add_done_callback(self._done)
 
     def refresh(self) -> None:
-        """Send every seat and the channel their current view again (after a resume)."""
+        """Send every seat and the channel their current view again (after a resume). A running hand is
+        left to the runner: it sends every seat its view once the clocks run (with the countdowns)."""
         runner = self.runner
+        if runner.hand_running:
+            return
         for seat, ds in self.seats.items():
             view = runner.view(seat)
             if view is not None:
@@ -713,6 +870,14 @@ class StoreSink:
     async def append(self, hand_id: str, index: int, event_json: dict) -> None:
         await self.store.append_event(hand_id, index, event_json)
 
+    async def append_many(self, hand_id: str, start: int, events_json: list[dict]) -> None:
+        """Several events of one move in one store transaction (fewer commits per move)."""
+        if hasattr(self.store, "append_events"):
+            await self.store.append_events(hand_id, start, events_json)
+            return
+        for i, e in enumerate(events_json):
+            await self.store.append_event(hand_id, start + i, e)
+
     async def settle(self, hand_id: str, settlement: Any, result_view: dict) -> None:
         seats = self.seats.get(hand_id)
         if seats is None:
@@ -766,22 +931,35 @@ class PlayCog(commands.Cog):
             return
         table, session = checked
         ds = session.seats.get(cid.seat)  # type: ignore[arg-type]
-        if not interaction.response.is_done():
-            try:
-                await interaction.response.defer()  # a deferred update: the panel is edited in place
-            except discord.HTTPException as exc:
-                if exc.code != ALREADY_ACKNOWLEDGED:  # the 2 s guard acknowledged it at the same moment
-                    raise
         if ds is not None and ds.occupant.dm_ok is False:
             ds.ephemeral = interaction
         action = Action(ActionType(cid.verb), cid.seat, cid.arg)  # type: ignore[arg-type]
-        err = await session.runner.submit(cid.seat, action)
+        if ds is not None:
+            ds.answering += 1  # the panel this press changes goes out in its response, not as an edit
+            guard = interaction.extras.get("ack_guard")
+            if guard is not None:
+                guard.cancel()
+            ack_later(interaction, after=BUTTON_ACK_AFTER, update=True)
+        try:
+            err = await session.runner.submit(cid.seat, action)
+        except BaseException:
+            if ds is not None:
+                ds.answering = max(0, ds.answering - 1)
+            raise
         if err is not None:
+            if ds is not None:
+                ds.answering = max(0, ds.answering - 1)
             key = ERR_KEYS.get(err)
             msg = t(key, lang) if key else t("bot.err.not_now", lang, reason=err)
-            await interaction.followup.send(msg, ephemeral=True)
+            await reply(interaction, msg)
             if ds is not None:
                 ds.schedule()
+            return
+        if ds is None:
+            if take_response(interaction):
+                await interaction.response.defer()
+            return
+        await ds.answer(interaction)
 
     async def on_autowin(self, interaction: discord.Interaction, cid: CustomId) -> None:
         lang = lang_of(interaction)
@@ -793,8 +971,19 @@ class PlayCog(commands.Cog):
         if occ is None or occ.user_id != interaction.user.id:
             await reply(interaction, t("bot.err.not_your_seat", lang))
             return
-        await interaction.response.defer()
-        on = await self.toggle_autowin(table, cid.seat)
+        ds = table.session.seats.get(cid.seat)
+        if ds is None or interaction.message is None:
+            await interaction.response.defer()
+            on = await self.toggle_autowin(table, cid.seat)
+        else:  # the switch's new state (✓) is shown in the response itself, not by a REST edit
+            ds.answering += 1
+            try:
+                on = await self.toggle_autowin(table, cid.seat)
+            except BaseException:
+                ds.answering = max(0, ds.answering - 1)
+                raise
+            await ds.answer(interaction)
+            await after_guard(interaction)
         await interaction.followup.send(t("bot.ok.autowin_on" if on else "bot.ok.autowin_off", lang), ephemeral=True)
 
     async def toggle_autowin(self, table: Table, seat: int) -> bool:

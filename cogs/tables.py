@@ -714,6 +714,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             if hid:
                 events = [e if isinstance(e, dict) else e.event for e in await self.bot.store.hand_events(hid)]
             session = Session(self.bot, self, table)
+            # the table message from before the restart is retired once a new one is posted below the notice
+            session.observer.retire, table.table_message_id = table.table_message_id, None
             session.start(runner_state=runner_state, events=events)
             session.refresh()  # fresh panels: every button shown before the restart is now stale
             ch = self.bot.get_partial_messageable(table.channel_id)

@@ -140,7 +140,7 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 **kw: Any) -> None:
     """Answer an interaction whether or not it has been acknowledged yet."""
     try:
-        if not interaction.response.is_done():
+        if take_response(interaction):
             await interaction.response.send_message(content, ephemeral=ephemeral, **kw)
             return
     except discord.InteractionResponded:
@@ -148,13 +148,33 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
     except discord.HTTPException as exc:
         if exc.code != ALREADY_ACKNOWLEDGED:  # the 2 s guard acknowledged it at the same moment
             raise
+    await after_guard(interaction)
     await interaction.followup.send(content or "", ephemeral=ephemeral, **kw)
+
+
+def take_response(interaction: discord.Interaction) -> bool:
+    """True when the caller may send the interaction's first response now: nothing answered it and the
+    acknowledgement guard is not deferring it (so the two never both answer: Discord's 40060)."""
+    if interaction.response.is_done() or interaction.extras.get("responder") == "guard":
+        return False
+    interaction.extras["responder"] = "handler"
+    return True
+
+
+async def after_guard(interaction: discord.Interaction) -> None:
+    """Wait until a deferral the guard began has reached Discord (followups and original edits need it)."""
+    task = interaction.extras.get("ack_guard")
+    if interaction.extras.get("responder") == "guard" and task is not None and not task.done():
+        await asyncio.shield(task)
 
 
 ALREADY_ACKNOWLEDGED = 40060  # Discord: "Interaction has already been acknowledged"
 
 
 ACK_AFTER = 2.0  # seconds: acknowledge anything still unanswered by then (Discord allows 3)
+# a button press is normally answered with its result (the updated panel) within ~0.1 s; under load it is
+# deferred sooner than a command, and its result then edits the pressed message (a free webhook edit)
+BUTTON_ACK_AFTER = 0.6
 
 
 def ack_later(interaction: discord.Interaction, *, after: float | None = None, update: bool = False) -> asyncio.Task[None]:
@@ -166,8 +186,9 @@ def ack_later(interaction: discord.Interaction, *, after: float | None = None, u
 
     async def run() -> None:
         await asyncio.sleep(wait)
-        if interaction.response.is_done():
-            return
+        if interaction.response.is_done() or interaction.extras.get("responder") is not None:
+            return  # answered, or its handler is sending the answer right now
+        interaction.extras["responder"] = "guard"
         log.warning("interaction %s still unanswered after %.1f s; deferring", interaction.id, wait)
         try:
             if update:
@@ -206,6 +227,9 @@ class EditCoalescer:
     ``submit(key, fn)`` stores ``fn`` (a zero-argument coroutine function doing the edit) as the latest
     state for ``key`` (e.g. a message id) and makes sure a worker applies it. A 429 is retried after
     its ``retry_after`` with the newest state; a 404 (message gone) drops the key.
+
+    ``submit(key, fn, urgent=True)`` skips the interval (not a 429's wait): a claim offer goes out at
+    once, still in order with the key's other edits (one edit in flight per key).
     """
 
     def __init__(self, interval: float = 1.0, *, clock: Callable[[], float] = time.monotonic) -> None:
@@ -217,10 +241,18 @@ class EditCoalescer:
         self.edits: dict[Any, int] = {}  # applied edits per key (observability and tests)
         self.submitted: dict[Any, int] = {}
         self._retired: set[Any] = set()
+        self._hold: dict[Any, float] = {}  # no edit before this time (a 429's retry_after)
+        self._urgent: set[Any] = set()
+        self._hurry: dict[Any, asyncio.Event] = {}
 
-    def submit(self, key: Any, fn: Callable[[], Awaitable[Any]]) -> None:
+    def submit(self, key: Any, fn: Callable[[], Awaitable[Any]], *, urgent: bool = False) -> None:
         self._pending[key] = fn
         self.submitted[key] = self.submitted.get(key, 0) + 1
+        if urgent:
+            self._urgent.add(key)
+            ev = self._hurry.get(key)
+            if ev is not None:
+                ev.set()
         task = self._tasks.get(key)
         if task is None or task.done():
             self._tasks[key] = asyncio.create_task(self._worker(key))
@@ -244,6 +276,9 @@ class EditCoalescer:
         self._retired.discard(key)
         self._tasks.pop(key, None)
         self._last.pop(key, None)
+        self._hold.pop(key, None)
+        self._urgent.discard(key)
+        self._hurry.pop(key, None)
         self.edits.pop(key, None)
         self.submitted.pop(key, None)
 
@@ -255,10 +290,18 @@ class EditCoalescer:
 
     async def _worker(self, key: Any) -> None:
         while key in self._pending:
-            wait = self._last.get(key, -1e18) + self.interval - self._clock()
+            hold = self._hold.get(key, -1e18)
+            due = hold if key in self._urgent else max(hold, self._last.get(key, -1e18) + self.interval)
+            wait = due - self._clock()
             if wait > 0:
-                await asyncio.sleep(wait)
+                ev = self._hurry.setdefault(key, asyncio.Event())
+                ev.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ev.wait(), wait)
+                continue  # an urgent edit may have come meanwhile: look again
             fn = self._pending.pop(key, None)
+            urgent = key in self._urgent
+            self._urgent.discard(key)
             if fn is None:
                 break
             try:
@@ -270,8 +313,9 @@ class EditCoalescer:
             except discord.HTTPException as exc:
                 if exc.status == 429:
                     retry = float(getattr(exc, "retry_after", None) or 1.0)
-                    self._pending.setdefault(key, fn)  # keep the newest state
-                    self._last[key] = self._clock() + retry - self.interval
+                    if self._pending.setdefault(key, fn) is fn and urgent:  # keep the newest state
+                        self._urgent.add(key)
+                    self._hold[key] = self._clock() + retry
                     continue
                 log.warning("editing message %s failed: %s", key, exc)
             except Exception:

@@ -818,6 +818,41 @@ class Store:
             await db.execute("INSERT INTO hand_events(hand_id, idx, event, at) VALUES (?, ?, ?, ?)", (hand_id, index, text, at))
         return True
 
+    async def append_events(self, hand_id: str, start: int, events: Sequence[Any], now: float | None = None) -> int:
+        """Append events ``start``, ``start + 1``, … in one transaction (a table's move is often two or
+        three events: one commit instead of several). The rules of :meth:`append_event` hold for each:
+        an index already stored must hold the same event (a retry), a gap raises ``EventOutOfOrder``.
+        Returns how many were written."""
+        if not isinstance(start, int) or isinstance(start, bool) or start < 0:
+            raise InvalidArgument("event index must be a non-negative integer")
+        texts = [_json_text(e, "event") for e in events]
+        if not texts:
+            return 0
+        at = _time(now)
+        async with self._write() as db:
+            row = await self._one(
+                db,
+                "SELECT (SELECT COALESCE(MAX(idx) + 1, 0) FROM hand_events WHERE hand_id = ?1), "
+                "EXISTS(SELECT 1 FROM hands WHERE hand_id = ?1)",
+                (hand_id,),
+            )
+            next_index, known = row
+            if not known:
+                raise UnknownHand(f"hand {hand_id}")
+            if start > next_index:
+                raise EventOutOfOrder(f"hand {hand_id}: expected event {next_index}, got {start}")
+            if start < next_index:  # a retry of events already stored: they must be the same
+                stored = dict(await self._all(
+                    db, "SELECT idx, event FROM hand_events WHERE hand_id = ? AND idx >= ? AND idx < ?",
+                    (hand_id, start, min(next_index, start + len(texts)))))
+                for i, text in enumerate(texts[: next_index - start]):
+                    old = stored.get(start + i)
+                    if old != text and (old is None or json.loads(old) != json.loads(text)):
+                        raise EventConflict(f"hand {hand_id} event {start + i} differs from the stored one")
+            new = [(hand_id, start + i, text, at) for i, text in enumerate(texts) if start + i >= next_index]
+            await db.executemany("INSERT INTO hand_events(hand_id, idx, event, at) VALUES (?, ?, ?, ?)", new)
+        return len(new)
+
     async def hand_events(self, hand_id: str) -> list[Any]:
         """The hand's events in order (parsed JSON)."""
         async with self._read() as db:

@@ -31,6 +31,13 @@ BalancesFn = Callable[[Sequence[SeatInfo]], Awaitable[Sequence[int | None]]]
 ANSWER_TYPES = frozenset({ActionType.PASS, ActionType.HU, ActionType.PUNG, ActionType.KONG, ActionType.CHOW,
                           ActionType.PERSIST, ActionType.GIVE_UP})
 WIN_TYPES = frozenset({ActionType.HU, ActionType.TSUMO})
+# RULES C: a claim / rob window counts from when the offer is in front of the player. A seat whose
+# interface confirms delivery (``confirms_delivery = True``, see :meth:`TableRunner.offer_delivered`) gets
+# its window from that moment; until then its clock runs from the step start plus OFFER_GRACE (an offer
+# that never arrives still ends). LATE_GRACE: a press sent just before the deadline is still taken.
+OFFER_PHASES = ("claim", "rob")
+OFFER_GRACE = 5.0
+LATE_GRACE = 0.25
 
 # Error codes returned by submit() besides the game's IllegalAction codes.
 ERR_NO_HAND = "no_hand"
@@ -105,6 +112,8 @@ class TableRunner:
         self._step_start = 0.0
         self._step_no = 0
         self._deadline: float | None = None
+        self._seat_deadline: dict[int, float] = {}  # per-seat claim deadlines (delivery-based offers)
+        self._undelivered: set[int] = set()  # offers of this step not yet confirmed delivered
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
@@ -322,13 +331,16 @@ class TableRunner:
         hand = self.hand
         live = hand is not None and hand.phase != "ended"
         if viewer is None:
-            # The public sees the turn and contract clocks, never a claim window's: an open window
-            # would tell everyone that a human can claim the tile.
-            public_clock = live and hand.phase in ("turn", "contract") and self._humans_pending()
+            # The public sees the turn and contract clocks while a person is awaited, and a claim window's
+            # nominal clock (from the discard) whoever may claim: it tells no more than the phase does.
+            public_clock = live and (hand.phase in OFFER_PHASES
+                                     or (hand.phase in ("turn", "contract") and self._humans_pending()))
             view["deadline"] = self._deadline if public_clock else None
         else:
-            view["deadline"] = self._deadline if live and viewer in hand.pending() else None
+            view["deadline"] = self.seat_deadline(viewer) if live and viewer in hand.pending() else None
         view["table_id"] = self.config.table_id
+        if viewer is not None:  # for offer_delivered; the public needs no step count
+            view["step"] = self._step_no
         return view
 
     def view(self, seat: int) -> dict | None:
@@ -343,6 +355,38 @@ class TableRunner:
             return None
         return self._decorate(self.hand.public_view(), None)
 
+    def seat_deadline(self, seat: int) -> float | None:
+        """When ``seat``'s time runs out in the current step. An offer not yet delivered shows the full
+        window from now (its clock starts on delivery, so the player never has less than shown)."""
+        if seat in self._undelivered:  # never later than the fallback end of an offer that does not arrive
+            return min(self.clock.now() + self._limit(self.hand.phase if self.hand is not None else "claim"),
+                       self._seat_deadline[seat])
+        return self._seat_deadline.get(seat, self._deadline)  # type: ignore[return-value]
+
+    @property
+    def step(self) -> int:
+        """The number of the current step (a new one after every move that changes whose answer is awaited)."""
+        return self._step_no
+
+    def offer_delivered(self, seat: int, step: int) -> bool:
+        """The seat's interface reports that the offer of ``step`` is in front of the player (Discord
+        accepted the edit): the seat's claim window counts from now. Returns True when this started it.
+        Synchronous, so the check and the change happen with no await between them."""
+        if step != self._step_no or seat not in self._undelivered:
+            return False
+        self._undelivered.discard(seat)
+        self._seat_deadline[seat] = self.clock.now() + self._limit(self.hand.phase)
+        self._kick()
+        return True
+
+    def offer_pending(self, seat: int) -> bool:
+        """``seat`` has an offer of the current step whose delivery is not confirmed yet."""
+        return seat in self._undelivered
+
+    def _confirms_delivery(self, seat: int) -> bool:
+        iface = self.interfaces[seat]
+        return iface is not None and bool(getattr(iface, "confirms_delivery", False))
+
     def _humans_pending(self) -> bool:
         hand = self.hand
         return any(not self._automated(s) for s in hand.pending())
@@ -352,7 +396,8 @@ class TableRunner:
         """Play until the match is over (or paused). Returns the result views of finished hands."""
         self._idle.clear()
         try:
-            if self.hand_running:  # resumed or continued: the wallets may have changed meanwhile
+            resumed = self.hand_running
+            if resumed:  # resumed or continued: the wallets may have changed meanwhile
                 self.balances = list(await self._balances_fn(self.seats))
             while not self._pause:
                 if self.hand is None or self._settled:
@@ -369,6 +414,10 @@ class TableRunner:
                     await self._settle()
                     continue
                 self._new_step()
+                if resumed:
+                    # the clocks run again (after a restart or a pause): every seat sees its countdown
+                    resumed = False
+                    await self._notify_all({"kind": "resume"})
                 await self._play_hand()
         except Exception as exc:
             self._error = exc
@@ -422,6 +471,13 @@ class TableRunner:
         self._step_start = now
         phase = self.hand.phase if self.hand is not None else "turn"
         self._deadline = now + self._limit(phase) if phase != "ended" else None
+        self._seat_deadline = {}
+        self._undelivered = set()
+        if phase in OFFER_PHASES and self._deadline is not None:
+            for s in self.hand.pending():
+                if not self._automated(s) and self._confirms_delivery(s):
+                    self._undelivered.add(s)
+                    self._seat_deadline[s] = self._deadline + OFFER_GRACE
 
     def _automated(self, seat: int) -> bool:
         info = self.seats[seat]
@@ -454,22 +510,29 @@ class TableRunner:
                         await self._apply(seat, self._auto_action(seat), note_kind="auto_action")
                 await asyncio.sleep(0)  # let other tables run between computer moves
                 continue
-            deadline = self._deadline if self._deadline is not None else math.inf
-            if humans and now >= deadline:
+            due = {s: self._due(s) for s in humans}
+            late = [s for s in humans if now >= due[s]]
+            if late:
                 async with self._lock:
                     step = self._step_no
-                    for seat in humans:
+                    for seat in late:
                         if self._step_no != step or hand is not self.hand or hand.phase == "ended":
                             break  # a new step began: its seats get a fresh clock
                         if seat in hand.pending():
                             await self._timeout(seat)
                 continue
-            wake_at = min(deadline if humans else math.inf, auto_due if automated else math.inf)
+            wake_at = min(min(due.values(), default=math.inf), auto_due if automated else math.inf)
             self._idle.set()
             try:
                 await self._wait(wake_at - now)
             finally:
                 self._idle.clear()
+
+    def _due(self, seat: int) -> float:
+        """When the runner times ``seat`` out: its deadline (plus LATE_GRACE for a delivered offer)."""
+        if seat in self._seat_deadline:
+            return self._seat_deadline[seat] + (0.0 if seat in self._undelivered else LATE_GRACE)
+        return self._deadline if self._deadline is not None else math.inf
 
     async def _wait(self, timeout: float) -> None:
         if self._wake.is_set():
@@ -566,7 +629,13 @@ class TableRunner:
         hand = self.hand
         events = hand.events
         hid = _hand_id(hand)
+        append_many = getattr(self.sink, "append_many", None)
         try:
+            if append_many is not None and len(events) - self._persisted > 1:
+                # a move's events in one go (a sink with append_many stores them in one transaction)
+                end = len(events)
+                await append_many(hid, self._persisted, [e.to_json() for e in events[self._persisted:end]])
+                self._persisted = end
             while self._persisted < len(events):
                 await self.sink.append(hid, self._persisted, events[self._persisted].to_json())
                 self._persisted += 1

@@ -154,3 +154,75 @@ async def test_coalescer_retired_keys_leave_no_state():
     await co.flush("k")
     await asyncio.sleep(0)
     assert done == [1] and "k" not in co.edits and "k" not in co._last and "k" not in co._tasks
+
+
+async def test_coalescer_urgent_edit_skips_the_interval_but_not_a_429_wait():
+    co = EditCoalescer(interval=1.0)
+    applied: list[tuple[str, float]] = []
+    t0 = asyncio.get_running_loop().time()
+
+    def edit(name: str):
+        async def fn():
+            applied.append((name, asyncio.get_running_loop().time() - t0))
+        return fn
+
+    co.submit("m", edit("first"))
+    await co.flush("m")
+    co.submit("m", edit("other seat's move"))  # waits for the interval...
+    await asyncio.sleep(0.05)
+    co.submit("m", edit("claim offer"), urgent=True)  # ...but an offer goes out now, as the newest state
+    await co.flush("m")
+    assert [n for n, _ in applied] == ["first", "claim offer"]
+    assert applied[1][1] < 0.3, applied  # not a second later
+
+    class Resp:
+        status, reason = 429, "rate limited"
+
+    calls: list[float] = []
+
+    async def limited():
+        calls.append(asyncio.get_running_loop().time())
+        if len(calls) == 1:
+            exc = discord.HTTPException(Resp(), {"code": 0, "message": "slow down", "retry_after": 0.3})
+            exc.retry_after = 0.3
+            raise exc
+
+    co.submit("k", limited, urgent=True)
+    await co.flush("k")
+    assert len(calls) == 2 and calls[1] - calls[0] >= 0.28  # Discord's retry_after is respected
+
+
+async def test_the_ack_guard_and_a_slow_answer_never_both_answer():
+    from jxbot.bot import ack_later, after_guard, take_response
+
+    class Response:
+        def __init__(self):
+            self.sent: list[str] = []
+
+        def is_done(self):
+            return bool(self.sent)
+
+        async def defer(self, **kw):
+            await asyncio.sleep(0.05)  # the deferral is on its way when the handler looks
+            self.sent.append("defer")
+
+    class Inter:
+        id = 1
+
+        def __init__(self):
+            self.extras: dict = {}
+            self.response = Response()
+
+    # the handler starts its answer first: the guard, firing meanwhile, stays quiet
+    i = Inter()
+    ack_later(i, after=0.01, update=True)
+    assert take_response(i)
+    await asyncio.sleep(0.05)
+    assert i.response.sent == []
+    # the guard starts deferring first: the handler waits for it and then edits the original instead
+    j = Inter()
+    ack_later(j, after=0.01, update=True)
+    await asyncio.sleep(0.02)
+    assert not take_response(j)
+    await after_guard(j)
+    assert j.response.sent == ["defer"]

@@ -86,3 +86,41 @@ async def test_hand_start_addbot_status_commands(game):  # noqa: F811
     assert "already seated" in fake.last_ephemeral(ALICE)
     await h.command(MALLORY, "mahjong join")
     assert "already started" in fake.last_ephemeral(MALLORY)
+
+
+def test_channel_status_shows_a_countdown_on_claims_and_no_dash_on_a_computers_turn():
+    from cogs.play import status_text
+
+    seats = [{"name": n, "seat_wind": i} for i, n in enumerate(["alice", "cpu1", "cpu2", "cpu3"])]
+    base = {"hand_number": 1, "round_wind": 0, "dealer": 0, "wildcard": None, "wall_remaining": 80, "seats": seats}
+    claim = status_text({**base, "phase": "claim", "last_discard": {"seat": 1, "tile": 4}, "deadline": 1_700_000_005.4},
+                        "zh")
+    assert "<t:1700000005:R>" in claim.splitlines()[1]
+    cpu = status_text({**base, "phase": "turn", "turn": 2, "deadline": None}, "en").splitlines()[1]
+    assert cpu == "cpu2 (West) to play"  # a computer's move: no "time runs out —"
+    human = status_text({**base, "phase": "turn", "turn": 0, "deadline": 1_700_000_020.0}, "en").splitlines()[1]
+    assert human.endswith("time runs out <t:1700000020:R>")
+
+
+def test_background_pictures_take_turns_in_every_event_loop(monkeypatch):
+    import asyncio
+    import time
+
+    import cogs.play as play
+
+    def fake_png(kind, view, lang):
+        time.sleep(0.02)
+        return b"png"
+
+    monkeypatch.setattr(play, "render_png", fake_png)
+
+    async def burst():
+        t0 = time.perf_counter()
+        out = await asyncio.gather(*(play.render_async("table", {}, "zh") for _ in range(3)),
+                                   play.render_async("hand", {}, "zh", urgent=True))
+        return out, time.perf_counter() - t0
+
+    for _ in range(2):  # a second loop must not trip over the first one's gate
+        out, took = asyncio.run(burst())
+        assert out == [b"png"] * 4
+        assert took >= 3 * 0.02 * 2 * 0.9  # three background pictures, one after another, each followed by a rest

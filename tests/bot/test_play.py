@@ -75,7 +75,10 @@ async def test_discard_button_edits_panel_in_place(game):
     before = runner.hand.view(0)
     n_before = (before["hand"] + [before["drawn"]]).count(tile)
     iid = await h.click(ALICE, p, custom_id=b["custom_id"])
-    assert fake.callback_types(iid) == [6]  # deferred update: acknowledged at once
+    # the press is answered with the new panel itself (type 7, picture included): Alice sees it at once
+    assert fake.callback_types(iid) == [7]
+    cb = next(c for c in fake.callbacks if c["id"] == iid)
+    assert "Your hand" in cb["data"]["content"] and cb["data"].get("attachments"), cb["data"]
     discards = runner.hand.public_view()["seats"][0]["discards"]
     assert discards[0]["tile"] == tile
     after = runner.hand.view(0)
@@ -123,7 +126,8 @@ async def test_autowin_button_toggles(game):
     h, fake = game, game.fake
     table = await start_table(h)
     p = panel(fake, ALICE)
-    await h.click(ALICE, p, prefix="mj:autowin:")
+    iid = await h.click(ALICE, p, prefix="mj:autowin:")
+    assert fake.callback_types(iid) == [7]  # the switch shows ✓ in the press's own response
     assert "on" in fake.last_ephemeral(ALICE)
     assert table.session.runner.seats[0].autowin is True
     assert any(b["label"] == "Auto-win ✓" for b in panel(fake, ALICE).buttons)
@@ -267,6 +271,7 @@ async def test_store_failure_stops_the_table_and_says_so(game, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(h.bot.store, "append_event", broken)
+    monkeypatch.setattr(h.bot.store, "append_events", broken)  # a move of several events goes in one write
     p = panel(fake, ALICE)
     await h.click(ALICE, p, custom_id=discard_buttons(p)[0]["custom_id"])
     assert "stopped because of an error" in fake.last_ephemeral(ALICE)  # no traceback for the player

@@ -31,17 +31,19 @@ async def test_a_failed_runner_suspends_the_table_frees_the_seats_and_the_restar
     house_before = await store.house_balance(GUILD)
     n_events = len(await store.hand_events(hand_id))
 
-    real_append = store.append_event
+    real_append, real_append_many = store.append_event, store.append_events
 
     async def broken(*args, **kw):
         raise sqlite3.OperationalError("disk I/O error")
 
     monkeypatch.setattr(store, "append_event", broken)  # the store fails under the running table
+    monkeypatch.setattr(store, "append_events", broken)  # (a move of several events goes in one write)
     assert 0 in runner.hand.pending()  # Alice's turn
     p = panel(fake, ALICE)
     await h.click(ALICE, p, custom_id=discard_buttons(p)[0]["custom_id"])
     await h.settle()
     monkeypatch.setattr(store, "append_event", real_append)
+    monkeypatch.setattr(store, "append_events", real_append_many)
 
     # the channel is told in plain words
     said = [m.content or "" for m in fake.channel()]
@@ -104,7 +106,7 @@ async def test_when_even_the_suspension_cannot_be_stored_the_next_start_still_vo
     async def broken(*args, **kw):
         raise sqlite3.OperationalError("database or disk is full")
 
-    saved = {name: getattr(store, name) for name in ("append_event", "save_table", "close_table")}
+    saved = {name: getattr(store, name) for name in ("append_event", "append_events", "save_table", "close_table")}
     for name in saved:  # the disk is full: nothing about the failure reaches the store
         monkeypatch.setattr(store, name, broken)
     p = panel(fake, ALICE)

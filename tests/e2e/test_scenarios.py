@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from tests.e2e.players import AutoPlayer, Style, choose, message_text
+from tests.e2e.players import AutoPlayer, Style, choose
 from tests.e2e.scenario import (
     check_no_leak,
     check_panels,
@@ -179,8 +179,10 @@ async def test_one_player_with_three_computers_late_foreign_and_double_clicks(do
             dbl = await alice.double_click(p.message, custom_id=p.custom_id("discard", tile))
             assert not any(a.failed for a in dbl), "both clicks were acknowledged"
             await asyncio.sleep(1.0)
-            dbl_texts = [" ".join(message_text(m) for m in a.interaction.followups) for a in dbl]
-            assert sum(bool(t) for t in dbl_texts) == 1, f"exactly one click is refused: {dbl_texts}"
+            # one press is answered with the new panel (type 7), the other is told why (an ephemeral reply)
+            # (under load either may first be deferred by the acknowledgement guard: 6, then an edit / a followup)
+            refused = [a for a in dbl if a.response_type == 4 or a.interaction.followups]
+            assert len(refused) == 1, [(a.response_type, a.texts()) for a in dbl]
             continue
         await ap.step()
     assert late is not None and foreign is not None and dbl is not None
@@ -192,7 +194,8 @@ async def test_one_player_with_three_computers_late_foreign_and_double_clicks(do
     events = await events_of(w.db, hands[0].hand_id)
     # the double click discarded once: alice's discards are her accepted clicks
     mine = [e for e in events if e["type"] == "discarded" and e["seat"] == 0]
-    accepted = [c for c in ap.clicks if c[1] == "discard" and not c[3].interaction.followups]
+    accepted = [c for c in ap.clicks if c[1] == "discard" and c[3].response_type in (6, 7)
+                and not c[3].interaction.followups]
     assert len(mine) >= len(accepted) + 1
     assert not [e for e in events if e["type"] == "claimed" and e.get("seat") == 0 and False]
     rc, out = await store_check(w.db)
@@ -248,7 +251,8 @@ async def test_sigkill_mid_hand_resumes_where_it_was(double, start_bot, tmp_path
 
     assert len(ap.clicks) > clicks_before, "alice played on after the restart"
     first_after = ap.clicks[clicks_before][3]
-    assert not first_after.failed and not first_after.interaction.followups, "the buttons work after the restart"
+    assert not first_after.failed and first_after.response_type in (6, 7) and not first_after.interaction.followups, \
+        "the buttons work after the restart"  # 7: answered with the panel (6 if the guard deferred it first)
     hands = await hands_of(w.db, w.guild.id, alice.id)
     assert [h.hand_id for h in hands] == open_hands, "the same hand went on and was settled once"
     after = await events_of(w.db, open_hands[0])
@@ -288,10 +292,13 @@ async def test_429_storm_on_message_edits(double, start_bot, tmp_path):
 
     assert storm.hits >= 5, "the storm hit the bot's edits"
     assert not [c for c in ap.clicks if c[3].failed], "every click was answered during the storm"
-    edited = [m for m in double.messages.values() if m.edit_times]
+    edited = [m for m in double.messages.values() if m.rest_edits]
     assert edited
     for m in edited:
-        assert max_edits_within(m.edit_times, 0.9) <= 1, (m.id, m.content[:40], m.edit_times)
+        # REST edits are coalesced (a press's own answer is an interaction response, not a REST edit; a
+        # claim offer goes out at once, but after a 429's retry_after like every edit)
+        times = [t for t, ids in m.rest_edits if not any(i.startswith("mj:pass") for i in ids)]
+        assert max_edits_within(times, 0.9) <= 1, (m.id, m.content[:40], m.rest_edits)
     hands = await hands_of(w.db, w.guild.id, alice.id)
     events = await events_of(w.db, hands[0].hand_id)
     table_msg = next(m for m in w.channel.messages if any(b.get("label") == "看我的牌" for b in m.buttons()))

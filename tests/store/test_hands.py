@@ -64,6 +64,23 @@ async def test_events_are_ordered_idempotent_and_replayable(store, players):
         await store.hand_events("nope")
 
 
+async def test_a_move_of_several_events_is_appended_in_one_go(store, players):
+    await store.create_hand("h1", G, CH, "jiaxing", SEATS, "c")
+    evs = [{"type": "deal"}, {"type": "discard", "seat": 0, "tile": 5}, {"type": "draw", "seat": 1}]
+    assert await store.append_events("h1", 0, evs[:1]) == 1
+    assert await store.append_events("h1", 1, evs[1:]) == 2
+    assert await store.append_events("h1", 1, evs[1:]) == 0  # a retry writes nothing
+    assert await store.append_events("h1", 2, [evs[2], {"type": "pass"}]) == 1  # half stored: the rest
+    with pytest.raises(EventConflict):
+        await store.append_events("h1", 1, [{"type": "discard", "seat": 0, "tile": 6}, {"type": "x"}])
+    with pytest.raises(EventOutOfOrder):
+        await store.append_events("h1", 9, [{"type": "x"}])
+    with pytest.raises(UnknownHand):
+        await store.append_events("nope", 0, [{"type": "x"}])
+    assert await store.hand_events("h1") == [*evs, {"type": "pass"}]
+    assert await store.append_event("h1", 4, {"type": "y"}) is True  # both ways keep one order
+
+
 async def test_settlement_pays_once_and_a_repeat_is_a_noop(store, players):
     await store.update_guild_settings(G, fee=2)
     await store.create_hand("h1", G, CH, "jiaxing", SEATS, "c")

@@ -92,9 +92,11 @@ async def test_unanswered_claim_window_times_out_as_pass_after_5_seconds():
     assert hand.phase == "turn" and hand.turn == 1
     assert [(n["seat"], n["type"]) for n in recs[1].kinds("timeout")] == [(1, "pass")]
     assert [(n["seat"], n["type"]) for n in recs[2].kinds("timeout")] == [(2, "pass")]
-    # nobody else learns who could have claimed: no pass notes, no claim-window clock in public
+    # nobody else learns who could have claimed: no pass notes; the public claim clock is the nominal
+    # one (from the discard), the same whoever may claim
     assert channel.kinds("timeout") == [] and not any(n["seat"] == 2 for n in recs[1].kinds("timeout"))
-    assert all(v["deadline"] is None for v in channel.views if v["phase"] == "claim")
+    claim_views = [v for v in channel.views if v["phase"] == "claim"]
+    assert claim_views and all(v["deadline"] == pytest.approx(claim_views[0]["deadline"]) for v in claim_views)
     assert hand.hands[1].count(20) == 2  # nobody punged
     await runner.pause()
 
@@ -346,3 +348,62 @@ async def test_wait_idle_returns_during_the_pause_between_hands():
     await clock.advance(30.0)
     await runner.wait_idle()
     assert runner.finished and runner.hands_played == 2
+
+
+class DeliveringRecorder(Recorder):
+    """A seat whose offers reach the player only when the test says so (Discord accepted the edit)."""
+
+    confirms_delivery = True
+
+
+def make_delivering(**cfg):
+    clock = FakeClock()
+    seats = [SeatInfo(f"p{i}") if i in (1, 2) else SeatInfo.computer(f"cpu{i}") for i in range(4)]
+    recs = {1: DeliveringRecorder(), 2: Recorder()}
+    runner = TableRunner(seats, TableConfig(table_id="t1", seed=1, **cfg), interfaces=recs, observers=[Recorder()],
+                         sink=MemorySink(), clock=clock, match=FakeMatch([claim_hand]),
+                         players={i: FirstLegal() for i in range(4)})
+    return runner, clock, recs
+
+
+async def test_a_claim_window_counts_from_the_delivery_of_the_offer():
+    runner, clock, recs = make_delivering()
+    await started(runner)
+    hand = runner.hand
+    t0 = clock.now()
+    assert hand.phase == "claim" and runner.offer_pending(1) and not runner.offer_pending(2)
+    step = recs[1].views[-1]["step"]
+    assert recs[1].views[-1]["deadline"] == pytest.approx(t0 + 5.0)  # shown: a full window from now
+    await clock.advance(0.8)  # the edit took 0.8 s to reach the player
+    assert not runner.offer_delivered(1, step - 1)  # a confirmation of an older step changes nothing
+    assert runner.offer_delivered(1, step) and not runner.offer_delivered(1, step)
+    assert runner.view(1)["deadline"] == pytest.approx(t0 + 5.8)
+    assert runner.view(2)["deadline"] == pytest.approx(t0 + 5.0)  # a seat without delivery reports: at once
+    await clock.advance(4.3)  # t0 + 5.1: seat 2 timed out, seat 1 still has 0.7 s
+    await runner.wait_idle()
+    assert hand.phase == "claim" and hand.pending() == {1}
+    await clock.advance(0.75)  # t0 + 5.85: past the deadline shown, within the grace for a press in flight
+    await runner.wait_idle()
+    assert hand.phase == "claim"
+    assert await runner.submit(1, Action(P.PUNG, 1)) is None  # a press in the last moment is taken
+    await runner.wait_idle()
+    assert hand.hands[1].count(20) == 0 and hand.turn == 1
+    await runner.pause()
+
+
+async def test_an_offer_never_delivered_still_ends():
+    runner, clock, recs = make_delivering()
+    await started(runner)
+    hand = runner.hand
+    t0 = clock.now()
+    await clock.advance(8.0)
+    await runner.wait_idle()
+    assert runner.seat_deadline(1) == pytest.approx(t0 + 10.0)  # what it shows is never past its real end
+    await clock.advance(1.9)
+    await runner.wait_idle()
+    assert hand.phase == "claim" and hand.pending() == {1}
+    await clock.advance(0.2)
+    await runner.wait_idle()
+    assert hand.phase == "turn"
+    assert [(n["seat"], n["type"]) for n in recs[1].kinds("timeout")] == [(1, "pass")]
+    await runner.pause()

@@ -752,7 +752,10 @@ class DiscordDouble:
         if msg.author.id != self.bot.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         payload, files = await self._read_body(request)
-        return jresp(self.edit_message(msg, payload, files).to_json())
+        out = self.edit_message(msg, payload, files)
+        # REST edits alone (they count against the bot's rate limit; interaction responses do not)
+        out.rest_edits.append((time.monotonic(), tuple(b.get("custom_id") or "" for b in out.buttons())))
+        return jresp(out.to_json())
 
     async def h_delete_message(self, request: web.Request) -> web.Response:
         ch = self._channel(request)

@@ -154,6 +154,7 @@ class Message:
     deleted: bool = False
     edit_count: int = 0
     edit_times: list[float] = field(default_factory=list)
+    rest_edits: list[tuple[float, tuple[str, ...]]] = field(default_factory=list)  # (time, custom ids) per PATCH
     created_at: float = field(default_factory=time.monotonic)
     type: int = 0
 

@@ -1,0 +1,130 @@
+"""How play feels, measured at the double (tests/e2e/test_feel.py and bench/e2e_load.py): click → the
+clicker's own updated panel, how long an unanswered claim offer stays in front of the player, and the
+REST calls the bot spends (Discord's ~50 requests/s per bot token; interaction responses are free)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from tests.e2e.double import DiscordDouble, Message
+from tests.e2e.players import message_text
+
+CLAIM_VERBS = ("pass", "hu", "peng", "chi", "gang")
+
+
+@dataclass
+class Shown:
+    """One state of a message as a client showed it, and when."""
+
+    at: float  # time.monotonic() when the double applied it
+    message_id: int
+    text: str
+    custom_ids: tuple[str, ...]
+
+    def verbs(self) -> set[str]:
+        return {c.split(":")[1].partition(".")[0] for c in self.custom_ids if c.startswith("mj:")}
+
+    @property
+    def offer(self) -> bool:
+        """A claim / rob offer: a 过 (pass) button is shown."""
+        return "pass" in self.verbs()
+
+
+class Timeline:
+    """Every version of every bot message with its time (the double keeps only the latest)."""
+
+    def __init__(self, double: DiscordDouble) -> None:
+        self.double = double
+        self.shown: dict[int, list[Shown]] = {}
+        post, edit = double.post_message, double.edit_message
+
+        def rec(msg: Message) -> None:
+            ids = tuple(b.get("custom_id") or "" for b in msg.buttons() if not b.get("disabled"))
+            self.shown.setdefault(msg.id, []).append(Shown(time.monotonic(), msg.id, message_text(msg), ids))
+
+        def post_message(*a: Any, **kw: Any) -> Message:
+            msg = post(*a, **kw)
+            if msg.author.id == double.bot.id:
+                rec(msg)
+            return msg
+
+        def edit_message(msg: Message, *a: Any, **kw: Any) -> Message:
+            out = edit(msg, *a, **kw)
+            rec(out)
+            return out
+
+        double.post_message = post_message  # type: ignore[method-assign]
+        double.edit_message = edit_message  # type: ignore[method-assign]
+
+    def versions(self, message: Message | int) -> list[Shown]:
+        return self.shown.get(message if isinstance(message, int) else message.id, [])
+
+
+def own_panel_ms(double: DiscordDouble, timeline: Timeline, *, since: float = 0.0,
+                 users: set[int] | None = None) -> list[float]:
+    """For every accepted press on a hand panel (any mj: action but the auto-win switch): click → the
+    pressed panel showing a new state, in ms."""
+    out: list[float] = []
+    for i in double.interactions.values():
+        if i.type != 3 or i.created_at < since or i.message is None or (users is not None and i.user.id not in users):
+            continue
+        cid = str((i.payload.get("data") or {}).get("custom_id", ""))
+        if not cid.startswith("mj:") or cid.startswith(("mj:autowin", "mj:show", "mj:next")):
+            continue
+        if i.response_type not in (6, 7):
+            continue  # refused (an ephemeral "too late" / "not your seat")
+        later = [v.at for v in timeline.versions(i.message.id) if v.at >= i.created_at and cid not in v.custom_ids]
+        if later:
+            out.append((later[0] - i.created_at) * 1000.0)
+    return out
+
+
+def unanswered_offers(double: DiscordDouble, timeline: Timeline, messages: list[int]) -> list[float]:
+    """For each claim offer shown on these panels that nobody pressed: seconds from the version that
+    showed its buttons to the version that took them away."""
+    pressed = {str((i.payload.get("data") or {}).get("custom_id", "")) for i in double.interactions.values()
+               if i.type == 3}
+    out: list[float] = []
+    for mid in messages:
+        vs = timeline.versions(mid)
+        for k, v in enumerate(vs):
+            if not v.offer or (k > 0 and vs[k - 1].custom_ids == v.custom_ids):
+                continue  # not an offer, or the same buttons again (only the text changed)
+            if pressed & set(v.custom_ids):
+                continue
+            gone = next((w for w in vs[k + 1:] if not set(v.custom_ids) & set(w.custom_ids)), None)
+            if gone is not None:
+                out.append(gone.at - v.at)
+    return out
+
+
+BUDGET_KINDS = {
+    "edits": ("PATCH", "/channels/{channel_id}/messages/{message_id}"),
+    "sends": ("POST", "/channels/{channel_id}/messages"),
+    "dm_opens": ("POST", "/users/@me/channels"),
+}
+
+
+def rest_calls(double: DiscordDouble, since: float = 0.0, until: float = float("inf")) -> dict[str, int]:
+    """The bot's REST calls by kind. ``budget`` = everything that counts against the bot's global rate
+    limit (all but interaction callbacks and interaction webhooks); ``free`` = those two."""
+    out = {k: 0 for k in BUDGET_KINDS} | {"other": 0, "budget": 0, "free": 0}
+    for at, method, template, _status in double.requests:
+        if not since <= at < until:
+            continue
+        if template.startswith(("/interactions/", "/webhooks/")):
+            out["free"] += 1
+            continue
+        out["budget"] += 1
+        kind = next((k for k, (m, t) in BUDGET_KINDS.items() if m == method and t == template), "other")
+        out[kind] += 1
+    return out
+
+
+def quantile(xs: list[float], f: float) -> float | None:
+    if not xs:
+        return None
+    xs = sorted(xs)
+    return round(xs[min(len(xs) - 1, int(f * len(xs)))], 1)
