@@ -103,9 +103,8 @@ def test_cli_score_caishen_float_and_json(capsys):
     code = main(["score", "123456789m2355p", "--win", "4p", "--wildcard", "9p", "--ruleset", "caishen",
                  "--self-draw", "--float", "2", "--json", "--lang", "en"])
     d = json.loads(capsys.readouterr().out)
-    assert code == 0 and d["points"] == 32
-    assert [(i["name"], i["value"], i["label"]) for i in d["fan"]] == [
-        ("piao_cai", 16, "Floated caishen"), ("self_draw", 2, "Self-draw")]
+    assert code == 0 and d["points"] == 16 and d["multiplier"] == 16
+    assert [(i["name"], i["value"], i["label"]) for i in d["fan"]] == [("piao_cai", 16, "Floated caishen")]
 
 
 def test_cli_score_caishen_below_minimum(capsys):
