@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from jxbot.rules.caishen import WILD, analyse, face
 from jxbot.rules.melds import Meld
 from jxbot.rules.shape import shanten
+from jxbot.rules.tiles import WHITE
 
 if TYPE_CHECKING:
     from .players import _Table
@@ -188,8 +189,9 @@ def _claim(tb: _Table) -> dict:
                 for _ in range(3):
                     rest.remove(x)
             else:
-                lo = a["tile"]
+                lo = a["tile"]  # the faced run: the 財神's face is a 白板 in hand (RULES B1)
                 for k in (lo, lo + 1, lo + 2):
+                    k = WHITE if k == cs else k
                     if k != x:
                         rest.remove(k)
         except ValueError:
