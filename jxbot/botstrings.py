@@ -178,6 +178,7 @@ STRINGS.update({
     "bot.act.gang": {"zh": "杠", "en": "Kong"},
     "bot.act.peng": {"zh": "碰", "en": "Pung"},
     "bot.act.chi": {"zh": "吃 {tiles}", "en": "Chow {tiles}"},
+    "bot.white_face": {"zh": "白({face})", "en": "White({face})"},
     "bot.act.pass": {"zh": "过", "en": "Pass"},
     "bot.act.persist": {"zh": "坚持", "en": "Persist"},
     "bot.act.give_up": {"zh": "放弃", "en": "Give up"},

@@ -184,3 +184,66 @@ def test_jiaxing_kongs_void_nothing():
     h = scripted_hand({0: "1111m456m789m23p5s"}, replacements="4p", indicator="9s")
     act(h, "angang", 0, "1m")
     assert h.voided == [] and h.public_view()["voided"] == [] and h.events[-1].type == "drew"
+
+
+# ---------------------------------------------------------------- the 白板 face on the panel, the terminal, the picture
+
+
+def _white_chow_offer() -> Hand:
+    h = cs_hand({0: "1m147p258s123467z9s", 1: "2m5z4m8m369p147s12z", 2: "5z5z369m258p147s1z",
+                 3: "258m147p369s4566z"}, caishen=FACE)
+    act(h, "discard", 0, "1m")
+    return h
+
+
+def test_panel_button_of_a_white_chow_says_what_the_white_stands_for():
+    from cogs.play import panel_components
+
+    v = _white_chow_offer().view(1)
+    labels = [i.item.label for i in panel_components("t1", 1, 1, v, "zh").children]
+    assert "吃 1万 2万 白(3万)" in labels
+    labels = [i.item.label for i in panel_components("t1", 1, 1, v, "en").children]
+    assert "Chow 1m 2m White(3m)" in labels
+
+
+def test_terminal_shows_the_white_as_its_face_and_the_void_tiles():
+    import io
+
+    from jxbot.table.terminal import LineReader, TerminalSeat
+
+    h = _white_chow_offer()
+    out = io.StringIO()
+    term = TerminalSeat(out, "zh", LineReader(io.StringIO("")), seat=1)
+    v = h.view(1)
+    term.board(v)
+    assert "吃 1万 2万 白(3万)" in term.act_text(v["actions"][0], v["wildcard"])
+    act(h, "chi", 1, "1m")
+    pass_all(h)
+    term.board(h.public_view())
+    text = out.getvalue()
+    assert "白板当财神的牌用：白(3万)" in text and "吃[1万 2万 白(3万)]" in text
+    k = cs_hand({0: "1111m456m789m23p55s", 1: "8s8s369m258p12345z", 2: "147p258s1234567z",
+                 3: "258m147p369s4566z"}, replacements="4p", voids="8s")
+    act(k, "angang", 0, "1m")
+    term.board(k.public_view())
+    assert "作废：8条" in out.getvalue()
+
+
+def test_pictures_draw_the_white_face_and_the_void_tiles():
+    from render import common as C
+    from render import render_hand, render_table
+    from render.tiles import white_as_sprite
+
+    h = _white_chow_offer()
+    act(h, "chi", 1, "1m")
+    pass_all(h)
+    plain = dict(h.public_view())
+    plain["seats"] = [dict(s, melds=[{k: x for k, x in m.items() if k != "white_as"} for m in s["melds"]])
+                      for s in plain["seats"]]
+    assert render_table(h.public_view(), "zh") != render_table(plain, "zh")  # the 白板 shows its 3万
+    assert render_hand(h.view(1), "zh")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert white_as_sprite(T(FACE), 40).tobytes() != C.sprite(WHITE, 40).tobytes()
+    k = cs_hand({0: "1111m456m789m23p55s", 1: "8s8s369m258p12345z", 2: "147p258s1234567z",
+                 3: "258m147p369s4566z"}, replacements="4p", voids="8s")
+    act(k, "angang", 0, "1m")
+    assert render_table(k.public_view(), "zh") != render_table(dict(k.public_view(), voided=[]), "zh")
