@@ -531,6 +531,9 @@ class Hand:
                     return IllegalAction("wildcard_in_meld")
                 if wc_discard and t is ActionType.HU:
                     return IllegalAction("cannot_claim", "A discarded wildcard (百搭) cannot be claimed.")
+                if (self.ruleset.family == "caishen" and t is not ActionType.PASS and last is not None
+                        and last[0] != seat and _caishen.float_run(self, seat)):
+                    return IllegalAction("floating")  # RULES B5: no window was opened for the floater
                 return IllegalAction("window_closed")
             if seat != self.turn:
                 return IllegalAction("not_your_turn")
@@ -561,6 +564,8 @@ class Hand:
                 return IllegalAction("gave_up")
             if seat in w.answers:
                 return IllegalAction("already_answered")
+            if self.ruleset.family == "caishen" and t is not ActionType.PASS and _caishen.float_run(self, seat):
+                return IllegalAction("floating")  # RULES B5
             if t in (ActionType.PUNG, ActionType.KONG, ActionType.CHOW) and self.wildcard is not None:
                 if t is ActionType.CHOW and a.tile is not None and 0 <= a.tile < 27 and a.tile % 9 <= 6:
                     seq = (a.tile, a.tile + 1, a.tile + 2)

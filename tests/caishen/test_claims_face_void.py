@@ -3,10 +3,14 @@ as the 財神's face (B1), and the tile a kong replacement voids (B2, seed 海�
 
 from __future__ import annotations
 
+import pytest
+
 from jxbot.game import Hand
 from jxbot.game import events as ev
+from jxbot.game.errors import IllegalAction
 from jxbot.rules.caishen import multiplier_of
 from jxbot.rules.tiles import WHITE
+from jxbot.table.strings import error_text
 
 from .helpers import T, act, cs_hand, discard, pass_all, types_offered
 
@@ -37,6 +41,10 @@ def test_a_floater_is_offered_no_chow_pung_or_kong():
     pass_all(h)
     act(h, "discard", 3, "7s")
     assert types_offered(h, 1) == set()  # 777s: no 明杠, no 碰
+    with pytest.raises(IllegalAction) as err:  # trying anyway gets a clear reason
+        act(h, "peng", 1)
+    assert err.value.code == "floating" and "floating a caishen" in err.value.message
+    assert "漂财" in error_text("floating", "zh")
     pass_all(h)
     act(h, "discard", 0, "2m")  # 34m from the previous seat's 2m: no 吃 (no window: play goes on)
     assert h.phase == "turn" and h.turn == 1 and h.drawn is not None and "chi" not in types_offered(h, 1)
