@@ -17,7 +17,7 @@ from .contract import CUMULATIVE_CODES, TAI_CODES, Score, ScoreItem
 from .melds import Meld, MeldKind
 from .ruleset import Ruleset, get_ruleset
 from .shape import _P, _m_honor, _m_suit, check_hand, is_complete, ready_on_everything
-from .tiles import EAST, GREEN, NUM_KINDS, RED, WHITE
+from .tiles import EAST, GREEN, NUM_KINDS, RED, WHITE, format_tiles
 
 _B9 = 5**9
 _FREE_SET_KINDS = (RED, GREEN, WHITE, EAST, EAST + 1, EAST + 2, EAST + 3, 0, 9, 18)
@@ -157,6 +157,9 @@ def score_win(concealed: Sequence[int], win_tile: int, melds: Sequence[Meld] = (
                                  kong_draw=kong_draw, robbing_kong=robbing_kong, float_run=float_run,
                                  stake=stake, ruleset=rs)
     check_hand(concealed, melds, extra=(win_tile,), wildcard=wildcard, tiles_mod3=2)
+    for m in melds:  # a 白板 plays another kind only in the caishen ruleset (RULES B1)
+        if m.kind is MeldKind.CHOW and WHITE in m.tiles:
+            raise ValueError(f"not a chow: {format_tiles(m.tiles)} (a 白板 stands in only in the caishen ruleset)")
     if not 0 <= seat_wind <= 3 or not 0 <= round_wind <= 3:
         raise ValueError("seat_wind and round_wind are 0–3 (东南西北)")
     per_win = max(0, rs.cumulative_per_win)  # RULES A7: a win takes at most one, the oldest

@@ -131,6 +131,9 @@ JX = ["1112345678999m", "--win", "5m"]  # a Jiaxing 清一色
     (["1122334455667m", "--win", "7m", "--ruleset", "caishen", "--wildcard", "9p", "--self-draw", "--from", "S"],
      "a self-draw has none"),
     ([*JX, "--base", "3"], "belong to the caishen ruleset"),
+    (["123m456m789m5s", "--win", "5s", "--chi", "12m5z"], "only in the caishen ruleset"),
+    (["123m456m789m5s", "--win", "5s", "--chi", "12m5z", "--ruleset", "caishen", "--wildcard", "9p",
+      "--self-draw"], "not a chow"),
 ])
 def test_score_refuses_contexts_no_table_produces(capsys, argv, fragment):
     code = main(["score", *argv, "--json"])
