@@ -112,6 +112,18 @@ FACE_WIN = {0: "1m147p258s123467z9s", 1: "2m5z456m789m12p55s7z", 2: "369m258p147
             3: "258m147p369s4566z"}
 
 
+def test_three_whites_kong_a_discarded_white_and_the_kong_scores_as_the_face():
+    h = cs_hand({0: "5z147p258s12346z9s8m", 1: "369m258p147s1234z", 2: "5z5z5z369m258p147s",
+                 3: "258m147p369s1466z"}, caishen=FACE, replacements="9m")
+    act(h, "discard", 0, "5z")
+    assert types_offered(h, 2) == {"gang", "peng", "pass"}
+    act(h, "gang", 2)
+    pass_all(h)
+    m = h.view(2)["seats"][2]["melds"][0]
+    assert m["kind"] == "kong" and m["tiles"] == [WHITE] * 4 and m["white_as"] == T(FACE)
+    assert h.turn == 2 and h.drawn == T("9m") and len(h.voided) == 1 and h.tile_census() == [4] * 34
+
+
 def test_white_chow_counts_in_the_win_as_the_face():
     # after 1m + 2m白 (1-2-3万) the seat holds 456m789m12p55s: the 3p it draws wins (plain, self-drawn ×2)
     h = cs_hand(FACE_WIN, draws="8p8p9s3p", caishen=FACE)
