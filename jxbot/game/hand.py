@@ -569,7 +569,8 @@ class Hand:
             if t in (ActionType.PUNG, ActionType.KONG, ActionType.CHOW) and self.wildcard is not None:
                 if t is ActionType.CHOW and a.tile is not None and 0 <= a.tile < 27 and a.tile % 9 <= 6:
                     seq = (a.tile, a.tile + 1, a.tile + 2)
-                    if seat == (w.seat + 1) % 4 and w.tile in seq and self.wildcard in seq:
+                    if (seat == (w.seat + 1) % 4 and w.tile in seq and self.wildcard in seq
+                            and self.ruleset.family != "caishen"):  # caishen: a 白板 plays that face
                         return IllegalAction("wildcard_in_meld")
                 elif w.tile == self.wildcard:
                     return IllegalAction("wildcard_in_meld")
