@@ -267,3 +267,21 @@ def test_pictures_draw_the_white_face_and_the_void_tiles():
                  3: "258m147p369s4566z"}, replacements="4p", voids="8s")
     act(k, "angang", 0, "1m")
     assert render_table(k.public_view(), "zh") != render_table(dict(k.public_view(), voided=[]), "zh")
+
+
+def test_the_others_may_rob_a_floaters_added_kong():
+    # seat 1 pungs 5s, floats its 財神 (9s), draws the fourth 5s and declares 补杠: seat 2 robs it
+    h = cs_hand({0: "147m258p369s1234z5s", 1: "55s28m39p9s67z1m4p7s9m", 2: "123m456m789m46s11p",
+                 3: "258m147p28s6677z1z"}, draws="3z4z8s5s", caishen="9s")
+    act(h, "discard", 0, "5s")
+    act(h, "peng", 1)
+    pass_all(h)
+    discard(h, 1, "9s")  # 漂財
+    for s in (2, 3, 0):
+        discard(h, s)
+    assert h.turn == 1 and h.drawn == T("5s") and "bugang" in types_offered(h, 1)
+    act(h, "bugang", 1, "5s")
+    assert h.phase == "rob" and "hu" in types_offered(h, 2)
+    act(h, "hu", 2)
+    pass_all(h)
+    assert h.result.winner == 2 and h.result.robbed_from == 1
