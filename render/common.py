@@ -172,6 +172,14 @@ def _meld_sprite(meld: dict, t: int, w: int, variant: str = "up") -> Image.Image
     return sprite(t, w, variant)
 
 
+def claim_sprite(view: dict, t: int, w: int) -> Image.Image:
+    """The tile on offer in a claim prompt; a 白板 at a caishen table shows the face it plays (RULES B1)."""
+    wa = view.get("white_as")
+    if wa is not None and t == WHITE_KIND:
+        return white_as_sprite(wa, w)
+    return sprite(t, w, tile_variant(t, view.get("wildcard"), wild_variant(view)))
+
+
 def draw_voided(img: Image.Image, dr: ImageDraw.ImageDraw, tiles: list[int], right: int, top: int, label: str,
                 w: int = 30) -> None:
     """The tiles voided by kong replacements (caishen, RULES B2): out of play and shown to everyone, in

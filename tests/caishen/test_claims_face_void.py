@@ -263,6 +263,7 @@ def test_pictures_draw_the_white_face_and_the_void_tiles():
     assert render_table(h.public_view(), "zh") != render_table(plain, "zh")  # the 白板 shows its 3万
     assert render_hand(h.view(1), "zh")[:8] == b"\x89PNG\r\n\x1a\n"
     assert white_as_sprite(T(FACE), 40).tobytes() != C.sprite(WHITE, 40).tobytes()
+    assert C.claim_sprite(h.view(1), WHITE, 40) is white_as_sprite(T(FACE), 40)  # a discarded 白 on offer
     k = cs_hand({0: "1111m456m789m23p55s", 1: "8s8s369m258p12345z", 2: "147p258s1234567z",
                  3: "258m147p369s4566z"}, replacements="4p", voids="8s")
     act(k, "angang", 0, "1m")
