@@ -149,12 +149,17 @@ def status_text(view: dict, lang: str) -> str:
 # ---------------------------------------------------------------------------------------------- panels
 
 
-def _action_label(a: dict, lang: str) -> str:
+def _action_label(a: dict, lang: str, white_as: int | None = None) -> str:
     typ, tile = a["type"], a.get("tile")
     if tile is None:
         return t(f"bot.act.{typ}", lang)
     if typ == "discard":
         return tile_name(tile, lang)
+    if typ == "chi" and white_as is not None and white_as in (tile, tile + 1, tile + 2):
+        # caishen (RULES B1): the 白板 plays the 財神's face in this run, e.g. 吃 1万 2万 白(3万)
+        run = [t("bot.white_face", lang, face=tile_name(k, lang)) if k == white_as else tile_name(k, lang)
+               for k in (tile, tile + 1, tile + 2)]
+        return t("bot.act.chi", lang, tiles=" ".join(run))
     if typ == "chi":
         return t("bot.act.chi", lang, tiles="".join(tile_name(tile + i, lang)[0] for i in range(3)) + tile_name(tile, lang)[1:])
     if typ in ("angang", "bugang"):
@@ -193,7 +198,7 @@ def panel_components(table_id: str, seat: int, nonce: int, view: dict, lang: str
     first = (len(discards) + 4) // 5
     for i, a in enumerate(others):
         items.append((first + i // 5, MjButton(CustomId(a["type"], table_id, seat, nonce_s, a.get("tile")),
-                                               label=_action_label(a, lang),
+                                               label=_action_label(a, lang, view.get("white_as")),
                                                style=_STYLE.get(a["type"], discord.ButtonStyle.secondary))))
     if view.get("phase") != "ended":
         last = first + (len(others) + 4) // 5

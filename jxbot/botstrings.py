@@ -180,6 +180,7 @@ STRINGS.update({
     "bot.act.gang": {"zh": "杠", "en": "Kong"},
     "bot.act.peng": {"zh": "碰", "en": "Pung"},
     "bot.act.chi": {"zh": "吃 {tiles}", "en": "Chow {tiles}"},
+    "bot.white_face": {"zh": "白({face})", "en": "White({face})"},
     "bot.act.pass": {"zh": "过", "en": "Pass"},
     "bot.act.persist": {"zh": "坚持", "en": "Persist"},
     "bot.act.give_up": {"zh": "放弃", "en": "Give up"},
@@ -200,17 +201,21 @@ STRINGS.update({
     "bot.admin.settings": {"zh": "本服务器的牌桌设置：\n{lines}", "en": "This server's table settings:\n{lines}"},
     "bot.admin.updated": {"zh": "已更新。", "en": "Updated."},
     "bot.rules.summary_caishen": {
-        "zh": "**財神麻将**：庄家掷骰，从海底数出一张翻开，其牌种为財神（胡牌时可当任何牌），白板当財神原来的牌用。"
-              "海底留 10 对不摸，摸完第 116 张无人胡即流局（庄家付每家 2 点并连庄）。四组一对或七对子可胡，"
-              "且须二倍以上：七对子 ×2、財神头 ×4、单钓財神头 ×8、財神会 ×4、自摸与杠底各再翻倍，多种牌型取最大再每种 ×2。"
-              "打出財神（漂財）后别人不能吃碰，只能自摸。庄家连胡底数 2、3、4…；放铳者多付一份。详见 docs/caishen.md。",
+        "zh": "**財神麻将**：庄家掷骰，从海底数出一张翻开，其牌种为財神（胡牌时可当任何牌），白板当財神原来的牌用（吃、碰、杠、胡都算）。"
+              "海底留 10 对不摸；杠牌从其前面最后一对的下面一张补，上面一张作废（亮出，不能吃碰）；摸完无人胡即流局（庄家付每家 2 点并连庄）。"
+              "四组一对或七对子可胡，且须二倍以上：平胡自摸 ×2，七对子 ×2、自摸 ×4；財神头 ×4、单钓財神头 ×8、財神会 ×4 都是总倍数，自摸不再翻倍；"
+              "多种牌型取最大再每种 ×2，杠底再翻倍。打出財神（漂財）后，在打出别的牌之前，漂財者不能吃碰杠、只能自摸："
+              "漂財一次 ×8、连漂 ×16。庄家连胡底数 2、3、4…；放铳者多付一份。详见 docs/caishen.md。",
         "en": "**Caishen Mahjong**: the dealer rolls and a tile counted from the tail is flipped; its kind is the "
-              "caishen (wild for winning) and White plays as the caishen's own face. 20 tiles stay back; after the "
-              "116th tile with no win the hand is drawn (the dealer pays each other seat 2 and keeps the deal). "
-              "Four sets and a pair, or seven pairs, win if worth at least x2: seven pairs x2, caishen pair x4, "
-              "single-wait caishen pair x8, three caishen x4; self-draw and a kong draw double; several patterns: "
-              "the largest, x2 per extra one. After a caishen is discarded (floated) nobody may chow or pung it and "
-              "the floater wins only by self-draw. The dealer's base grows 2, 3, 4... while they keep winning; the "
+              "caishen (wild for winning) and White plays as the caishen's own face (in chows, pungs, kongs and "
+              "wins). 20 tiles stay back; a kong takes the lower tile of the last pair in front of them and the "
+              "upper one is void (shown, never claimable); when the wall runs out with no win the hand is drawn "
+              "(the dealer pays each other seat 2 and keeps the deal). Four sets and a pair, or seven pairs, win "
+              "if worth at least x2: a plain self-draw x2, seven pairs x2 (x4 self-drawn); caishen pair x4, "
+              "single-wait caishen pair x8, three caishen x4 are totals, self-draw does not double them; several "
+              "patterns: the largest, x2 per extra one; a kong draw doubles. After discarding a caishen (a float) "
+              "the floater may not chow, pung or kong and wins only by self-draw until it discards another tile: "
+              "x8 once, x16 twice in a row. The dealer's base grows 2, 3, 4... while they keep the deal; the "
               "discarder pays one extra share.",
     },
     "bot.rules.summary": {

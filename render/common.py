@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageChops, ImageDraw
 
 from . import fonts
-from .tiles import BACK, geometry, side_geometry, sprite
+from .tiles import BACK, WHITE_KIND, geometry, side_geometry, sprite, white_as_sprite
 
 MAX_WIDTH = 1280
 PNG_LEVEL = 6  # zlib level on the palette image: ~2 ms more than 3 for a 20% smaller file; 9 is 6x slower for 4%
@@ -164,6 +164,35 @@ def claim_position(kind: str, n: int, from_seat: int | None, seat: int) -> int |
     return {3: 0, 2: 1, 1: n - 1}.get(rel, 0)
 
 
+def _meld_sprite(meld: dict, t: int, w: int, variant: str = "up") -> Image.Image:
+    """A meld's tile: a 白板 playing the 財神's face (``white_as``, caishen) shows the kind it stands for."""
+    wa = meld.get("white_as")
+    if wa is not None and t == WHITE_KIND:
+        return white_as_sprite(wa, w, variant == "side")
+    return sprite(t, w, variant)
+
+
+def claim_sprite(view: dict, t: int, w: int) -> Image.Image:
+    """The tile on offer in a claim prompt; a 白板 at a caishen table shows the face it plays (RULES B1)."""
+    wa = view.get("white_as")
+    if wa is not None and t == WHITE_KIND:
+        return white_as_sprite(wa, w)
+    return sprite(t, w, tile_variant(t, view.get("wildcard"), wild_variant(view)))
+
+
+def draw_voided(img: Image.Image, dr: ImageDraw.ImageDraw, tiles: list[int], right: int, top: int, label: str,
+                w: int = 30) -> None:
+    """The tiles voided by kong replacements (caishen, RULES B2): out of play and shown to everyone, in
+    a row ending at ``right`` under a small label. Nothing is drawn when there are none."""
+    if not tiles:
+        return
+    rw = row_width(len(tiles), w, 2)
+    x0 = right - rw
+    text(dr, (right, top), label, 15, TEXT_DIM, anchor="ra")
+    for i, t in enumerate(tiles):
+        paste(img, sprite(t, w, "dim"), x0 + i * (w + 2), top + 20)
+
+
 def draw_meld(img: Image.Image, meld: dict, seat: int, x: int, y: int, w: int, gap: int = 1) -> int:
     """Draw a meld with its top-left at (x, y), tiles of width ``w``; returns the width used.
 
@@ -187,7 +216,7 @@ def draw_meld(img: Image.Image, meld: dict, seat: int, x: int, y: int, w: int, g
     cx = x
     if kind == "concealed_kong":
         for i, t in enumerate(meld["tiles"]):
-            paste(img, sprite(BACK if i in (0, 3) else t, w), cx, y)
+            paste(img, sprite(BACK, w) if i in (0, 3) else _meld_sprite(meld, t, w), cx, y)
             cx += w + gap
         return cx - gap - x
     seq: list[tuple[int, bool]] = [(t, False) for t in order[: n_side - 1]]
@@ -197,13 +226,13 @@ def draw_meld(img: Image.Image, meld: dict, seat: int, x: int, y: int, w: int, g
         if is_side:
             sy = y + g.box_h - sg.box_h
             if kind == "added_kong":
-                paste(img, sprite(t, w, "side"), cx, sy)
-                paste(img, sprite(t, w, "side"), cx, sy - sg.h - 1)
+                paste(img, _meld_sprite(meld, t, w, "side"), cx, sy)
+                paste(img, _meld_sprite(meld, t, w, "side"), cx, sy - sg.h - 1)
             else:
-                paste(img, sprite(t, w, "side"), cx, sy)
+                paste(img, _meld_sprite(meld, t, w, "side"), cx, sy)
             cx += sg.w + gap
         else:
-            paste(img, sprite(t, w), cx, y)
+            paste(img, _meld_sprite(meld, t, w), cx, y)
             cx += w + gap
     return cx - gap - x
 

@@ -164,7 +164,7 @@ def draw_hand(view: dict, lang: str) -> Image.Image:
         if sx > x + 10 or not melds:
             dr.rounded_rectangle((sx - 4, prompt_y - cg.box_h // 2 - 4, sx + CLAIM_W + 3, prompt_y + cg.box_h // 2 + 3),
                                  radius=7, outline=C.GOLD, width=2)
-            C.paste(img, sprite(tile, CLAIM_W, C.tile_variant(tile, wc, C.wild_variant(view))), sx, prompt_y - cg.box_h // 2)
+            C.paste(img, C.claim_sprite(view, tile, CLAIM_W), sx, prompt_y - cg.box_h // 2)
             C.text(dr, (width - PAD, prompt_y), prompt, 24, C.GOLD, anchor="rm")
     elif can_discard:
         prompt = L("your_turn", lang)

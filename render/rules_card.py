@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from jxbot import i18n
-from jxbot.rules import parse_tiles, score_win
+from jxbot.rules import Meld, parse_tiles, score_win
 from jxbot.rules.contract import Score
 
 from . import common as C
@@ -61,6 +61,7 @@ class Example:
     tiles: str  # notation, the win tile last
     self_draw: bool = False
     kong_draw: bool = False
+    kong: str = ""  # a concealed kong beside the tiles (a kong-replacement win needs one)
 
 
 WILDCARD = {"jiaxing": "9s", "caishen": "8p"}
@@ -80,7 +81,7 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
     ),
 }
 # The formula's worked example (jiaxing): the 对对胡 hand won on a kong replacement, stake 2.
-FORMULA_EXAMPLE = Example("kong_bloom", "111m999p555s77z9s22z", self_draw=True, kong_draw=True)
+FORMULA_EXAMPLE = Example("kong_bloom", "999p555s77z9s22z", self_draw=True, kong_draw=True, kong="1111m")
 FORMULA_STAKE = 2
 
 
@@ -89,7 +90,8 @@ def score_example(ruleset: str, ex: Example, stake: int = 1) -> tuple[list[int],
     """The example's tiles and its score, computed by the rules engine."""
     tiles = parse_tiles(ex.tiles)
     wc = parse_tiles(WILDCARD[ruleset])[0]
-    sc = score_win(tiles[:-1], tiles[-1], wildcard=wc, self_draw=ex.self_draw, kong_draw=ex.kong_draw,
+    melds = (Meld.concealed_kong(ex.kong),) if ex.kong else ()
+    sc = score_win(tiles[:-1], tiles[-1], melds, wildcard=wc, self_draw=ex.self_draw, kong_draw=ex.kong_draw,
                    stake=stake, ruleset=ruleset)
     if not sc.winning:
         raise ValueError(f"rules card example {ex} does not win: {sc.reason}")

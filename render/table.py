@@ -195,6 +195,7 @@ def draw_table(view: dict, lang: str) -> Image.Image:
     cx, cy = W // 2, H // 2
     half = CONSOLE // 2
     _console(img, dr, view, pos, lang)
+    C.draw_voided(img, dr, view.get("voided") or [], W - FRAME - 16, FRAME + 16, L("voided", lang))  # caishen B2
     col_w = cx - half - CELL_GAP - cell_w - 12 - FRAME - 10
     for s in order:
         if s >= len(seats):

@@ -392,6 +392,23 @@ def sprite(kind: int, w: int, variant: str = "up") -> Image.Image:
     return img.resize(g.sprite_size, Image.Resampling.LANCZOS)
 
 
+@functools.lru_cache(maxsize=256)
+def white_as_sprite(face: int, w: int, side: bool = False) -> Image.Image:
+    """A 白板 playing another kind (the caishen ruleset: the 財神's face, RULES B1): the white tile with
+    a small tile of the kind it stands for inside its frame, so a meld reads 1万 2万 [白板=3万]."""
+    base = sprite(WHITE_KIND, w, "side" if side else "up").copy()
+    mini = sprite(face, max(8, round(w * 0.5)), "side" if side else "up")
+    g = side_geometry(w) if side else geometry(w)
+    x = (g.w - mini.width) // 2
+    y = (g.h - mini.height) // 2
+    base.alpha_composite(mini, (max(0, x), max(0, y)))
+    return base
+
+
+WHITE_KIND = 31  # 白
+
+
 def clear_cache() -> None:
     """Forget every sprite (for the cold-start benchmark)."""
     sprite.cache_clear()
+    white_as_sprite.cache_clear()

@@ -51,6 +51,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--float", type=int, default=0, dest="float_run", metavar="N",
                    help="caishen: 漂財, the 財神 the winner discarded in a row before this self-draw (default 0)")
     p.add_argument("--stake", type=int, default=1, help="底分, the table's stake (default 1)")
+    p.add_argument("--base", type=int, default=None, metavar="N",
+                   help="caishen: 底 of the hand, 2 + the hands the dealer has kept in a row (default 2)")
+    p.add_argument("--from", type=_wind, default=None, dest="from_seat", metavar="WIND",
+                   help="caishen: seat wind of the discarder (or of the robbed seat with --rob); "
+                        "with it, or with --self-draw, the payments are printed (E = the dealer)")
     p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the table (default zh)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -96,6 +101,14 @@ def run(args: argparse.Namespace) -> int:
         if win == wildcard and not args.self_draw and not rs.wildcard_discard_claimable:
             raise ValueError("a discarded 百搭 (wildcard) cannot be claimed, not even for 胡: "
                              "a wildcard win tile needs --self-draw")
+        if rs.family != "caishen" and (args.base is not None or args.from_seat is not None or args.float_run):
+            raise ValueError("--base, --from and --float belong to the caishen ruleset (--ruleset caishen)")
+        if args.from_seat is not None and args.self_draw:
+            raise ValueError("--from names the discarder (or the robbed seat): a self-draw has none")
+        if args.from_seat is not None and args.from_seat == args.seat:
+            raise ValueError("--from is another seat than the winner's (--seat)")
+        if args.base is not None and args.base < 1:
+            raise ValueError("the base (底) is at least 1")
         score = score_win(
             hand, win, melds, wildcard=wildcard, self_draw=args.self_draw, kong_draw=args.kong_draw,
             last_tile=args.last_tile, robbing_kong=args.rob, seat_wind=args.seat, round_wind=args.round,
@@ -104,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         return _fail(args, str(exc), 2)
+    payments = _caishen_payments(args, score, rs) if rs.family == "caishen" and score.winning else None
 
     if args.json:
         out = score.to_json()
@@ -111,6 +125,13 @@ def run(args: argparse.Namespace) -> int:
         out["fan"] = [dict(i.to_json(), label=item_name(i.name, lang)) for i in score.fan]
         if not score.winning:
             out["why"] = t(f"reason.{score.reason}", lang)
+        if rs.family == "caishen":
+            from jxbot.rules.caishen import multiplier_of
+
+            out["multiplier"] = multiplier_of(score) if score.winning else 0
+            out["base"] = 2 if args.base is None else args.base
+            if payments is not None:
+                out["payments"] = payments
         print(json.dumps(out, ensure_ascii=False))
         return 0 if score.winning else 1
 
@@ -140,6 +161,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {_pad(item_name(item.name, lang), width)} ×{item.value}")
         print(f"  {_pad(t('score.multiplier', lang), width)} ×{mult}")
         print(t("score.caishen_formula", lang, stake=score.stake, mult=mult, points=score.points))
+        if payments is not None:
+            base = 2 if args.base is None else args.base
+            paid = "  ".join(f"{wind_name(w, lang)} {d:+d}" for w, d in enumerate(payments))
+            print(f"  {t('score.base', lang)} {base}: {paid}")
         return 0
     for item in score.tai:
         print(f"  {_pad(item_name(item.name, lang), width)} {item.value:>3} {t('score.tai', lang)}")
@@ -153,3 +178,18 @@ def run(args: argparse.Namespace) -> int:
     print(f"  {t('score.reading', lang)}: {reading}")
     print(t("score.formula", lang, stake=score.stake, tai=score.total_tai, fan=score.total_fan, points=score.points))
     return 0
+
+
+def _caishen_payments(args: argparse.Namespace, score: object, rs: object) -> list[int] | None:
+    """Each seat's gain (by seat wind, E = the dealer) for a caishen win, or None when the discarder
+    is not known (a win on a discard without ``--from``)."""
+    from jxbot.rules import caishen as cs
+
+    if not args.self_draw and args.from_seat is None:
+        return None
+    other = None if args.self_draw else args.from_seat
+    s = cs.settle(winner=args.seat, dealer=0, points=score.points,  # type: ignore[attr-defined]
+                  base=2 if args.base is None else args.base, stake=max(1, args.stake),
+                  discarder=None if args.rob else other, robbed=other if args.rob else None,
+                  balances=[None] * 4, ruleset=rs)  # type: ignore[arg-type]
+    return list(s.deltas)

@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING
 
 from jxbot.rules import caishen as rules_cs
 from jxbot.rules.contract import Score, Settlement
-from jxbot.rules.tiles import WALL_SIZE
+from jxbot.rules.melds import Meld, MeldKind
+from jxbot.rules.tiles import WALL_SIZE, WHITE
 
 from . import events as ev
+from .actions import Action, ActionType
 
 if TYPE_CHECKING:
     from .hand import Hand
@@ -46,6 +48,67 @@ def float_run(hand: Hand, seat: int) -> int:
             break
         n += 1
     return n
+
+
+def meld_claims(hand: Hand, seat: int, tile: int, *, chow: bool) -> list[Action]:
+    """The 明杠 / 碰 / 吃 ``seat`` may make on the discard ``tile`` (RULES B1, B5).
+
+    * A seat whose float is live (漂財, ``float_run`` > 0) may not 吃, 碰 or 明杠 at all.
+    * 白板 plays as the 財神's face: the claims are read on faced tiles (``rules.caishen.face``), so with
+      財神 = 3万 a 2万 + 白板 chows a 1万 or a 4万, and a discarded 白板 is a 3万 to 吃 and 碰. The 財神
+      themselves (the faced wild slot) never take part. A chow's ``tile`` is the lowest faced kind of
+      the run, as for every ruleset; ``chow_tiles`` gives the tiles that go down.
+    """
+    wc = hand.wildcard
+    if wc is None or tile == wc or float_run(hand, seat) > 0:
+        return []
+    held = hand.concealed[seat]
+    ft = rules_cs.face(tile, wc)
+    faced = [rules_cs.face(t, wc) for t in held]
+    acts: list[Action] = []
+    n = faced.count(ft)  # the face swap is one-to-one: the same count as the printed tile
+    if n >= 3 and hand.wall_remaining > 0:
+        acts.append(Action(ActionType.KONG, seat, tile))
+    if n >= 2:
+        acts.append(Action(ActionType.PUNG, seat, tile))
+    if chow and ft < 27:
+        for a in (ft - 2, ft - 1, ft):
+            if a < 0 or a // 9 != ft // 9 or a % 9 > 6:
+                continue
+            if all(x in faced for x in (a, a + 1, a + 2) if x != ft):
+                acts.append(Action(ActionType.CHOW, seat, a))
+    return acts
+
+
+def chow_tiles(hand: Hand, lo: int) -> tuple[int, int, int]:
+    """The tiles of the chow whose faced run starts at ``lo``: the 財神's face is played by a 白板."""
+    wc = hand.wildcard
+    if hand.ruleset.family != "caishen" or wc is None or wc == WHITE:
+        return (lo, lo + 1, lo + 2)
+    a, b, c = (WHITE if k == wc else k for k in (lo, lo + 1, lo + 2))
+    return (a, b, c)
+
+
+def white_as(hand: Hand) -> int | None:
+    """The kind a 白板 stands for (the 財神's face) at a caishen table; None elsewhere or when the 財神
+    is 白板 itself (then the 白板 are the 財神)."""
+    wc = hand.wildcard
+    if hand.ruleset.family != "caishen" or wc is None or wc == WHITE:
+        return None
+    return wc
+
+
+def meld_json(hand: Hand, m: Meld) -> dict:
+    """A meld as the views show it. At a caishen table a meld holding a 白板 as the 財神's face says so
+    (``white_as``) and a chow lists its tiles in run order (1万 白板 3万 when the 財神 is 2万)."""
+    d = m.to_json()
+    wa = white_as(hand)
+    if wa is None or WHITE not in m.tiles:
+        return d
+    d["white_as"] = wa
+    if m.kind is MeldKind.CHOW:
+        d["tiles"] = sorted(m.tiles, key=lambda t: wa if t == WHITE else t)
+    return d
 
 
 def can_win(hand: Hand, seat: int, tiles: Sequence[int], win_tile: int, *, self_draw: bool,

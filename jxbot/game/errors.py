@@ -25,6 +25,9 @@ ERROR_TEXTS: dict[str, tuple[str, str]] = {
     "not_winning": ("这手牌还不能胡。", "This hand does not win."),
     "no_draw": ("只有摸牌之后才能这样做。", "You can only do that after drawing a tile."),
     "cannot_kong": ("你不能杠这张牌。", "You cannot declare that kong."),
+    "floating": ("漂财后，在你下一次打出别的牌之前不能吃、碰、杠，只能自摸胡。",
+                 "After floating a caishen you may not chow, pung or kong (and win only by self-draw) "
+                 "until you discard another tile."),
     "wall_empty": ("牌墙已空，不能再杠。", "The wall is empty: no more kongs."),
     "not_pending": ("现在不等你操作。", "Nothing is waiting for you now."),
     "not_ended": ("这一局还没有结束。", "The hand has not ended yet."),

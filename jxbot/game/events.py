@@ -154,6 +154,15 @@ class Konged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TileVoided(Event):
+    """Caishen (RULES B2, seed 海底): right after a kong replacement (the lower tile of the last pair at
+    the tail of the live wall) the upper tile of that pair is void: out of play, shown to everyone."""
+
+    type: ClassVar[str] = "tile_voided"
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
 class ContractFormed(Event):
     type: ClassVar[str] = "contract_formed"
     pair: tuple[int, int]  # (claimer, the seat claimed from)
@@ -206,7 +215,7 @@ class HandSettled(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (HandStarted, Dealt, Drew, Discarded, ClaimAnswered, ClaimsClosed, Claimed, KongDeclared,
-                Konged, ContractFormed, ContractAnswered, Won, DrawnGame, Escaped, HandSettled)
+                Konged, TileVoided, ContractFormed, ContractAnswered, Won, DrawnGame, Escaped, HandSettled)
 }
 
 

@@ -206,6 +206,7 @@ class Hand:
         self.claim_counts: Counter[tuple[int, int]] = Counter()
         self.any_claim = False
         self.discarded_seats: set[int] = set()
+        self.voided: list[int] = []  # caishen: tiles voided by kong replacements (public)
         self.contract: tuple[int, int] | None = None
         self.deciders: tuple[int, ...] = ()
         self.decisions: dict[int, bool] = {}
@@ -387,7 +388,9 @@ class Hand:
             acts: list[Action] = []
             if self._can_win(s, [*hand, tile], tile, self_draw=False):
                 acts.append(Action(ActionType.HU, s, tile))
-            if tile != wc:
+            if rs.family == "caishen":  # RULES B1/B5: 白板 as the 財神's face; a floater claims nothing
+                acts += _caishen.meld_claims(self, s, tile, chow=k == 1)
+            elif tile != wc:
                 n = hand.count(tile)
                 if n >= 3 and self.wall_remaining > 0:
                     acts.append(Action(ActionType.KONG, s, tile))
@@ -528,6 +531,9 @@ class Hand:
                     return IllegalAction("wildcard_in_meld")
                 if wc_discard and t is ActionType.HU:
                     return IllegalAction("cannot_claim", "A discarded wildcard (百搭) cannot be claimed.")
+                if (self.ruleset.family == "caishen" and t is not ActionType.PASS and last is not None
+                        and last[0] != seat and _caishen.float_run(self, seat)):
+                    return IllegalAction("floating")  # RULES B5: no window was opened for the floater
                 return IllegalAction("window_closed")
             if seat != self.turn:
                 return IllegalAction("not_your_turn")
@@ -558,10 +564,13 @@ class Hand:
                 return IllegalAction("gave_up")
             if seat in w.answers:
                 return IllegalAction("already_answered")
+            if self.ruleset.family == "caishen" and t is not ActionType.PASS and _caishen.float_run(self, seat):
+                return IllegalAction("floating")  # RULES B5
             if t in (ActionType.PUNG, ActionType.KONG, ActionType.CHOW) and self.wildcard is not None:
                 if t is ActionType.CHOW and a.tile is not None and 0 <= a.tile < 27 and a.tile % 9 <= 6:
                     seq = (a.tile, a.tile + 1, a.tile + 2)
-                    if seat == (w.seat + 1) % 4 and w.tile in seq and self.wildcard in seq:
+                    if (seat == (w.seat + 1) % 4 and w.tile in seq and self.wildcard in seq
+                            and self.ruleset.family != "caishen"):  # caishen: a 白板 plays that face
                         return IllegalAction("wildcard_in_meld")
                 elif w.tile == self.wildcard:
                     return IllegalAction("wildcard_in_meld")
@@ -590,6 +599,8 @@ class Hand:
                 tail = self.need_draw == "tail"
                 idx = self._live[self._t] if tail else self._live[self._h]
                 self._emit(ev.Drew(seat=self.turn, tile=self.wall[idx], replacement=tail), out)
+                if tail and self.ruleset.kong_void and self.wall_remaining > 0:  # RULES B2: the upper tile
+                    self._emit(ev.TileVoided(tile=self.wall[self._live[self._t]]), out)
                 continue
             return
 
@@ -624,7 +635,7 @@ class Hand:
             meld: tuple[int, ...]
             if kind is MeldKind.CHOW:
                 assert win.tile is not None
-                meld = (win.tile, win.tile + 1, win.tile + 2)
+                meld = _caishen.chow_tiles(self, win.tile)
             else:
                 meld = (w.tile,) * (4 if kind is MeldKind.KONG else 3)
             claimer = win.seat
@@ -789,6 +800,14 @@ class Hand:
         self.window = None
         self.turn, self.drawn, self.need_draw, self.phase = e.seat, None, "tail", "turn"
 
+    def _on_tile_voided(self, e: ev.TileVoided) -> None:
+        idx = self._live[self._t]
+        if self.wall[idx] != e.tile:
+            raise ValueError("event log does not match the wall")
+        self._t -= 1
+        self.voided.append(e.tile)
+        self.last_tile = self.drawn is not None and self.wall_remaining == 0
+
     def _on_contract_formed(self, e: ev.ContractFormed) -> None:
         self.contract = (e.pair[0], e.pair[1])
         self.deciders = tuple(e.deciders)
@@ -849,7 +868,7 @@ class Hand:
             "seat_wind": self.seat_wind(s),
             "is_dealer": s == self.context.dealer,
             "concealed_count": len(self.concealed[s]),
-            "melds": [m.to_json() for m in self.melds[s]],
+            "melds": [_caishen.meld_json(self, m) for m in self.melds[s]],
             "discards": [{"tile": t, "claimed": c} for t, c in self.discards[s]],
             "gave_up": s in self.gave_up,
         }
@@ -876,6 +895,7 @@ class Hand:
             "dealer": ctx.dealer,
             "dice": list(self.dice),
             "wildcard": self.wildcard,
+            "white_as": _caishen.white_as(self),
             "indicator": self.indicator,
             "wall_remaining": self.wall_remaining,
             "turn": self.turn,
@@ -883,6 +903,7 @@ class Hand:
             "last_discard": {"seat": self.last_discard[0], "tile": self.last_discard[1]}
             if self.last_discard else None,
             "pending_kong": {"seat": w.seat, "tile": w.tile} if w is not None and w.kind == "rob" else None,
+            "voided": list(self.voided),
             "contract": list(self.contract) if self.contract else None,
             "cumulative_queue": list(self.queue),
             "commitment": self.commitment,
@@ -916,10 +937,11 @@ class Hand:
         return {
             "hand_id": ctx.hand_id, "ruleset": self.ruleset.name, "hand_number": ctx.hand_number,
             "round_wind": ctx.round_wind, "dealer": ctx.dealer,
-            "wildcard": self.wildcard, "indicator": self.indicator,
+            "wildcard": self.wildcard, "indicator": self.indicator, "voided": list(self.voided),
             "drawn_game": r.drawn_game, "winner": r.winner, "win_tile": r.win_tile, "self_draw": r.self_draw,
             "robbed_from": r.robbed_from, "discarder": r.discarder,
-            "hand": list(r.hand), "melds": [m.to_json() for m in r.melds],
+            "hand": list(r.hand), "melds": [_caishen.meld_json(self, m) for m in r.melds],
+            "white_as": _caishen.white_as(self),
             "score": r.score.to_json() if r.score else None,
             "cumulative_taken": list(r.cumulative_taken),
             "contract": list(r.contract) if r.contract else None,
@@ -956,6 +978,8 @@ class Hand:
             for t, claimed in self.discards[s]:
                 if not claimed:
                     c[t] += 1
+        for t in self.voided:
+            c[t] += 1
         if self._live:
             for i in self._live[self._h:self._t + 1]:
                 c[self.wall[i]] += 1

@@ -10,7 +10,8 @@ hands "seen through" that swap (``face``), so the shared shape tables do the wor
 itself, no swap is needed (the 白板 are the 財神).
 
 A hand's worth is a multiplier (倍). Special patterns: take the largest, double once per extra one
-(RULES B4: 4 × 2 × 2 = 16); then 自摸 ×2, 杠底 ×2, 搶槓 ×4. Itemized so that the product of the items is
+(RULES B4: 4 × 2 × 2 = 16); their values are totals, self-drawn or not. 自摸 ×2 doubles only a plain
+hand and 七對子 (×2 → ×4); then 杠底 ×2, 搶槓 ×4. Itemized so that the product of the items is
 the multiplier: the largest pattern at its own value, every other pattern as ×2, then the doublers.
 """
 
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 
 from jxbot.i18n import register
 
+from .context import check_context
 from .contract import Score, ScoreItem, Settlement, Transfer
 from .melds import Meld
 from .ruleset import Ruleset, get_ruleset
@@ -232,8 +234,6 @@ def analyse(concealed: Sequence[int], win_tile: int, melds: Sequence[Meld] = (),
     hand = [*before, win]
     w = hand.count(WILD)
     doublers: list[tuple[str, int]] = []
-    if self_draw and rs.cs_self_draw > 1:
-        doublers.append(("self_draw", rs.cs_self_draw))
     if self_draw and kong_draw and rs.cs_kong_draw > 1:
         doublers.append(("kong_draw", rs.cs_kong_draw))
     if robbing_kong and rs.cs_rob_kong > 1:
@@ -262,11 +262,19 @@ def analyse(concealed: Sequence[int], win_tile: int, melds: Sequence[Meld] = (),
     if not readings:
         return 0, [], (), False
     best: tuple[int, list[ScoreItem], tuple[str, ...]] | None = None
+    sd = self_draw and rs.cs_self_draw > 1
     for pats in readings:
         pats = list(pats)
         if hui and not any(c == "piao_cai_hui" for c, _ in pats):
             pats += common
-        mult, items = _combine([p for p in pats if p[1] > 0], doublers)
+        pats = [p for p in pats if p[1] > 0]
+        dbl = doublers
+        if sd:  # RULES B4: self-draw doubles a plain hand and 七對子 only; the other values are totals
+            if all(c == "seven_pairs" for c, _ in pats):
+                dbl = [("self_draw", rs.cs_self_draw), *doublers]
+            else:  # 七對子 stacked with another pattern counts at its self-drawn value
+                pats = [(c, v * rs.cs_self_draw if c == "seven_pairs" else v) for c, v in pats]
+        mult, items = _combine(pats, dbl)
         if best is None or mult > best[0]:
             best = (mult, items, tuple(sorted(c for c, v in pats if v > 0)))
     assert best is not None
@@ -336,8 +344,12 @@ def score_win(concealed: Sequence[int], win_tile: int, melds: Sequence[Meld] = (
     if wildcard is None:
         raise ValueError("the caishen ruleset needs the 財神 (wildcard) kind")
     check_hand(concealed, melds, extra=(win_tile,), wildcard=wildcard, tiles_mod3=2)
+    check_context(melds, self_draw=self_draw, kong_draw=kong_draw, robbing_kong=robbing_kong)
     if float_run < 0:
         raise ValueError("float_run cannot be negative")
+    held = sum(1 for t in (*concealed, win_tile) if t == wildcard)
+    if float_run and held + float_run > 3:  # the flipped one is out of play: three 財神 in all
+        raise ValueError(f"only three 財神 are in play: {held} in the hand and {float_run} floated make {held + float_run}")
     mult, items, patterns, ok = analyse(concealed, win_tile, melds, caishen=wildcard, self_draw=self_draw,
                                         kong_draw=kong_draw, robbing_kong=robbing_kong, float_run=float_run,
                                         ruleset=rs)

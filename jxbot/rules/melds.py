@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .tiles import format_tiles, parse_tiles
+from .tiles import WHITE, format_tiles, parse_tiles
 
 
 class MeldKind(StrEnum):
@@ -37,7 +37,11 @@ class Meld:
         object.__setattr__(self, "tiles", ts)
         if self.kind is MeldKind.CHOW:
             a = ts[0]
-            if a >= 27 or a % 9 > 6 or ts != (a, a + 1, a + 2):
+            if ts[2] == WHITE and ts[1] < 27:  # caishen: a 白板 playing the 財神's face (RULES B1)
+                b = ts[1]
+                if b // 9 != a // 9 or not 1 <= b - a <= 2:
+                    raise ValueError(f"not a chow: {format_tiles(ts)}")
+            elif a >= 27 or a % 9 > 6 or ts != (a, a + 1, a + 2):
                 raise ValueError(f"not a chow: {format_tiles(ts)}")
         elif len(set(ts)) != 1:
             raise ValueError(f"not a {self.kind.value}: {format_tiles(ts)}")

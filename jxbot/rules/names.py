@@ -25,7 +25,7 @@ ITEM_NAMES: dict[str, tuple[str, str]] = {
     # 番
     "three_wildcards": ("三百搭", "Three wildcards"),
     "kong_bloom": ("杠上开花", "Win on a kong replacement"),
-    "single_wait": ("单吊", "Single wait (four melds)"),
+    "single_wait": ("单吊", "Single wait (four sets declared)"),
     "last_tile": ("海底捞月", "Last tile self-draw"),
     "heavenly": ("天胡", "Heavenly hand"),
     "earthly": ("地胡", "Earthly hand"),

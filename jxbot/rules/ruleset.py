@@ -70,6 +70,7 @@ class Ruleset:
     # B — the 財神 (caishen) ruleset; ``family`` picks the functions that differ (jxbot.rules.caishen)
     family: Literal["jiaxing", "caishen"] = "jiaxing"
     reserve_pairs: int = 0  # B2: pairs kept back (dead) at the tail, holding the flipped tile's pair
+    kong_void: bool = False  # B2 (seed 海底): a kong replacement voids the upper tile of its pair
     cs_min_multiplier: int = 2  # B3: 平胡 needs 二倍以上
     cs_seven_pairs: int = 2  # B4 七對子
     cs_self_draw: int = 2  # B4 自摸 doubles
@@ -105,7 +106,7 @@ JIAXING = Ruleset()
 # RULES part B. The 財神 is the flipped tile's kind (wild for winning only; a discarded one cannot be
 # claimed at all); 20 tiles (10 pairs) kept back; no contract (承包); one 版 (four rounds) per match.
 CAISHEN = Ruleset(
-    name="caishen", family="caishen", seven_pairs=True, require_pattern=False, reserve_pairs=10,
+    name="caishen", family="caishen", seven_pairs=True, require_pattern=False, reserve_pairs=10, kong_void=True,
     contract_claims=0, match_rounds=4, cumulative_per_win=0, fan_cumulative=0,
 )
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .context import check_context
 from .contract import CUMULATIVE_CODES, TAI_CODES, Score, ScoreItem
 from .melds import Meld, MeldKind
 from .ruleset import Ruleset, get_ruleset
-from .shape import _P, _m_honor, _m_suit, check_hand, is_complete
-from .tiles import EAST, GREEN, NUM_KINDS, RED, WHITE
+from .shape import _P, _m_honor, _m_suit, check_hand, is_complete, ready_on_everything
+from .tiles import EAST, GREEN, NUM_KINDS, RED, WHITE, format_tiles
 
 _B9 = 5**9
 _FREE_SET_KINDS = (RED, GREEN, WHITE, EAST, EAST + 1, EAST + 2, EAST + 3, 0, 9, 18)
@@ -145,24 +146,40 @@ def score_win(concealed: Sequence[int], win_tile: int, melds: Sequence[Meld] = (
     Not winning → ``Score(winning=False, reason="no_shape" | "no_pattern")``.
     """
     rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
+    check_context(melds, self_draw=self_draw, kong_draw=kong_draw, robbing_kong=robbing_kong,
+                  last_tile=last_tile, first_turn=first_turn, seat_wind=seat_wind)
     if rs.family == "caishen":  # RULES B: multipliers instead of 台/番 (``float_run``: 漂財 in a row)
         from . import caishen
 
+        if cumulative:
+            raise ValueError("the caishen ruleset has no cumulative 番 (黄番, 包子 …): drop --cumulative")
         return caishen.score_win(concealed, win_tile, melds, wildcard=wildcard, self_draw=self_draw,
                                  kong_draw=kong_draw, robbing_kong=robbing_kong, float_run=float_run,
                                  stake=stake, ruleset=rs)
     check_hand(concealed, melds, extra=(win_tile,), wildcard=wildcard, tiles_mod3=2)
+    for m in melds:  # a 白板 plays another kind only in the caishen ruleset (RULES B1)
+        if m.kind is MeldKind.CHOW and WHITE in m.tiles:
+            raise ValueError(f"not a chow: {format_tiles(m.tiles)} (a 白板 stands in only in the caishen ruleset)")
     if not 0 <= seat_wind <= 3 or not 0 <= round_wind <= 3:
         raise ValueError("seat_wind and round_wind are 0–3 (东南西北)")
+    per_win = max(0, rs.cumulative_per_win)  # RULES A7: a win takes at most one, the oldest
     if isinstance(cumulative, int):
         if cumulative < 0:
             raise ValueError("cumulative 番 cannot be negative")
+        if cumulative > per_win * rs.fan_cumulative:
+            raise ValueError(f"a win takes at most {per_win * rs.fan_cumulative} cumulative 番 (the oldest in "
+                             f"the queue; the rest wait for later hands), not {cumulative}")
         cum_items = [ScoreItem("cumulative", cumulative)] if cumulative else []
     else:
         for code in cumulative:
             if code not in CUMULATIVE_CODES:
                 raise ValueError(f"unknown cumulative 番 {code!r}; known: {', '.join(CUMULATIVE_CODES)}")
+        if len(cumulative) > per_win:
+            raise ValueError(f"a win takes at most {per_win} cumulative 番 (the oldest in the queue; the rest "
+                             f"wait for later hands), not {len(cumulative)}: {', '.join(cumulative)}")
         cum_items = [ScoreItem(code, rs.fan_cumulative) for code in cumulative]
+    if robbing_kong and ready_on_everything(concealed, melds, wildcard, rs):
+        raise ValueError("a hand ready on every tile may not rob a kong (RULES A4), so no robbing win scores")
 
     hand = [*concealed, win_tile]
     if not is_complete(hand, melds, wildcard):

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from jxbot.game.actions import Action, ActionType, action_from_json
 from jxbot.i18n import t
-from jxbot.rules.tiles import parse_tile, tile_name, wind_name
+from jxbot.rules.tiles import WHITE, parse_tile, tile_name, wind_name
 
 from . import strings as _strings  # noqa: F401  (registers the strings)
 from .strings import error_text
@@ -107,6 +107,7 @@ class TerminalSeat:
         self.runner: Any = None
         self.silver: int | None = None
         self.quit = asyncio.Event()
+        self.white_as: int | None = None  # caishen: the kind a 白板 plays as (RULES B1)
         self.gone = False  # the output stream is closed
         self._open_line = False  # the last output was a prompt with no newline yet
         self._prompt_key: tuple | None = None
@@ -151,14 +152,24 @@ class TerminalSeat:
         tile = a.get("tile")
         if tile is None:
             return name
-        if a["type"] == ActionType.CHOW.value:
-            return f"{name} {self.tiles((tile, tile + 1, tile + 2), wild)}"
+        if a["type"] == ActionType.CHOW.value:  # a 白板 plays the 財神's face in a caishen chow
+            run = [self.face(k) if k == self.white_as else self.tile(k, wild) for k in (tile, tile + 1, tile + 2)]
+            return f"{name} {' '.join(run)}"
         return f"{name} {self.tile(tile, wild)}"
+
+    def face(self, kind: int) -> str:
+        """A 白板 standing for ``kind`` (caishen): 白(3万)."""
+        return t("table.ui.white_face", self.lang, face=tile_name(kind, self.lang))
 
     def melds(self, melds: list[dict], wild: int | None) -> str:
         if not melds:
             return t("table.ui.none", self.lang)
-        return " ".join(f"{t('table.meld.' + m['kind'], self.lang)}[{self.tiles(m['tiles'], wild)}]" for m in melds)
+
+        def tiles(m: dict) -> str:
+            wa = m.get("white_as")
+            return " ".join(self.face(wa) if wa is not None and k == WHITE else self.tile(k, wild) for k in m["tiles"])
+
+        return " ".join(f"{t('table.meld.' + m['kind'], self.lang)}[{tiles(m)}]" for m in melds)
 
     def clock_text(self, view: dict) -> str:
         dl = view.get("deadline")
@@ -170,11 +181,15 @@ class TerminalSeat:
     def board(self, view: dict) -> None:
         lang, wild = self.lang, view.get("wildcard")
         ind = view.get("indicator")
+        self.white_as = view.get("white_as")
         self.say()
         self.say(t("table.ui.header", lang, n=view.get("hand_number", "?"), rw=wind_name(view.get("round_wind", 0), lang),
                    dealer=self.who(view, view.get("dealer")),
                    wild=self.tile(wild) if wild is not None else t("table.ui.none", lang),
                    ind=self.tile(ind) if ind is not None else "-", wall=view.get("wall_remaining", "?")))
+        if self.white_as is not None or view.get("voided"):  # caishen (RULES B1, B2)
+            self.say(t("table.ui.caishen_line", lang, face=self.face(self.white_as) if self.white_as is not None else "-",
+                       voided=self.tiles(view.get("voided") or []) or "-"))
         for sv in view["seats"]:
             i = sv["seat"]
             name = t("table.ui.you", lang) if i == self.seat else sv.get("name", str(i))
@@ -191,6 +206,7 @@ class TerminalSeat:
 
     # ------------------------------------------------------------------ Seat protocol
     async def notify(self, view: dict, note: dict | None) -> None:
+        self.white_as = view.get("white_as")
         if note:
             self.show_note(view, note)
         actions = view.get("actions") or []

@@ -1,5 +1,6 @@
 """Scripted caishen hands: the deal as in Jiaxing, draws from the head of the live wall, kong
-replacements from the tail of the live wall (in front of the 20 tiles kept back), the 財神 flipped at
+replacements from the tail of the live wall (in front of the 20 tiles kept back): each kong takes the
+lower tile of the last live pair and voids the upper one (``voids``), the 財神 flipped at
 ``136 - (die1 + die2)``."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ T = parse_tile
 
 
 def cs_wall(hands: Mapping[int, str], *, dealer: int = 0, draws: str = "", replacements: str = "",
-            caishen: str = "9p", dice: tuple[int, int] = (3, 4), fill_seed: int = 0) -> list[int]:
+            voids: str = "", caishen: str = "9p", dice: tuple[int, int] = (3, 4), fill_seed: int = 0) -> list[int]:
     wall: list[int | None] = [None] * WALL_SIZE
     ind = WALL_SIZE - sum(dice)
     for seat, text in hands.items():
@@ -29,7 +30,8 @@ def cs_wall(hands: Mapping[int, str], *, dealer: int = 0, draws: str = "", repla
     live = [i for i in range(4 * DEAL + 1, WALL_SIZE) if i not in reserve_indices(ind)]
     for pos, t in zip(live, parse_tiles(draws), strict=False):
         wall[pos] = t
-    for pos, t in zip(live[::-1], parse_tiles(replacements), strict=False):
+    for pos, t in [*zip(live[::-2], parse_tiles(replacements), strict=False),
+                   *zip(live[-2::-2], parse_tiles(voids), strict=False)]:
         assert wall[pos] is None, "draws and replacements overlap"
         wall[pos] = t
     wall[ind] = T(caishen)
@@ -43,10 +45,11 @@ def cs_wall(hands: Mapping[int, str], *, dealer: int = 0, draws: str = "", repla
 
 
 def cs_hand(hands: Mapping[int, str], *, dealer: int = 0, draws: str = "", replacements: str = "",
-            caishen: str = "9p", dice: tuple[int, int] = (3, 4), ruleset: object = "caishen",
+            voids: str = "", caishen: str = "9p", dice: tuple[int, int] = (3, 4), ruleset: object = "caishen",
             streak: int = 0, stake: int = 1, context: HandContext | None = None) -> Hand:
     ctx = context or HandContext(dealer=dealer, dealer_streak=streak, stake=stake)
-    wall = cs_wall(hands, dealer=ctx.dealer, draws=draws, replacements=replacements, caishen=caishen, dice=dice)
+    wall = cs_wall(hands, dealer=ctx.dealer, draws=draws, replacements=replacements, voids=voids,
+                   caishen=caishen, dice=dice)
     return Hand.from_wall(wall, dice, ruleset=ruleset, context=ctx)  # type: ignore[arg-type]
 
 

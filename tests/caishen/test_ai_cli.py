@@ -54,9 +54,11 @@ def test_on_seven_pairs_it_does_not_pung():
 
 def test_floats_a_caishen_when_the_next_draw_wins_often_enough():
     # 123m 456m 23456p 11s + the 財神 just drawn: a plain self-draw (×2) is on offer; floating the 財神
-    # leaves 1p/4p/7p (and the 財神) to win ×16, and most of the other tiles are already in sight
+    # leaves 1p/4p/7p (and the 財神) to win ×8, and so many other tiles are in sight that the next draw
+    # wins with ≥ 30 % chance (13 of 43 unseen), where floating pays
     hand, drawn = "123m456m23456p11s", CS
-    seen = {1: "1111222233334444z", 2: "5555666677z", 3: "789m789m678s5m"}
+    seen = {1: "1111222233334444z", 2: "5555666677z77z2s2s2s3s3s3s4s4s4s5s5s5s6s6s6s7s7s7s8s8s8s",
+            3: "789m789m678s5m1m1m1m2m2m2m3m3m3m4m4m4m6m6m6m9m9m5m5m"}
     a = choose(view(hand, drawn=drawn, actions=with_tsumo(hand, drawn), discards=seen))
     assert a.type.value == "discard" and a.tile == T(CS)
     # early in the hand (few tiles seen) the ×2 win is taken
@@ -103,9 +105,8 @@ def test_cli_score_caishen_float_and_json(capsys):
     code = main(["score", "123456789m2355p", "--win", "4p", "--wildcard", "9p", "--ruleset", "caishen",
                  "--self-draw", "--float", "2", "--json", "--lang", "en"])
     d = json.loads(capsys.readouterr().out)
-    assert code == 0 and d["points"] == 32
-    assert [(i["name"], i["value"], i["label"]) for i in d["fan"]] == [
-        ("piao_cai", 16, "Floated caishen"), ("self_draw", 2, "Self-draw")]
+    assert code == 0 and d["points"] == 16 and d["multiplier"] == 16
+    assert [(i["name"], i["value"], i["label"]) for i in d["fan"]] == [("piao_cai", 16, "Floated caishen")]
 
 
 def test_cli_score_caishen_below_minimum(capsys):

@@ -124,8 +124,8 @@ def test_float_then_self_draw_pays_x8_and_consecutive_floats_double():
         discard(h, s)
     assert h.drawn == T("4p")
     act(h, "tsumo", 0)
-    assert items(h) == [("piao_cai", 8), ("self_draw", 2)]
-    assert h.result.score.points == 16
+    assert items(h) == [("piao_cai", 8)]  # the seed's 8 is a self-drawn figure: no extra ×2
+    assert h.result.score.points == 8
 
     h = cs_hand({0: "123m456m789m23p55s9p", 1: JUNK1, 2: "147m258s123456z", 3: JUNK3},
                 draws="1z2z3z9p4z5z6z1p")
@@ -149,8 +149,8 @@ def test_kong_draw_doubles_the_float():
     act(h, "angang", 0, "1m")
     assert h.drawn == T("4p") and h.kong_draw
     act(h, "tsumo", 0)
-    assert items(h) == [("piao_cai", 8), ("self_draw", 2), ("kong_draw", 2)]
-    assert h.result.score.points == 32
+    assert items(h) == [("piao_cai", 8), ("kong_draw", 2)]
+    assert h.result.score.points == 16
 
 
 # ---------------------------------------------------------------- B9, B10

@@ -86,14 +86,16 @@ def test_caishen_head_x4():
     assert s.winning and its(s)[0] == ("single_caishen_head", 8)  # the lone 財神 waited: 單釣財神頭
     s = score("123456789m12p5s9p", "3p")  # the 3p makes the chow, the 財神 pairs the 5s: 財神頭
     assert s.winning and its(s) == [("caishen_head", 4)]
-    # read the best way: the same 財神 could fill a set, but the pair reading pays ×4
-    assert score("123456789m12p5s9p", "3p", self_draw=True).points == 8
+    # read the best way: the same 財神 could fill a set, but the pair reading pays ×4, self-drawn too
+    # (RULES B4: a pattern's value is its total; self-draw doubles only plain hands and 七對子)
+    s = score("123456789m12p5s9p", "3p", self_draw=True)
+    assert its(s) == [("caishen_head", 4)] and s.points == 4
 
 
 def test_single_caishen_head_x8():
     s = score("123456789m123p9p", "7z")
     assert its(s) == [("single_caishen_head", 8)]
-    assert mult(score("123456789m123p9p", "7z", self_draw=True)) == 16
+    assert mult(score("123456789m123p9p", "7z", self_draw=True)) == 8
 
 
 def test_caishen_hui_three_caishen_x4():
@@ -123,12 +125,12 @@ def test_stacking_example_4_x_2_x_2_is_16():
     # example ①: 財神會 + 正規不搭 = 4 × 2 = 8 (eight suit tiles: no room for all seven honors)
     s = score("147m258p25s9p9p9p12z", "3z")
     assert its(s) == [("caishen_hui", 4), ("bu_da", 2)] and mult(s) == 8
-    # self-draw then doubles the stacked value
-    assert mult(score("147m5p9p9p9p123467z", "8p", self_draw=True)) == 32
+    # the seed's examples are self-drawn, and self-draw does not double them
+    assert mult(score("147m5p9p9p9p123467z", "8p", self_draw=True)) == 16
 
 
 def test_kong_draw_doubles():
-    s = score("123456789m1235p", "5p", self_draw=True, kong_draw=True)
+    s = score("123456789m5p", "5p", melds=(Meld.concealed_kong("1111p"),), self_draw=True, kong_draw=True)
     assert its(s) == [("self_draw", 2), ("kong_draw", 2)] and mult(s) == 4
 
 
@@ -142,7 +144,7 @@ def test_rob_kong_x4_is_enough_to_win_a_plain_hand():
 
 def test_float_once_x8_then_doubles_for_consecutive_floats():
     hand, win = "123456789m2355p", "4p"  # a two-sided wait, no 財神 left
-    assert its(score(hand, win, self_draw=True, float_run=1)) == [("piao_cai", 8), ("self_draw", 2)]
+    assert its(score(hand, win, self_draw=True, float_run=1)) == [("piao_cai", 8)]  # a total: no ×2
     assert its(score(hand, win, self_draw=True, float_run=2))[0] == ("piao_cai", 16)
     # floating three in a row means all three 財神: 財神會 with 漂財 (16, 32, 64)
     assert its(score(hand, win, self_draw=True, float_run=3))[0] == ("piao_cai_hui", 64)
@@ -159,11 +161,16 @@ def test_caishen_hui_with_float_16_then_32():
     assert its(s)[0] == ("piao_cai_hui", 16)
     s = score("123456789m123p5s", "9p", self_draw=True, float_run=2)  # floated two, drew the third
     assert its(s)[0] == ("piao_cai_hui", 32)
+    # three 財神 are in play (the flipped one is out): a hand cannot hold two and have floated two
+    with pytest.raises(ValueError, match="only three 財神"):
+        score("123456789m12p9p9p", "5s", self_draw=True, float_run=2)
 
 
 def test_float_with_a_kong_draw_doubles():
-    s = score("123456789m2355p", "4p", self_draw=True, kong_draw=True, float_run=1)
-    assert mult(s) == 8 * 2 * 2
+    s = score("123456789m2355p", "4p", self_draw=True, float_run=1)
+    assert mult(s) == 8
+    s = score("123m456m2355p", "4p", melds=(Meld.concealed_kong("7777s"),), self_draw=True, kong_draw=True, float_run=1)
+    assert its(s) == [("piao_cai", 8), ("kong_draw", 2)] and mult(s) == 8 * 2
 
 
 def test_a_floater_wins_only_by_self_draw():

@@ -17,7 +17,7 @@ from .helpers import T, act, check_invariants, discard_drawn, pass_all, scripted
 
 VIEW_KEYS = {"hand_id", "ruleset", "viewer", "hand_number", "round_wind", "dealer", "dice", "wildcard", "indicator",
              "wall_remaining", "turn", "phase", "last_discard", "contract", "cumulative_queue", "commitment", "seats",
-             "pending_kong"}
+             "pending_kong", "white_as", "voided"}
 SEAT_KEYS = {"seat", "seat_wind", "is_dealer", "concealed_count", "melds", "discards", "gave_up"}
 
 

@@ -145,13 +145,19 @@ def test_wildcard_may_stand_for_its_own_face():
 # ---- 番 --------------------------------------------------------------------------------------
 
 def test_kong_bloom_needs_a_self_drawn_replacement():
-    assert items(S("1112345678999m", "5m", kong_draw=True, self_draw=True))["kong_bloom"] == 1
-    assert "kong_bloom" not in items(S("1112345678999m", "5m", kong_draw=True))
+    kong = [Meld.concealed_kong("1111m")]
+    assert items(S("2345678999m", "5m", kong, kong_draw=True, self_draw=True))["kong_bloom"] == 1
+    assert "kong_bloom" not in items(S("2345678999m", "5m", kong, self_draw=True))
+    with pytest.raises(ValueError, match="is a self-draw"):  # no table produces it (issue 15)
+        S("2345678999m", "5m", kong, kong_draw=True)
+    with pytest.raises(ValueError, match="needs a kong among the melds"):
+        S("1112345678999m", "5m", kong_draw=True, self_draw=True)
 
 
 def test_last_tile_is_a_self_draw_of_the_last_tile():
     assert items(S("1112345678999m", "5m", last_tile=True, self_draw=True))["last_tile"] == 1
-    assert "last_tile" not in items(S("1112345678999m", "5m", last_tile=True))
+    with pytest.raises(ValueError, match="self-draw of the last tile"):
+        S("1112345678999m", "5m", last_tile=True)
 
 
 def test_single_wait_with_four_melds():
@@ -176,8 +182,12 @@ def test_cumulative_codes_each_one_fan(code):
 
 
 def test_cumulative_as_a_number_and_unknown_code():
-    s = S("1112345678999m", "5m", cumulative=3, stake=2)
-    assert items(s)["cumulative"] == 3 and s.points == 2 * 5 * 8
+    s = S("1112345678999m", "5m", cumulative=1, stake=2)
+    assert items(s)["cumulative"] == 1 and s.points == 2 * 5 * 2
+    with pytest.raises(ValueError, match="at most 1 cumulative 番"):  # RULES A7: one per win
+        S("1112345678999m", "5m", cumulative=3, stake=2)
+    with pytest.raises(ValueError, match="at most 1 cumulative 番"):
+        S("1112345678999m", "5m", cumulative=("baozi", "huang"))
     with pytest.raises(ValueError, match="unknown cumulative"):
         S("1112345678999m", "5m", cumulative=("nope",))
 
