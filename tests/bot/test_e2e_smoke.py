@@ -16,7 +16,7 @@ async def test_bot_plays_against_the_double(double, start_bot, tmp_path):  # noq
     bob = Player.join(double, "bob", guild, channel, locale="zh-CN", dms_open=False)
     bot = await start_bot(["-m", "jxbot.cli", "run"],
                           env={"DEV_GUILD_ID": str(guild.id), "JXBOT_DB": str(tmp_path / "db.sqlite3"),
-                               "JXBOT_EDIT_INTERVAL": "0.2", "JXBOT_TURN_SECONDS": "6", "JXBOT_CLAIM_WINDOW": "1"})
+                               "JXBOT_EDIT_INTERVAL": "0.2", "JXBOT_TURN_SECONDS": "15", "JXBOT_CLAIM_WINDOW": "1"})
     await double.wait_commands()
     await double.wait_ready()
     act = await alice.slash("mahjong create", stake=2)
@@ -29,13 +29,13 @@ async def test_bot_plays_against_the_double(double, start_bot, tmp_path):  # noq
     s = await alice.click(lobby, label="开始")
     await s.settled()
     panel = await alice.wait_dm(lambda m: m.image() is not None and len(m.buttons()) > 3)
-    # Alice discards from her DM panel at once (her turn lasts 6 s): the press is answered with the new
+    # Alice discards from her DM panel at once (her turn lasts 15 s, so a loaded machine cannot time her out): the press is answered with the new
     # panel (type 7), the same message edited in place
     n = panel.edit_count
     tiles = [b for b in panel.buttons() if b.get("custom_id", "").startswith("mj:discard.")]
     d = await alice.click(panel, custom_id=tiles[0]["custom_id"])
     await d.response()
-    assert d.response_type == 7 and not d.failed, d.texts()
+    assert d.response_type in (6, 7) and not d.failed, d.texts()  # 6 when the guard deferred it first
     await alice.wait_edited(panel, since=n)
     table_msg = await alice.wait_message(lambda m: any(b.get("label") == "看我的牌" for b in m.buttons()))
     assert table_msg.attachments
@@ -57,7 +57,7 @@ async def test_bot_plays_against_the_double(double, start_bot, tmp_path):  # noq
     n_disc = len(tiles())
     d = await alice.click(panel, custom_id=tiles()[0]["custom_id"])
     await d.response()
-    assert d.response_type == 7 and not d.failed, (d.texts(), bot.tail())  # the press is answered with the new panel
+    assert d.response_type in (6, 7) and not d.failed, (d.texts(), bot.tail())  # answered with the new panel (or deferred, then edited)
     await double.wait_for(lambda: len(tiles()) != n_disc or not tiles(), timeout=10)  # the discard was taken
     # the only refusal Discord gave is the 50007 that told the bot Bob's DMs are closed
     assert double.errors == [], bot.tail()
