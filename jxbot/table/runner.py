@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from jxbot.game.actions import Action, ActionType, action_from_json
+from jxbot.game.timeout import timeout_action
 
 from .clock import Clock, RealClock
 from .seats import Seat, SeatInfo, TableConfig
@@ -520,10 +521,23 @@ class TableRunner:
             action = hand.default_action(seat)
         return action
 
+    def timeout_action(self, seat: int) -> Action:
+        """What a timeout plays for ``seat`` now (RULES C, ``jxbot.game.timeout``): a winning self-draw
+        is declared, else the drawn tile goes unless it is the 百搭/財神 (or there is none): then the
+        computer player's choice. ``jxbot play`` uses it for Enter, so Enter plays what a timeout would."""
+        return timeout_action(self.hand, seat, lambda: self._computer_choice(seat))
+
+    def _computer_choice(self, seat: int) -> Action | None:
+        try:
+            return self._player(seat).choose(self.hand.view(seat))
+        except Exception:
+            log.exception("computer player failed at table %s seat %d", self.config.table_id, seat)
+            return None
+
     async def _timeout(self, seat: int) -> None:
         hand = self.hand
         phase = hand.phase
-        action = hand.default_action(seat)
+        action = self.timeout_action(seat)
         await self._apply(seat, action, note_kind="timeout")
         info = self.seats[seat]
         if phase == "turn":

@@ -346,3 +346,20 @@ async def test_wait_idle_returns_during_the_pause_between_hands():
     await clock.advance(30.0)
     await runner.wait_idle()
     assert runner.finished and runner.hands_played == 2
+
+
+async def test_turn_timeout_on_a_winning_draw_declares_the_win():
+    """RULES C: a timed-out turn never discards a winning self-draw (it used to throw the 30 away)."""
+    runner, clock, recs, channel = make([lambda: claim_hand(hu_on={1: 30})])
+    await started(runner)
+    await runner.submit(1, Action(P.PASS, 1))
+    await runner.submit(2, Action(P.PASS, 2))
+    await runner.wait_idle()
+    hand = runner.hand
+    assert hand.turn == 1 and hand.drawn == 30
+    await clock.advance(20.1)
+    await runner.wait_idle()
+    assert hand.discards[1] == [] and hand.winner == 1
+    assert recs[1].kinds("timeout")[-1]["type"] == "tsumo"
+    assert recs[1].results and recs[2].results  # the hand ended with seat 1's win
+    await runner.pause()
