@@ -11,7 +11,7 @@ the Enter default, so the bot and the terminal play the same move.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from jxbot.rules.tiles import sort_hand
@@ -24,6 +24,21 @@ if TYPE_CHECKING:
 Chooser = Callable[[], Action | None]
 
 
+def turn_rule(legal: Sequence[Action], drawn: int | None, wildcard: int | None) -> Action | None:
+    """The rule on a turn, from what the seat may do: the winning self-draw if there is one, else the
+    discard of the drawn tile unless it is the 百搭/財神; ``None`` leaves it to the computer player.
+    Seat views carry the same fields (``actions``, ``drawn``, ``wildcard``), so ``jxbot play`` applies
+    the very same rule to its Enter key."""
+    win = next((a for a in legal if a.type is ActionType.TSUMO), None)
+    if win is not None:
+        return win
+    if drawn is not None and drawn != wildcard:
+        discard = next((a for a in legal if a.type is ActionType.DISCARD and a.tile == drawn), None)
+        if discard is not None:
+            return discard
+    return None
+
+
 def timeout_action(hand: Hand, seat: int, computer: Chooser | None = None) -> Action:
     """The action a timeout plays for ``seat`` (which the hand waits for).
 
@@ -33,18 +48,14 @@ def timeout_action(hand: Hand, seat: int, computer: Chooser | None = None) -> Ac
     if hand.phase != "turn":
         return hand.default_action(seat)
     legal = hand.legal_actions(seat)
-    win = next((a for a in legal if a.type is ActionType.TSUMO), None)
-    if win is not None:
-        return win
-    drawn = hand.drawn
-    if drawn is not None and drawn != hand.wildcard:
-        discard = Action(ActionType.DISCARD, seat, drawn)
-        if discard in legal:
-            return discard
+    ruled = turn_rule(legal, hand.drawn, hand.wildcard)
+    if ruled is not None:
+        return ruled
     if computer is not None:
         choice = computer()
         if choice is not None and choice in legal:
             return choice
+    drawn = hand.drawn
     if drawn is None or drawn != hand.wildcard:
         return hand.default_action(seat)  # the last tile of the sorted hand (the 百搭/財神 sort first)
     keep = sort_hand(hand.concealed[seat], hand.wildcard)

@@ -203,6 +203,11 @@ class TableRunner:
         return self.hand is not None and not self._settled
 
     @property
+    def match_over(self) -> bool:
+        """No further hand will be dealt (the match is over, or its hand limit is reached)."""
+        return self._match_over()
+
+    @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 

@@ -68,11 +68,14 @@ def test_auto_hands_the_seat_to_the_computer_and_says_how_to_take_it_back(monkey
 
 
 def test_quit_is_an_escape_the_hand_is_played_out_and_charged(monkeypatch, capsys):
-    rc, out = run_play(monkeypatch, capsys, ["quit"], "--lang", "en", "--hands", "3", "--fee", "5")
+    rc, out = run_play(monkeypatch, capsys, ["quit", "y"], "--lang", "en", "--hands", "3", "--fee", "5")
     assert rc == 0
+    # quit first says what an escape costs and asks; y confirms
+    assert "Leaving now is an escape" in out and "you pay the fee (5) and whatever the seat loses" in out
     assert "you left the hand; a computer plays the seat." in out
     assert "== Match over (1 hands) ==" in out  # the match stops after the escaped hand
-    you = re.search(r"^  you\s+([+-]\d+)\s+total", out, re.M)
+    you = re.search(r"^  you \[escaped\]\s+([+-]\d+)\s+total", out, re.M)  # tagged, and explained:
+    assert "escaped: left during the hand: pays the fee and the seat's loss, wins nothing" in out
     assert you and int(you.group(1)) <= -5  # the escaper pays the fee (and its loss), wins nothing
     assert re.search(r"silver 99\d\b", out)
 
@@ -88,3 +91,10 @@ def test_an_unknown_level_is_refused(monkeypatch, capsys):
     with pytest.raises(SystemExit):
         main(["play", "--level", "expert"])
     assert "invalid choice: 'expert'" in capsys.readouterr().err
+
+
+def test_quit_then_enter_stays_at_the_table(monkeypatch, capsys):
+    rc, out = run_play(monkeypatch, capsys, ["quit", ""], "--lang", "en", "--hands", "1")
+    assert rc == 0
+    assert "Leaving now is an escape" in out and "Staying." in out
+    assert "you left the hand" not in out
