@@ -79,9 +79,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.dropped": {"zh": "（还没轮到你时输入的“{text}”已忽略）", "en": "(ignored {text!r}: typed before your turn)"},
     "table.ui.quit_confirm": {
         "zh": "现在离桌就是逃跑：电脑替你把这一局打完，你付服务费 {fee} 和这个座位输的分，赢了也不给你。"
-              "确定离开？输入 y 确认，回车继续打。> ",
+              "确定离开？输入 y 确认，回车继续打。",
         "en": "Leaving now is an escape: a computer plays your seat to the end of this hand, you pay the fee ({fee}) "
-              "and whatever the seat loses, and a win is not paid to you. Leave? y = yes, Enter = stay > "},
+              "and whatever the seat loses, and a win is not paid to you. Leave? y = yes, Enter = stay"},
     "table.ui.quit_stay": {"zh": "继续打。", "en": "Staying."},
     "table.ui.next_hand": {"zh": "回车开始下一局 > ", "en": "Enter for the next hand > "},
     "table.ui.tag.contract": {"zh": "承包", "en": "contract"},
@@ -125,6 +125,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.payment": {"zh": "  {name} {delta:>+7}{mult}  合计 {total:>+7}{balance}",
                          "en": "  {name} {delta:>+7}{mult}  total {total:>+7}{balance}"},
     "table.ui.balance": {"zh": "  银子 {b}", "en": "  silver {b}"},
+    "table.ui.fee": {"zh": "（含服务费 {fee}）", "en": " (fee {fee} included)"},
     "table.ui.reveal": {"zh": "  牌墙承诺 {c}…（盐 {salt}…）", "en": "  wall commitment {c}… (salt {salt}…)"},
     "table.ui.match_end": {"zh": "== 牌局结束（{n} 局）==", "en": "== Match over ({n} hands) =="},
     "table.ui.final": {"zh": "  {name} {total:>+7}", "en": "  {name} {total:>+7}"},

@@ -145,6 +145,7 @@ class TerminalSeat:
         self._listener: asyncio.Task | None = None  # reads "auto" while the seat is on auto-play
         self._listener_busy = False
         self._next: asyncio.Task | None = None  # the pause after a result ("Enter for the next hand")
+        self._reading = False  # the input line of a prompt is the last line on screen
         self.auto_pause = 0.0  # seconds between hands when nobody needs to press Enter
 
     # ------------------------------------------------------------------ output helpers
@@ -423,6 +424,8 @@ class TerminalSeat:
             secs = self.secs_left(view)
             if secs is None or self.gone:
                 return
+            if not self._reading:  # the input line is not on screen just now (output follows an answer)
+                continue
             try:  # DEC save cursor, to column 0, the clock, restore cursor
                 self.out.write("\x1b7\r" + t("table.ui.clock", self.lang, secs=secs) + "\x1b8")
                 self.out.flush()
@@ -447,7 +450,11 @@ class TerminalSeat:
     async def _answer(self, view: dict) -> None:
         confirm_quit = False
         while True:
-            line = await self.reader.get()
+            self._reading = True
+            try:
+                line = await self.reader.get()
+            finally:
+                self._reading = False
             self._open_line = False  # the player's Enter ended the prompt's line
             if confirm_quit:
                 confirm_quit = False
@@ -478,7 +485,8 @@ class TerminalSeat:
                 continue
             if word in ("quit", "exit", "q"):
                 confirm_quit = True  # RULES A10: say what an escape costs before it happens
-                self.say(t("table.ui.quit_confirm", self.lang, fee=getattr(self.runner.config, "fee", 0)), end="")
+                self.say(t("table.ui.quit_confirm", self.lang, fee=getattr(self.runner.config, "fee", 0)) + "\n"
+                         + self.clock_text(view), end="")
                 continue
             choice = self.parse(view, line)
             if choice is None:
@@ -554,7 +562,8 @@ class TerminalSeat:
                 self.silver = bal
             self.say(t("table.ui.payment", lang, name=pad(labels[p["seat"]], ncols), delta=p.get("delta", 0),
                        mult=pad(mults[p["seat"]], mcols), total=p.get("total", 0),
-                       balance=t("table.ui.balance", lang, b=bal) if bal is not None else ""))
+                       balance=(t("table.ui.balance", lang, b=bal) if bal is not None else "")
+                       + (t("table.ui.fee", lang, fee=p["fee"]) if p.get("fee") else "")))
         for tag in ("robbed", "contract", "gave_up", "escaped"):  # why a payment differs from the formula
             if any(tag in tg for tg in tags.values()):
                 self.say(t(f"table.ui.why.{tag}", lang))
