@@ -98,3 +98,63 @@ def test_quit_then_enter_stays_at_the_table(monkeypatch, capsys):
     assert rc == 0
     assert "Leaving now is an escape" in out and "Staying." in out
     assert "you left the hand" not in out
+
+
+WIN_DEAL = {0: "11123456789995m", 1: "1234567z123p45s", 2: "2345678p2345s12z", 3: "6789s1234567p67z"}
+
+
+def _winning_deal(monkeypatch):
+    """You (the dealer) are dealt 1112345678999m + 5m: a win on the deal (天胡, 清一色)."""
+    from jxbot.game import Match
+    from jxbot.game.scripted import scripted_hand
+
+    monkeypatch.setattr(Match, "next_hand",
+                        lambda self: scripted_hand(WIN_DEAL, indicator="9s", context=self.next_context()))
+
+
+def test_enter_on_a_winning_draw_wins(monkeypatch, capsys):
+    _winning_deal(monkeypatch)
+    rc, out = run_play(monkeypatch, capsys, [""], "--lang", "en")
+    assert rc == 0
+    assert "Enter = self-draw win" in out
+    assert "  you: self-draw win 5m" in out and "== Winner: you (self-draw), on 5m ==" in out
+    assert "you: discard 5m" not in out
+
+
+async def test_a_turn_left_to_time_out_at_the_terminal_wins_too(monkeypatch):
+    import argparse
+    import asyncio
+    import io
+
+    from jxbot.commands.play import add_parser, play
+    from jxbot.table import FakeClock
+    from jxbot.table.clock import settle
+
+    _winning_deal(monkeypatch)
+
+    class Silent:  # a player who types nothing
+        def __init__(self):
+            import threading
+
+            self.go = threading.Event()
+
+        def readline(self):
+            self.go.wait(10)
+            return ""
+
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    args = parser.parse_args(["play", "--seed", "7", "--hands", "1", "--delay", "0", "--lang", "en"])
+    stdin, out, clock = Silent(), io.StringIO(), FakeClock()
+    task = asyncio.create_task(play(args, stdin, out, clock))
+    for _ in range(50):
+        await settle()
+        if "Enter = self-draw win" in out.getvalue():
+            break
+        await asyncio.sleep(0.01)
+    assert "== Winner" not in out.getvalue()
+    await clock.advance(20.5)
+    await asyncio.wait_for(task, 10)
+    stdin.go.set()
+    text = out.getvalue()
+    assert "you timed out: self-draw win 5m" in text and "== Winner: you (self-draw), on 5m ==" in text
