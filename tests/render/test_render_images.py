@@ -29,6 +29,7 @@ CASES = {
     "hand-en": lambda: render.render_hand(demo.seat_view(), "en"),
     "table-zh": lambda: render.render_table(demo.table_view(), "zh"),
     "table-en": lambda: render.render_table(demo.table_view(), "en"),
+    "table-caishen-zh": lambda: render.render_table({**demo.table_view(), "ruleset": "caishen"}, "zh"),
     "result-zh": lambda: render.render_result(demo.result_view(), "zh"),
     "result-drawn-en": lambda: render.render_result(demo.result_view(drawn_game=True), "en"),
     "tiles-zh": lambda: render.render_tile_sheet("zh"),
