@@ -146,7 +146,8 @@ class TerminalSeat:
         self._listener_busy = False
         self._next: asyncio.Task | None = None  # the pause after a result ("Enter for the next hand")
         self._reading = False  # the input line of a prompt is the last line on screen
-        self.auto_pause = 0.0  # seconds between hands when nobody needs to press Enter
+        self.auto_pause = 0.0
+        self._chosen: tuple[tuple, Action] | None = None  # the computer's choice for Enter, per prompt  # seconds between hands when nobody needs to press Enter
 
     # ------------------------------------------------------------------ output helpers
     def say(self, text: str = "", end: str = "\n") -> None:
@@ -320,7 +321,11 @@ class TerminalSeat:
         if view.get("phase") == "turn" and acts:
             ruled = turn_rule([action_from_json(a) for a in acts], view.get("drawn"), view.get("wildcard"))
             if ruled is None and self.runner is not None and self._current(view):
-                ruled = self.runner.timeout_action(self.seat)
+                # the computer player's choice: asked once per prompt, so Enter plays what the prompt said
+                key = (view.get("hand_id"), view.get("drawn"), tuple(view.get("hand") or ()), len(acts))
+                if self._chosen is None or self._chosen[0] != key:
+                    self._chosen = (key, self.runner.timeout_action(self.seat))
+                ruled = self._chosen[1]
             if ruled is not None:
                 return ruled.to_json()
         if discards:

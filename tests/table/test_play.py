@@ -158,3 +158,18 @@ async def test_a_turn_left_to_time_out_at_the_terminal_wins_too(monkeypatch):
     stdin.go.set()
     text = out.getvalue()
     assert "you timed out: self-draw win 5m" in text and "== Winner: you (self-draw), on 5m ==" in text
+
+
+def test_enter_on_a_drawn_wildcard_keeps_it_and_plays_the_computers_choice(monkeypatch, capsys):
+    from jxbot.game import Match
+    from jxbot.game.scripted import scripted_hand
+
+    # you (the dealer) get 9s as your 14th tile; the indicator is 9s, so it is a 百搭
+    deal = {0: "1m23568s1234567z9s"}
+    monkeypatch.setattr(Match, "next_hand",
+                        lambda self: scripted_hand(deal, indicator="9s", context=self.next_context()))
+    rc, out = run_play(monkeypatch, capsys, [""], "--lang", "en")
+    assert rc == 0
+    m = re.search(r"drew: \*9s .*\nDiscard: .*Enter = discard (\S+)", out)
+    assert m and m.group(1) != "*9s"  # the prompt offers another tile, not the wildcard
+    assert f"  you: discard {m.group(1)}\n" in out  # and Enter played exactly that
