@@ -77,6 +77,7 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
         # leaving is an escape: the hand is played out (and charged), then the match stops
         runner.config.max_hands = runner.hands_played + (1 if runner.hand_running else 0)
         await runner.leave(me.seat)
+        runner.skip_pause()  # left between hands: no next hand is dealt
         await task
     quitter.cancel()
     task.result()

@@ -369,6 +369,8 @@ class TableRunner:
                         await self._sleep_unless_paused(self.config.between_hands)
                         if self._pause:
                             break
+                        if self._match_over():  # ended during the pause (the last player left)
+                            continue
                     await self._deal()
                     continue
                 if self.hand.phase == "ended":

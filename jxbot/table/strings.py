@@ -83,7 +83,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Leaving now is an escape: a computer plays your seat to the end of this hand, you pay the fee ({fee}) "
               "and whatever the seat loses, and a win is not paid to you. Leave? y = yes, Enter = stay"},
     "table.ui.quit_stay": {"zh": "继续打。", "en": "Staying."},
-    "table.ui.next_hand": {"zh": "回车开始下一局 > ", "en": "Enter for the next hand > "},
+    "table.ui.next_hand": {"zh": "回车开始下一局（quit = 离桌）> ", "en": "Enter for the next hand (quit = leave) > "},
     "table.ui.tag.contract": {"zh": "承包", "en": "contract"},
     "table.ui.tag.gave_up": {"zh": "放弃", "en": "gave up"},
     "table.ui.tag.escaped": {"zh": "逃跑", "en": "escaped"},

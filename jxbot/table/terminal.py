@@ -592,8 +592,11 @@ class TerminalSeat:
         else:
             self._drop_early_input()
             self.say(t("table.ui.next_hand", self.lang), end="")
-            await self.reader.get()
+            line = await self.reader.get()
             self._open_line = False
+            if line is not None and line.strip().lower() in ("quit", "exit", "q"):
+                self.quit.set()  # between hands leaving is no escape: the match just ends here
+                return
         for _ in range(500):  # until the runner has left its pause (it may not have entered it yet)
             if not self.runner.running or self.runner.hand_running:
                 return

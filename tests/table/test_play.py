@@ -173,3 +173,13 @@ def test_enter_on_a_drawn_wildcard_keeps_it_and_plays_the_computers_choice(monke
     m = re.search(r"drew: \*9s .*\nDiscard: .*Enter = discard (\S+)", out)
     assert m and m.group(1) != "*9s"  # the prompt offers another tile, not the wildcard
     assert f"  you: discard {m.group(1)}\n" in out  # and Enter played exactly that
+
+
+def test_after_a_result_enter_deals_the_next_hand_and_quit_ends_the_match(monkeypatch, capsys):
+    _winning_deal(monkeypatch)
+    rc, out = run_play(monkeypatch, capsys, ["", "", "", "quit"], "--lang", "en", "--hands", "3")
+    assert rc == 0
+    assert out.count("Enter for the next hand (quit = leave) > ") == 2
+    assert "Hand 2 · " in out and "Hand 3 · " not in out  # Enter dealt hand 2; quit at the next pause
+    assert "== Match over (2 hands) ==" in out
+    assert "left the hand" not in out  # leaving between hands is no escape

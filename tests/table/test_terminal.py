@@ -266,7 +266,7 @@ async def test_after_a_result_enter_deals_the_next_hand():
     ts, clock, reader = tty_seat()
     await ts.on_result({"drawn_game": True, "winner": None, "payments": []})
     await settle()
-    assert ts.out.getvalue().endswith("Enter for the next hand > ")
+    assert ts.out.getvalue().endswith("Enter for the next hand (quit = leave) > ")
     assert ts.runner.skips == 0  # the next hand waits for the player
     reader.queue.put_nowait("")
     await settle()
