@@ -146,8 +146,8 @@ class TerminalSeat:
         self._listener_busy = False
         self._next: asyncio.Task | None = None  # the pause after a result ("Enter for the next hand")
         self._reading = False  # the input line of a prompt is the last line on screen
-        self.auto_pause = 0.0
-        self._chosen: tuple[tuple, Action] | None = None  # the computer's choice for Enter, per prompt  # seconds between hands when nobody needs to press Enter
+        self.auto_pause = 0.0  # seconds between hands when nobody needs to press Enter
+        self._chosen: tuple[tuple, Action] | None = None  # the computer's choice for Enter, per prompt
 
     # ------------------------------------------------------------------ output helpers
     def say(self, text: str = "", end: str = "\n") -> None:
