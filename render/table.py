@@ -38,6 +38,25 @@ TAG_COLOURS = {
 }
 
 
+VOID_W = 28  # tiles voided by kong replacements (caishen, RULES B2)
+
+
+def _voided_h(view: dict) -> int:
+    return GAP + geometry(VOID_W).box_h if view.get("voided") else 0
+
+
+def _voided(img: Image.Image, dr: ImageDraw.ImageDraw, tiles: list[int], y: int, lang: str) -> None:
+    """The tiles voided by kong replacements (caishen): out of play, shown to everyone, on one strip."""
+    g = geometry(VOID_W)
+    x = MARGIN + PAD
+    x += C.text(dr, (x, y + g.box_h // 2), L("voided", lang), 16, C.TEXT_DIM, anchor="lm") + 10
+    for t in tiles:
+        if x + VOID_W > W - MARGIN:
+            break
+        C.paste(img, sprite(t, VOID_W, "dim"), x, y)
+        x += VOID_W + 2
+
+
 def _river_cols() -> int:
     inner = W - 2 * MARGIN - 2 * PAD
     return (inner + RIVER_GAP) // (RIVER_W + RIVER_GAP)
@@ -244,12 +263,16 @@ def draw_table(view: dict, lang: str) -> Image.Image:
     seats = view.get("seats") or []
     order = [s for s in _order(view) if s < len(seats)]
     contract = set(view.get("contract") or ())
-    height = MARGIN + HEADER_H + sum(GAP + _panel_h(seats[s], lang, s in contract) for s in order) + MARGIN
+    height = MARGIN + HEADER_H + _voided_h(view) + sum(GAP + _panel_h(seats[s], lang, s in contract) for s in order) \
+        + MARGIN
     img = C.felt(W, height)
     dr = ImageDraw.Draw(img)
     names = {s: C.player_name(seats[s], lang, 18, 200) for s in order}
     _header(img, dr, view, lang, names)
     y = MARGIN + HEADER_H
+    if view.get("voided"):
+        _voided(img, dr, list(view["voided"]), y + GAP, lang)
+        y += _voided_h(view)
     for s in order:
         y += GAP
         y += _panel(img, dr, view, s, y, lang)

@@ -88,3 +88,13 @@ def test_every_discard_shows():
     before = _png(render.render_table(v, "zh"))
     v["seats"][2]["discards"][-1]["tile"] = (v["seats"][2]["discards"][-1]["tile"] + 9) % 34
     assert ImageChops.difference(before, _png(render.render_table(v, "zh"))).getbbox() is not None
+
+
+def test_a_caishen_tables_voided_tiles_show_on_a_strip_under_the_header():
+    """RULES B2: the tiles voided by kong replacements are out of play and shown to everyone."""
+    v = {**demo.table_view(), "ruleset": "caishen"}
+    plain = _png(render.render_table(v, "zh"))
+    voided = _png(render.render_table({**v, "voided": [3, 17]}, "zh"))
+    assert voided.height > plain.height
+    top = (0, 0, plain.width, table_mod.MARGIN + table_mod.HEADER_H)
+    assert ImageChops.difference(plain.crop(top), voided.crop(top)).getbbox() is None  # the header is the same
