@@ -4,7 +4,7 @@ Drawn for a phone first: Discord shows a picture about 550 px wide there, so the
 (0.86 at 550) with no text under 15 px, and as tall as the hand needs (no empty felt). A header bar gives
 the round and hand, whose move it is, the tiles left in the wall and the 百搭 / 財神. Then one panel per
 seat in play order, starting at the dealer (東) — or at the viewer of a seat view: seat wind and
-dealer mark, name, silver, tags (computer, auto-play, gave up, contract), the number of concealed
+dealer mark, name, silver, tags (computer, auto-play or escaped, gave up, contract), the number of concealed
 tiles, the melds, and the discards in the order played (claimed ones dimmed, the latest one framed).
 The seat whose move it is has a gold frame.
 """
@@ -35,6 +35,7 @@ PANEL_ACTIVE = (28, 46, 30)
 OUTLINE = (58, 100, 82)
 TAG_COLOURS = {
     "computer": (60, 80, 130), "auto": (110, 80, 150), "gave_up": (110, 110, 110), "contract": (170, 60, 40),
+    "escaped": (150, 90, 30),  # the result picture's colours (render/result.py)
 }
 
 
@@ -82,7 +83,9 @@ def _tags(seat: dict, contract: bool) -> list[str]:
     tags: list[str] = []
     if seat.get("is_computer"):
         tags.append("computer")
-    if seat.get("auto"):
+    if seat.get("escaped"):
+        tags.append("escaped")  # left during this hand: a computer plays it out (RULES A10)
+    elif seat.get("auto"):
         tags.append("auto")
     if seat.get("gave_up"):
         tags.append("gave_up")

@@ -99,3 +99,12 @@ def test_a_caishen_tables_voided_tiles_show_on_a_strip_under_the_header():
     m, h = table_mod.MARGIN, table_mod.HEADER_H
     header = (m + 4, m + 4, plain.width - m - 4, m + h - 4)  # inside the header bar (the felt depends on height)
     assert ImageChops.difference(plain.crop(header), voided.crop(header)).getbbox() is None  # header unchanged
+
+
+def test_an_escaped_seat_is_tagged_on_the_table():
+    v = demo.table_view()
+    v["seats"][1]["auto"] = True
+    auto = _png(render.render_table(v, "zh"))
+    v["seats"][1]["escaped"] = True
+    escaped = _png(render.render_table(v, "zh"))
+    assert ImageChops.difference(auto, escaped).getbbox() is not None  # 逃跑 instead of 托管
