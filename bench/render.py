@@ -47,7 +47,8 @@ def main() -> None:
     tiles.clear_cache()
     t = time.perf_counter()
     for w, variants in ((66, ("up", "wild")), (50, ("up", "side")), (38, ("up", "wild", "dim")),
-                        (36, ("up", "side")), (32, ("up", "side"))):
+                        (36, ("up", "side")), (34, ("up", "wild", "dim")), (32, ("up", "side")),
+                        (30, ("up", "side"))):
         for k in [*range(34), tiles.BACK]:
             for v in variants:
                 tiles.sprite(k, w, v)

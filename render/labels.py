@@ -19,7 +19,7 @@ RENDER_STRINGS: dict[str, dict[str, str]] = {
     "render.round": {"zh": "{wind}风圈", "en": "{wind} round"},
     "render.hand_no": {"zh": "第{n}局", "en": "Hand {n}"},
     "render.wildcard": {"zh": "百搭", "en": "Wild"},
-    "render.wildcard.caishen": {"zh": "财神", "en": "Caishen"},
+    "render.wildcard.caishen": {"zh": "財神", "en": "Caishen"},
     "render.voided": {"zh": "作废", "en": "Void"},
     "render.indicator": {"zh": "翻牌", "en": "Flipped"},
     "render.wall": {"zh": "余牌", "en": "Wall"},
@@ -48,6 +48,7 @@ RENDER_STRINGS: dict[str, dict[str, str]] = {
     "render.act.hu": {"zh": "胡", "en": "Win"},
     "render.your_turn": {"zh": "轮到你出牌", "en": "Your turn: discard one"},
     "render.waiting": {"zh": "等待 {name}", "en": "Waiting for {name}"},
+    "render.turn_of": {"zh": "轮到 {name} 出牌", "en": "{name} to play"},
     "render.last": {"zh": "最新打出", "en": "Last discard"},
     "render.seat": {"zh": "{n}号位", "en": "Seat {n}"},
     "render.win_self": {"zh": "{name} 自摸", "en": "{name} wins by self-draw"},
@@ -126,7 +127,7 @@ def L(key: str, lang: str, **kw: object) -> str:  # noqa: N802 - short on purpos
 
 
 def wild_label(view: dict, lang: str) -> str:
-    """百搭 (Jiaxing) or 财神 (the caishen ruleset)."""
+    """百搭 (Jiaxing) or 財神 (the caishen ruleset, spelt as the bot and the seed spell it)."""
     return L("wildcard.caishen" if view.get("ruleset") == "caishen" else "wildcard", lang)
 
 

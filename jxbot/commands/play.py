@@ -55,6 +55,7 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
     reader.start()
     me = TerminalSeat(stdout, lang, reader, seat=0, clock=clock)
     me.silver = args.silver
+    me.auto_pause = max(0.0, args.delay) * 3  # between hands on auto-play or at the end of input
     cpu = "电脑" if lang == "zh" else "cpu"
     seats = [SeatInfo(args.name or t("table.ui.you", lang), lang=lang)]
     seats += [SeatInfo.computer(f"{cpu}{i}", args.level) for i in range(1, 4)]
@@ -64,7 +65,8 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
 
     config = TableConfig(table_id="terminal", ruleset=args.ruleset, rounds=args.rounds, stake=args.stake, fee=args.fee,
                          seed=_seed(args.seed), max_hands=args.hands, computer_delay=max(0.0, args.delay),
-                         between_hands=max(0.0, args.delay) * 3, turn_seconds=args.turn_seconds,
+                         # the pause after a result lasts until Enter ("Enter for the next hand")
+                         between_hands=24 * 3600.0, turn_seconds=args.turn_seconds,
                          claim_window=args.claim_seconds)
     runner = TableRunner(seats, config, interfaces=[me], balances=balances, clock=clock)
     me.runner = runner
@@ -75,6 +77,7 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
         # leaving is an escape: the hand is played out (and charged), then the match stops
         runner.config.max_hands = runner.hands_played + (1 if runner.hand_running else 0)
         await runner.leave(me.seat)
+        runner.skip_pause()  # left between hands: no next hand is dealt
         await task
     quitter.cancel()
     task.result()

@@ -16,12 +16,31 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("render", help="write sample hand/table/result/tile-sheet PNGs, or render a view file")
     p.add_argument("--demo", metavar="DIR", help="write hand, table, result, drawn-hand result and tile sheet PNGs here")
     p.add_argument("--lang", default="zh", choices=("zh", "en", "both"), help="label language (default zh)")
+    p.add_argument("--phone", action="store_true",
+                   help="with --demo: also write phone-hand/table/result PNGs, 550 px wide as Discord shows them on a phone")
     p.add_argument("--view", metavar="FILE", help="a view as JSON (docs/views.md) to render")
     p.add_argument("--kind", choices=("hand", "table", "result"), help="what --view is")
     p.add_argument("-o", "--out", metavar="PNG", help="output file for --view")
 
 
-def _demo(out: Path, langs: list[str]) -> list[Path]:
+PHONE_WIDTH = 550  # Discord's picture width on a phone
+
+
+def phone_copy(png: bytes) -> bytes:
+    """``png`` scaled to the width Discord shows it at on a phone (what a reviewer should look at)."""
+    import io
+
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    if img.width > PHONE_WIDTH:
+        img = img.resize((PHONE_WIDTH, round(img.height * PHONE_WIDTH / img.width)), Image.Resampling.LANCZOS)
+    buf = io.BytesIO()
+    img.quantize(256).save(buf, "PNG", optimize=True)
+    return buf.getvalue()
+
+
+def _demo(out: Path, langs: list[str], phone: bool = False) -> list[Path]:
     from render import demo, render_hand, render_result, render_table, render_tile_sheet
 
     out.mkdir(parents=True, exist_ok=True)
@@ -38,13 +57,17 @@ def _demo(out: Path, langs: list[str]) -> list[Path]:
             path = out / f"{name}{sfx}.png"
             path.write_bytes(data)
             written.append(path)
+            if phone and name in ("hand", "table", "result"):
+                path = out / f"phone-{name}{sfx}.png"
+                path.write_bytes(phone_copy(data))
+                written.append(path)
     return written
 
 
 def run(args: argparse.Namespace) -> int:
     langs = ["zh", "en"] if args.lang == "both" else [args.lang]
     if args.demo:
-        for path in _demo(Path(args.demo), langs):
+        for path in _demo(Path(args.demo), langs, getattr(args, "phone", False)):
             print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
         return 0
     if args.view:

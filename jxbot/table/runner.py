@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from jxbot.game.actions import Action, ActionType, action_from_json
+from jxbot.game.timeout import timeout_action
 
 from .clock import Clock, RealClock
 from .seats import Seat, SeatInfo, TableConfig
@@ -209,6 +210,11 @@ class TableRunner:
     def hand_running(self) -> bool:
         """A hand is dealt and not yet settled."""
         return self.hand is not None and not self._settled
+
+    @property
+    def match_over(self) -> bool:
+        """No further hand will be dealt (the match is over, or its hand limit is reached)."""
+        return self._match_over()
 
     @property
     def running(self) -> bool:
@@ -408,6 +414,8 @@ class TableRunner:
                         await self._sleep_unless_paused(self.config.between_hands)
                         if self._pause:
                             break
+                        if self._match_over():  # ended during the pause (the last player left)
+                            continue
                     await self._deal()
                     continue
                 if self.hand.phase == "ended":
@@ -583,10 +591,23 @@ class TableRunner:
             action = hand.default_action(seat)
         return action
 
+    def timeout_action(self, seat: int) -> Action:
+        """What a timeout plays for ``seat`` now (RULES C, ``jxbot.game.timeout``): a winning self-draw
+        is declared, else the drawn tile goes unless it is the 百搭/財神 (or there is none): then the
+        computer player's choice. ``jxbot play`` uses it for Enter, so Enter plays what a timeout would."""
+        return timeout_action(self.hand, seat, lambda: self._computer_choice(seat))
+
+    def _computer_choice(self, seat: int) -> Action | None:
+        try:
+            return self._player(seat).choose(self.hand.view(seat))
+        except Exception:
+            log.exception("computer player failed at table %s seat %d", self.config.table_id, seat)
+            return None
+
     async def _timeout(self, seat: int) -> None:
         hand = self.hand
         phase = hand.phase
-        action = hand.default_action(seat)
+        action = self.timeout_action(seat)
         await self._apply(seat, action, note_kind="timeout")
         info = self.seats[seat]
         if phase == "turn":

@@ -10,8 +10,11 @@ import asyncio
 import threading
 from typing import Any, TextIO
 
+from wcwidth import wcswidth
+
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from jxbot.game.actions import Action, ActionType, action_from_json
+from jxbot.game.timeout import turn_rule
 from jxbot.i18n import t
 from jxbot.rules.tiles import WHITE, parse_tile, tile_name, wind_name
 
@@ -32,6 +35,10 @@ class LineReader:
         self.eof = False
         self.thread: threading.Thread | None = None
         self._stop = threading.Event()
+        try:  # a person at a terminal (not a script): lines typed out of turn are dropped, not queued
+            self.interactive = bool(stream.isatty())
+        except (AttributeError, OSError, ValueError):
+            self.interactive = False
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -65,6 +72,18 @@ class LineReader:
         """Stop delivering lines (a ``readline`` in progress is abandoned, the daemon thread ends after it)."""
         self._stop.set()
 
+    def drain(self) -> list[str]:
+        """Take the lines waiting now (typed before the prompt that is about to open); the end of
+        input, if it came, stays."""
+        out: list[str] = []
+        while not self.queue.empty():
+            line = self.queue.get_nowait()
+            if line is None:
+                self.queue.put_nowait(None)
+                break
+            out.append(line)
+        return out
+
     async def get(self) -> str | None:
         if self.eof:
             return None
@@ -83,6 +102,17 @@ def _tile_lookup() -> dict[str, int]:
 
 
 _TILES = _tile_lookup()
+
+
+def width(text: str) -> int:
+    """Columns the text takes in a terminal (a hanzi takes two)."""
+    w = wcswidth(text)
+    return w if w >= 0 else len(text)
+
+
+def pad(text: str, cols: int) -> str:
+    """``text`` left-aligned in ``cols`` terminal columns (CJK-aware, unlike ``str.ljust``)."""
+    return text + " " * max(0, cols - width(text))
 
 
 def read_tile(text: str) -> int | None:
@@ -115,6 +145,10 @@ class TerminalSeat:
         self._submitting = False
         self._listener: asyncio.Task | None = None  # reads "auto" while the seat is on auto-play
         self._listener_busy = False
+        self._next: asyncio.Task | None = None  # the pause after a result ("Enter for the next hand")
+        self._reading = False  # the input line of a prompt is the last line on screen
+        self.auto_pause = 0.0  # seconds between hands when nobody needs to press Enter
+        self._chosen: tuple[tuple, Action] | None = None  # the computer's choice for Enter, per prompt
 
     # ------------------------------------------------------------------ output helpers
     def say(self, text: str = "", end: str = "\n") -> None:
@@ -171,11 +205,22 @@ class TerminalSeat:
 
         return " ".join(f"{t('table.meld.' + m['kind'], self.lang)}[{tiles(m)}]" for m in melds)
 
-    def clock_text(self, view: dict) -> str:
+    def wword(self, view: dict) -> str:
+        """百搭 at a Jiaxing table, 財神 at a caishen one."""
+        return t("table.ui.wword.caishen" if view.get("ruleset") == "caishen" else "table.ui.wword.jiaxing", self.lang)
+
+    def secs_left(self, view: dict) -> int | None:
         dl = view.get("deadline")
         if dl is None or self.clock is None:
-            return ""
-        return t("table.ui.clock", self.lang, secs=max(0, round(dl - self.clock.now())))
+            return None
+        return max(0, round(dl - self.clock.now()))
+
+    def clock_text(self, view: dict) -> str:
+        """The start of the input line: the time left, or just the prompt mark."""
+        secs = self.secs_left(view)
+        if secs is None:
+            return t("table.ui.input", self.lang)
+        return t("table.ui.clock", self.lang, secs=secs)
 
     # ------------------------------------------------------------------ board
     def board(self, view: dict) -> None:
@@ -184,17 +229,19 @@ class TerminalSeat:
         self.white_as = view.get("white_as")
         self.say()
         self.say(t("table.ui.header", lang, n=view.get("hand_number", "?"), rw=wind_name(view.get("round_wind", 0), lang),
-                   dealer=self.who(view, view.get("dealer")),
+                   dealer=self.who(view, view.get("dealer")), wword=self.wword(view),
                    wild=self.tile(wild) if wild is not None else t("table.ui.none", lang),
                    ind=self.tile(ind) if ind is not None else "-", wall=view.get("wall_remaining", "?")))
         if self.white_as is not None or view.get("voided"):  # caishen (RULES B1, B2)
             self.say(t("table.ui.caishen_line", lang, face=self.face(self.white_as) if self.white_as is not None else "-",
                        voided=self.tiles(view.get("voided") or []) or "-"))
-        for sv in view["seats"]:
-            i = sv["seat"]
-            name = t("table.ui.you", lang) if i == self.seat else sv.get("name", str(i))
-            self.say(t("table.ui.seat_line", lang, wind=wind_name(sv["seat_wind"], lang),
-                       dealer="*" if sv.get("is_dealer") else " ", name=name, total=sv.get("total", 0),
+        names = [t("table.ui.you", lang) if sv["seat"] == self.seat else str(sv.get("name", sv["seat"]))
+                 for sv in view["seats"]]
+        cols = max(8, *(width(n) for n in names))
+        wcols = max(width(wind_name(k, lang)) for k in range(4))
+        for sv, name in zip(view["seats"], names, strict=True):
+            self.say(t("table.ui.seat_line", lang, wind=pad(wind_name(sv["seat_wind"], lang), wcols),
+                       dealer="*" if sv.get("is_dealer") else " ", name=pad(name, cols), total=sv.get("total", 0),
                        auto=t("table.ui.auto", lang) if sv.get("auto") else "", n=sv["concealed_count"],
                        melds=self.melds(sv["melds"], wild)))
             ds = [self.tile(d["tile"], wild) + ("'" if d.get("claimed") else "") for d in sv["discards"]]
@@ -202,7 +249,7 @@ class TerminalSeat:
         line = t("table.ui.hand", lang, tiles=self.tiles(view.get("hand", []), wild))
         if view.get("drawn") is not None:
             line += t("table.ui.drawn", lang, tile=self.tile(view["drawn"], wild))
-        self.say(line + "  " + t("table.ui.wild_mark", lang))
+        self.say(line + "  " + t("table.ui.wild_mark", lang, wword=self.wword(view)))
 
     # ------------------------------------------------------------------ Seat protocol
     async def notify(self, view: dict, note: dict | None) -> None:
@@ -282,13 +329,22 @@ class TerminalSeat:
         return [a for a in view.get("actions", []) if a["type"] != ActionType.DISCARD.value]
 
     def default(self, view: dict) -> dict | None:
+        """What Enter plays: what a timeout would (RULES C, ``jxbot.game.timeout``) — on a turn the
+        winning self-draw, else the drawn tile unless it is the 百搭/財神 (then the computer player's
+        choice); on a claim, pass; on a contract, persist."""
         acts = view.get("actions", [])
         discards = [a for a in acts if a["type"] == ActionType.DISCARD.value]
+        if view.get("phase") == "turn" and acts:
+            ruled = turn_rule([action_from_json(a) for a in acts], view.get("drawn"), view.get("wildcard"))
+            if ruled is None and self.runner is not None and self._current(view):
+                # the computer player's choice: asked once per prompt, so Enter plays what the prompt said
+                key = (view.get("hand_id"), view.get("drawn"), tuple(view.get("hand") or ()), len(acts))
+                if self._chosen is None or self._chosen[0] != key:
+                    self._chosen = (key, self.runner.timeout_action(self.seat))
+                ruled = self._chosen[1]
+            if ruled is not None:
+                return ruled.to_json()
         if discards:
-            drawn = view.get("drawn")
-            for a in discards:
-                if a.get("tile") == drawn:
-                    return a
             hand = view.get("hand") or []
             for a in discards:
                 if hand and a.get("tile") == hand[-1]:
@@ -300,26 +356,52 @@ class TerminalSeat:
                     return a
         return acts[0] if acts else None
 
+    def _current(self, view: dict) -> bool:
+        """The runner still waits for this seat in the hand and phase of ``view``."""
+        hand = getattr(self.runner, "hand", None)
+        return (hand is not None and hand.phase == view.get("phase") and self.seat in hand.pending()
+                and str(getattr(hand, "hand_id", None) or hand.context.hand_id) == str(view.get("hand_id")))
+
+    def enter_text(self, view: dict) -> str:
+        d = self.default(view)
+        return self.act_text(d, view.get("wildcard")) if d is not None else t("table.ui.none", self.lang)
+
     def prompt(self, view: dict) -> str:
+        """The question (one or more lines), then the input line, which starts with the time left."""
+        return self.question(view) + "\n" + self.clock_text(view)
+
+    def question(self, view: dict) -> str:
         lang, wild = self.lang, view.get("wildcard")
         opts = self.options(view)
         numbered = [o for o in opts if o["type"] not in (ActionType.PASS.value,)]
         listing = "  ".join(f"[{i}] {self.act_text(o, wild)}" for i, o in enumerate(numbered, 1))
-        phase, clock = view.get("phase"), self.clock_text(view)
+        phase = view.get("phase")
         last = view.get("last_discard") or {}
         if phase == "turn":
             extra = t("table.ui.or_number", lang, opts=listing) if numbered else ""
-            return t("table.ui.turn_prompt", lang, opts=extra, clock=clock)
+            return t("table.ui.turn_prompt", lang, opts=extra, enter=self.enter_text(view))
         if phase == "contract":
             pair = view.get("contract") or [None, None]
             return t("table.ui.contract_prompt", lang, a=self.who(view, pair[0]), b=self.who(view, pair[1]),
-                     opts=listing, clock=clock)
+                     opts=listing)
         if phase == "rob":
             kong = view.get("pending_kong") or {"seat": view.get("turn"), "tile": None}
             return t("table.ui.rob_prompt", lang, who=self.who(view, kong["seat"]), tile=self.tile(kong["tile"], wild),
-                     opts=listing, clock=clock)
+                     opts=listing)
         return t("table.ui.claim_prompt", lang, who=self.who(view, last.get("seat")),
-                 tile=self.tile(last.get("tile"), wild), opts=listing, clock=clock)
+                 tile=self.tile(last.get("tile"), wild), opts=listing)
+
+    def why_not(self, view: dict, line: str) -> str:
+        """Why a typed answer was not taken, in the player's terms."""
+        s = line.strip()
+        if s.isdigit():
+            return t("table.ui.no_option", self.lang, n=s)
+        k = read_tile(s)
+        if k is not None:
+            if view.get("phase") == "turn":
+                return t("table.ui.not_held", self.lang, tile=self.tile(k, view.get("wildcard")))
+            return t("table.ui.not_discarding", self.lang, enter=self.enter_text(view))
+        return t("table.ui.bad_input", self.lang, text=s)
 
     def parse(self, view: dict, line: str) -> dict | None:
         s = line.strip()
@@ -344,13 +426,67 @@ class TerminalSeat:
                     return a
         return None
 
-    async def _ask(self, view: dict) -> None:
-        if view.get("phase") == "turn":
-            self.board(view)
-        self.say(self.prompt(view), end="")
+    def _drop_early_input(self) -> None:
+        """At a terminal, what was typed while it was not this player's move is dropped (said so),
+        not taken as the answer to the prompt that opens now. Scripted input (a pipe) is kept."""
+        if not self.reader.interactive:
+            return
+        for line in self.reader.drain():
+            if line.strip():
+                self.say(t("table.ui.dropped", self.lang, text=line.strip()))
+
+    async def _tick(self, view: dict) -> None:
+        """The live countdown: rewrite the time at the start of the input line every second, leaving
+        the cursor (and what the player is typing) where it is. Terminals only."""
+        if not self.reader.interactive or self.secs_left(view) is None or self.clock is None:
+            return
         while True:
-            line = await self.reader.get()
+            await self.clock.sleep(1.0)
+            secs = self.secs_left(view)
+            if secs is None or self.gone:
+                return
+            if not self._reading:  # the input line is not on screen just now (output follows an answer)
+                continue
+            try:  # DEC save cursor, to column 0, the clock, restore cursor
+                self.out.write("\x1b7\r" + t("table.ui.clock", self.lang, secs=secs) + "\x1b8")
+                self.out.flush()
+            except (OSError, ValueError):
+                return
+            if secs <= 0:
+                return
+
+    async def _ask(self, view: dict) -> None:
+        ticker: asyncio.Task | None = None
+        try:
+            self._drop_early_input()
+            if view.get("phase") == "turn":
+                self.board(view)
+            self.say(self.prompt(view), end="")
+            ticker = asyncio.create_task(self._tick(view))
+            await self._answer(view)
+        finally:
+            if ticker is not None:
+                ticker.cancel()
+
+    async def _answer(self, view: dict) -> None:
+        confirm_quit = False
+        while True:
+            self._reading = True
+            try:
+                line = await self.reader.get()
+            finally:
+                self._reading = False
             self._open_line = False  # the player's Enter ended the prompt's line
+            if confirm_quit:
+                confirm_quit = False
+                if line is not None and line.strip().lower() in ("y", "yes", "quit", "q", "是", "确定"):
+                    self.quit.set()
+                    await self._call(self.runner.leave(self.seat))
+                    return
+                if line is not None:
+                    self.say(t("table.ui.quit_stay", self.lang))
+                    self.say(self.prompt(view), end="")
+                    continue
             if line is None:
                 self.say()
                 self.say(t("table.ui.eof", self.lang))
@@ -369,12 +505,13 @@ class TerminalSeat:
                 self.say(self.prompt(view), end="")
                 continue
             if word in ("quit", "exit", "q"):
-                self.quit.set()
-                await self._call(self.runner.leave(self.seat))
-                return
+                confirm_quit = True  # RULES A10: say what an escape costs before it happens
+                self.say(t("table.ui.quit_confirm", self.lang, fee=getattr(self.runner.config, "fee", 0)) + "\n"
+                         + self.clock_text(view), end="")
+                continue
             choice = self.parse(view, line)
             if choice is None:
-                self.say(t("table.ui.bad_input", self.lang, text=line.strip()))
+                self.say(self.why_not(view, line))
                 self.say(self.prompt(view), end="")
                 continue
             action: Action = action_from_json(choice)
@@ -413,15 +550,18 @@ class TerminalSeat:
                        melds=self.melds(result.get("melds", []), wild)))
             score = result.get("score") or {}
             caishen = result.get("ruleset") == "caishen"  # RULES B: the items are multipliers
+            items = [*score.get("tai", []), *score.get("fan", [])]
+            lcols = max([12, *(width(t(f"item.{i['name']}", lang)) for i in items)])
+
+            def label(item: dict) -> str:
+                return pad(t(f"item.{item['name']}", lang), lcols)
+
             for item in score.get("fan", []) if caishen else ():
-                self.say(t("table.ui.item", lang, label=t(f"item.{item['name']}", lang), value=f"×{item['value']}",
-                           unit=""))
+                self.say(t("table.ui.item", lang, label=label(item), value=f"×{item['value']}", unit=""))
             for item in score.get("tai", []):
-                self.say(t("table.ui.item", lang, label=t(f"item.{item['name']}", lang), value=item["value"],
-                           unit=t("table.ui.tai", lang)))
+                self.say(t("table.ui.item", lang, label=label(item), value=item["value"], unit=t("table.ui.tai", lang)))
             for item in score.get("fan", []) if not caishen else ():
-                self.say(t("table.ui.item", lang, label=t(f"item.{item['name']}", lang), value=item["value"],
-                           unit=t("table.ui.fan", lang)))
+                self.say(t("table.ui.item", lang, label=label(item), value=item["value"], unit=t("table.ui.fan", lang)))
             if score and caishen:
                 mult = 1
                 for item in score.get("fan", []):
@@ -431,17 +571,82 @@ class TerminalSeat:
             elif score:
                 self.say(t("table.ui.total", lang, tai=score.get("total_tai"), fan=score.get("total_fan"),
                            stake=score.get("stake"), points=score.get("points")))
-        for p in result.get("payments", []):
+        payments = result.get("payments", [])
+        tags = {p["seat"]: self.payment_tags(result, p["seat"]) for p in payments}
+        labels = {s: nm(s) + "".join(f" [{t('table.ui.tag.' + g, lang)}]" for g in tg) for s, tg in tags.items()}
+        ncols = max([8, *(width(x) for x in labels.values())])
+        mults = {p["seat"]: self.multiple(result, p) for p in payments}
+        mcols = max([0, *(width(m) for m in mults.values())])
+        for p in payments:
             bal = p.get("balance")
             if p["seat"] == self.seat and bal is not None:
                 self.silver = bal
-            self.say(t("table.ui.payment", lang, name=nm(p["seat"]), delta=p.get("delta", 0), total=p.get("total", 0),
-                       balance=t("table.ui.balance", lang, b=bal) if bal is not None else ""))
+            self.say(t("table.ui.payment", lang, name=pad(labels[p["seat"]], ncols), delta=p.get("delta", 0),
+                       mult=pad(mults[p["seat"]], mcols), total=p.get("total", 0),
+                       balance=(t("table.ui.balance", lang, b=bal) if bal is not None else "")
+                       + (t("table.ui.fee", lang, fee=p["fee"]) if p.get("fee") else "")))
+        for tag in ("robbed", "contract", "gave_up", "escaped"):  # why a payment differs from the formula
+            if any(tag in tg for tg in tags.values()):
+                self.say(t(f"table.ui.why.{tag}", lang))
         if result.get("cumulative_queue"):
             self.say(t("table.ui.queue", lang, q=", ".join(t(f"item.{c}", lang) for c in result["cumulative_queue"])))
         reveal = result.get("reveal") or {}
         if reveal.get("commitment"):
             self.say(t("table.ui.reveal", lang, c=str(reveal["commitment"])[:16], salt=str(reveal.get("salt", ""))[:8]))
+        if self.runner is not None and not self.runner.match_over and not self.quit.is_set():
+            if self._next is not None:
+                self._next.cancel()
+            self._next = asyncio.create_task(self._pause_for_next())
+
+    async def _pause_for_next(self) -> None:
+        """After a result: "Enter for the next hand" (the runner's pause between hands lasts until
+        then). On auto-play or at the end of input, the next hand comes after ``auto_pause`` seconds."""
+        seat = self.runner.seats[self.seat]
+        if seat.auto or self.reader.eof or self._listener is not None and not self._listener.done():
+            if self.clock is not None:
+                await self.clock.sleep(self.auto_pause)
+        else:
+            self._drop_early_input()
+            self.say(t("table.ui.next_hand", self.lang), end="")
+            line = await self.reader.get()
+            self._open_line = False
+            if line is not None and line.strip().lower() in ("quit", "exit", "q"):
+                self.quit.set()  # between hands leaving is no escape: the match just ends here
+                return
+        for _ in range(500):  # until the runner has left its pause (it may not have entered it yet)
+            if not self.runner.running or self.runner.hand_running:
+                return
+            self.runner.skip_pause()
+            await asyncio.sleep(0.01)
+
+    @staticmethod
+    def payment_tags(result: dict, seat: int) -> list[str]:
+        """Why this seat's payment is not the plain formula: 抢杠 (its 补杠 was robbed: ×3 alone), 承包
+        (bound by the contract: ×5 / ×2), 放弃 (gave up: 0), 逃跑 (escaped: fee and loss, no winnings)."""
+        tags = []
+        if result.get("winner") is not None and result.get("robbed_from") == seat:
+            tags.append("robbed")
+        if seat in (result.get("contract") or ()):
+            tags.append("contract")
+        if seat in (result.get("gave_up") or ()):
+            tags.append("gave_up")
+        if seat in (result.get("escaped") or ()):
+            tags.append("escaped")
+        return tags
+
+    @staticmethod
+    def multiple(result: dict, p: dict) -> str:
+        """`` ×5`` after a loser's payment when it is a whole multiple other than 1 of the hand's points
+        (Jiaxing), so ×2, ×3, ×5 or ×8 under a rob or a contract explains itself; nothing when a wallet
+        capped it, and nothing for a loser who pays nothing (放弃, or not the robbed seat)."""
+        score = result.get("score") or {}
+        points = score.get("points") or 0
+        paid = -(p.get("delta", 0) + p.get("fee", 0))
+        if result.get("ruleset") == "caishen" or result.get("winner") in (None, p.get("seat")) or points <= 0:
+            return ""
+        if paid <= 0 or paid % points or paid == points:
+            return ""
+        return f" ×{paid // points}"
 
     async def on_reseat(self, info: dict) -> None:
         """RULES B11: after a 版 the players drew new seats; this player now sits at ``info["seat"]``."""
@@ -455,8 +660,12 @@ class TerminalSeat:
                        name=t("table.ui.you", self.lang) if i == self.seat else name))
 
     async def on_match_end(self, summary: dict) -> None:
+        if self._next is not None:
+            self._next.cancel()
+            self._next = None
         self.say()
         self.say(t("table.ui.match_end", self.lang, n=summary["hands"]))
-        for i, (name, total) in enumerate(zip(summary["names"], summary["totals"], strict=True)):
-            self.say(t("table.ui.final", self.lang, name=t("table.ui.you", self.lang) if i == self.seat else name,
-                       total=total))
+        names = [t("table.ui.you", self.lang) if i == self.seat else str(n) for i, n in enumerate(summary["names"])]
+        cols = max([8, *(width(n) for n in names)])
+        for name, total in zip(names, summary["totals"], strict=True):
+            self.say(t("table.ui.final", self.lang, name=pad(name, cols), total=total))

@@ -29,6 +29,7 @@ CASES = {
     "hand-en": lambda: render.render_hand(demo.seat_view(), "en"),
     "table-zh": lambda: render.render_table(demo.table_view(), "zh"),
     "table-en": lambda: render.render_table(demo.table_view(), "en"),
+    "table-caishen-zh": lambda: render.render_table({**demo.table_view(), "ruleset": "caishen"}, "zh"),
     "result-zh": lambda: render.render_result(demo.result_view(), "zh"),
     "result-drawn-en": lambda: render.render_result(demo.result_view(drawn_game=True), "en"),
     "tiles-zh": lambda: render.render_tile_sheet("zh"),
@@ -127,7 +128,7 @@ def test_long_and_odd_names_do_not_break_the_layout():
     t["contract"] = [0, 1]
     t["seats"][2]["gave_up"] = True
     t["phase"] = "contract"
-    assert _png(render.render_table(t, "en")).width == 1280
+    assert _png(render.render_table(t, "en")).width == 640  # the phone-sized table (render/table.py)
 
 
 def test_discard_numbers_follow_the_hand_then_the_drawn_tile():
@@ -168,6 +169,16 @@ def test_cli_writes_the_demo_pictures(tmp_path):
     for p in tmp_path.iterdir():
         assert _png(p.read_bytes()).width <= 1280
     assert main(["render"]) == 2
+
+
+def test_cli_writes_phone_copies_550_px_wide(tmp_path):
+    from jxbot.cli import main
+
+    assert main(["render", "--demo", str(tmp_path), "--lang", "both", "--phone"]) == 0
+    phone = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("phone-"))
+    assert phone == [f"phone-{k}-{lang}.png" for k in ("hand", "result", "table") for lang in ("en", "zh")]
+    for name in phone:
+        assert Image.open(tmp_path / name).width == 550
 
 
 def test_the_hand_offers_the_claimable_tile_with_the_claims_in_priority_order():

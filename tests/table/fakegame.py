@@ -39,6 +39,7 @@ class FakeHand:
         self.wall = list(wall)
         self.turn = dealer
         self.drawn: int | None = None
+        self.wildcard: int | None = None
         self.phase = "turn"
         self.discards: list[list[int]] = [[], [], [], []]
         self.last: tuple[int, int] | None = None

@@ -68,11 +68,14 @@ def test_auto_hands_the_seat_to_the_computer_and_says_how_to_take_it_back(monkey
 
 
 def test_quit_is_an_escape_the_hand_is_played_out_and_charged(monkeypatch, capsys):
-    rc, out = run_play(monkeypatch, capsys, ["quit"], "--lang", "en", "--hands", "3", "--fee", "5")
+    rc, out = run_play(monkeypatch, capsys, ["quit", "y"], "--lang", "en", "--hands", "3", "--fee", "5")
     assert rc == 0
+    # quit first says what an escape costs and asks; y confirms
+    assert "Leaving now is an escape" in out and "you pay the fee (5) and whatever the seat loses" in out
     assert "you left the hand; a computer plays the seat." in out
     assert "== Match over (1 hands) ==" in out  # the match stops after the escaped hand
-    you = re.search(r"^  you\s+([+-]\d+)\s+total", out, re.M)
+    you = re.search(r"^  you \[escaped\]\s+([+-]\d+)\s+total", out, re.M)  # tagged, and explained:
+    assert "escaped: left during the hand: pays the fee and the seat's loss, wins nothing" in out
     assert you and int(you.group(1)) <= -5  # the escaper pays the fee (and its loss), wins nothing
     assert re.search(r"silver 99\d\b", out)
 
@@ -88,3 +91,95 @@ def test_an_unknown_level_is_refused(monkeypatch, capsys):
     with pytest.raises(SystemExit):
         main(["play", "--level", "expert"])
     assert "invalid choice: 'expert'" in capsys.readouterr().err
+
+
+def test_quit_then_enter_stays_at_the_table(monkeypatch, capsys):
+    rc, out = run_play(monkeypatch, capsys, ["quit", ""], "--lang", "en", "--hands", "1")
+    assert rc == 0
+    assert "Leaving now is an escape" in out and "Staying." in out
+    assert "you left the hand" not in out
+
+
+WIN_DEAL = {0: "11123456789995m", 1: "1234567z123p45s", 2: "2345678p2345s12z", 3: "6789s1234567p67z"}
+
+
+def _winning_deal(monkeypatch):
+    """You (the dealer) are dealt 1112345678999m + 5m: a win on the deal (天胡, 清一色)."""
+    from jxbot.game import Match
+    from jxbot.game.scripted import scripted_hand
+
+    monkeypatch.setattr(Match, "next_hand",
+                        lambda self: scripted_hand(WIN_DEAL, indicator="9s", context=self.next_context()))
+
+
+def test_enter_on_a_winning_draw_wins(monkeypatch, capsys):
+    _winning_deal(monkeypatch)
+    rc, out = run_play(monkeypatch, capsys, [""], "--lang", "en")
+    assert rc == 0
+    assert "Enter = self-draw win" in out
+    assert "  you: self-draw win 5m" in out and "== Winner: you (self-draw), on 5m ==" in out
+    assert "you: discard 5m" not in out
+
+
+async def test_a_turn_left_to_time_out_at_the_terminal_wins_too(monkeypatch):
+    import argparse
+    import asyncio
+    import io
+
+    from jxbot.commands.play import add_parser, play
+    from jxbot.table import FakeClock
+    from jxbot.table.clock import settle
+
+    _winning_deal(monkeypatch)
+
+    class Silent:  # a player who types nothing
+        def __init__(self):
+            import threading
+
+            self.go = threading.Event()
+
+        def readline(self):
+            self.go.wait(10)
+            return ""
+
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    args = parser.parse_args(["play", "--seed", "7", "--hands", "1", "--delay", "0", "--lang", "en"])
+    stdin, out, clock = Silent(), io.StringIO(), FakeClock()
+    task = asyncio.create_task(play(args, stdin, out, clock))
+    for _ in range(50):
+        await settle()
+        if "Enter = self-draw win" in out.getvalue():
+            break
+        await asyncio.sleep(0.01)
+    assert "== Winner" not in out.getvalue()
+    await clock.advance(20.5)
+    await asyncio.wait_for(task, 10)
+    stdin.go.set()
+    text = out.getvalue()
+    assert "you timed out: self-draw win 5m" in text and "== Winner: you (self-draw), on 5m ==" in text
+
+
+def test_enter_on_a_drawn_wildcard_keeps_it_and_plays_the_computers_choice(monkeypatch, capsys):
+    from jxbot.game import Match
+    from jxbot.game.scripted import scripted_hand
+
+    # you (the dealer) get 9s as your 14th tile; the indicator is 9s, so it is a 百搭
+    deal = {0: "1m23568s1234567z9s"}
+    monkeypatch.setattr(Match, "next_hand",
+                        lambda self: scripted_hand(deal, indicator="9s", context=self.next_context()))
+    rc, out = run_play(monkeypatch, capsys, [""], "--lang", "en")
+    assert rc == 0
+    m = re.search(r"drew: \*9s .*\nDiscard: .*Enter = discard (\S+)", out)
+    assert m and m.group(1) != "*9s"  # the prompt offers another tile, not the wildcard
+    assert f"  you: discard {m.group(1)}\n" in out  # and Enter played exactly that
+
+
+def test_after_a_result_enter_deals_the_next_hand_and_quit_ends_the_match(monkeypatch, capsys):
+    _winning_deal(monkeypatch)
+    rc, out = run_play(monkeypatch, capsys, ["", "", "", "quit"], "--lang", "en", "--hands", "3")
+    assert rc == 0
+    assert out.count("Enter for the next hand (quit = leave) > ") == 2
+    assert "Hand 2 · " in out and "Hand 3 · " not in out  # Enter dealt hand 2; quit at the next pause
+    assert "== Match over (2 hands) ==" in out
+    assert "left the hand" not in out  # leaving between hands is no escape

@@ -406,4 +406,20 @@ async def test_an_offer_never_delivered_still_ends():
     await runner.wait_idle()
     assert hand.phase == "turn"
     assert [(n["seat"], n["type"]) for n in recs[1].kinds("timeout")] == [(1, "pass")]
+
+
+async def test_turn_timeout_on_a_winning_draw_declares_the_win():
+    """RULES C: a timed-out turn never discards a winning self-draw (it used to throw the 30 away)."""
+    runner, clock, recs, channel = make([lambda: claim_hand(hu_on={1: 30})])
+    await started(runner)
+    await runner.submit(1, Action(P.PASS, 1))
+    await runner.submit(2, Action(P.PASS, 2))
+    await runner.wait_idle()
+    hand = runner.hand
+    assert hand.turn == 1 and hand.drawn == 30
+    await clock.advance(20.1)
+    await runner.wait_idle()
+    assert hand.discards[1] == [] and hand.winner == 1
+    assert recs[1].kinds("timeout")[-1]["type"] == "tsumo"
+    assert recs[1].results and recs[2].results  # the hand ended with seat 1's win
     await runner.pause()

@@ -43,7 +43,7 @@ def test_claim_prompt_numbers_each_option_and_enter_passes():
 def test_turn_discards_by_tile_name_in_either_language_and_marks_the_wildcard():
     ts, out = make("zh")
     v = seat_view("turn", [a("discard", t) for t in (0, 1, 2, 4, 27)] + [a("tsumo")], drawn=27)
-    assert ts.parse(v, "") == a("discard", 27)  # Enter: the drawn tile
+    assert ts.parse(v, "") == a("tsumo")  # Enter on a winning draw wins (RULES C), as a timeout does
     assert ts.parse(v, "2m") == a("discard", 1) and ts.parse(v, "2万") == a("discard", 1)
     assert ts.parse(v, "东") == a("discard", 27) and ts.parse(v, "east") == a("discard", 27)
     assert ts.parse(v, "1") == a("tsumo") and ts.parse(v, "自摸") == a("tsumo")
@@ -57,7 +57,8 @@ def test_rob_and_contract_prompts_name_the_seats():
     rob = seat_view("rob", [a("hu"), a("pass")], pending_kong={"seat": 2, "tile": 31})
     assert "West·cpu2 adds a kong of White; you may rob it: [1] win" in ts.prompt(rob)
     con = seat_view("contract", [a("persist"), a("give_up")], contract=[1, 2])
-    assert "South·cpu1 and West·cpu2 are bound by a contract: [1] persist  [2] give up" in ts.prompt(con)
+    assert "South·cpu1 and West·cpu2 are bound by a contract" in ts.prompt(con)
+    assert "[1] persist  [2] give up; Enter = persist" in ts.prompt(con)
     assert ts.parse(con, "") == a("persist") and ts.parse(con, "2") == a("give_up")
 
 
@@ -120,3 +121,176 @@ async def test_a_reseat_tells_the_player_the_new_seat_and_prompts_follow_it():
     assert "you discarded" in ts.prompt(v)  # the terminal now speaks of seat 2 as "you"
     await ts.on_reseat({"kind": "reseat", "moves": [0, 1, 2, 3], "seat": 2, "old_seat": 2, "names": ["a", "b", "me", "c"]})
     assert "you stay at West" in out.getvalue()
+
+
+def test_enter_follows_the_timeout_rule():
+    ts, _ = make("en")
+    plain = seat_view("turn", [a("discard", t) for t in (0, 1, 2, 4, 27)], drawn=27)
+    assert ts.parse(plain, "") == a("discard", 27)  # the drawn tile
+    assert "Enter = discard East" in ts.prompt(plain)
+    win = seat_view("turn", [a("tsumo", 27)] + [a("discard", t) for t in (0, 1, 2, 4, 27)], drawn=27)
+    assert ts.parse(win, "") == a("tsumo", 27) and "Enter = self-draw win" in ts.prompt(win)
+    # a drawn 百搭 is kept: without a runner to ask, the last tile of the sorted hand goes
+    wild = seat_view("turn", [a("discard", t) for t in (0, 1, 2, 4)], hand=[4, 0, 1, 2], drawn=4)
+    assert ts.parse(wild, "") == a("discard", 2)
+
+
+def test_a_typed_tile_that_is_not_held_says_so():
+    ts, _ = make("zh")
+    v = seat_view("turn", [a("discard", t) for t in (0, 1, 2, 4, 27)], drawn=27)
+    assert ts.parse(v, "9p") is None
+    assert ts.why_not(v, "9p") == "你手里没有9筒。"
+    assert ts.why_not(v, "zz") == "看不懂“zz”。输入 help 查看帮助。"
+    assert ts.why_not(v, "7") == "没有第 7 项。"
+    claim = seat_view("claim", [a("peng"), a("pass")], last_discard={"seat": 3, "tile": 2})
+    assert "现在不是你出牌" in ts.why_not(claim, "1m") and "回车 = 过" in ts.why_not(claim, "1m")
+
+
+def test_a_caishen_table_says_caishen_not_wildcard():
+    ts, out = make("zh")
+    v = seat_view("turn", [a("discard", t) for t in (0, 1, 2, 4, 27)], drawn=27, ruleset="caishen")
+    ts.board(v)
+    text = out.getvalue()
+    assert "財神 5万" in text and "（*为財神）" in text and "百搭" not in text
+
+
+def test_contract_prompt_explains_persist_and_give_up():
+    ts, _ = make("en")
+    con = seat_view("contract", [a("persist"), a("give_up")], contract=[1, 2])
+    p = ts.prompt(con)
+    assert "persist = play on and you can still win" in p and "if one of them wins, you pay ×2" in p
+    assert "give up = you pay nothing this hand, but you may only draw and discard: no claims, no win" in p
+
+
+def test_board_columns_line_up_for_chinese_names():
+    from jxbot.table.terminal import width
+
+    ts, out = make("zh")
+    v = seat_view("turn", [a("discard", 0)], drawn=None)
+    for sv, name in zip(v["seats"], ["你", "林青", "Kobayashi", "电脑3"], strict=True):
+        sv["name"] = name
+    ts.board(v)
+    rows = [line for line in out.getvalue().splitlines() if " 分 " in line]
+    assert len(rows) == 4
+    assert len({width(r.split(" 分 ")[0]) for r in rows}) == 1  # the score column starts at one place
+
+
+class TtyOut(io.StringIO):
+    def isatty(self):
+        return True
+
+
+class TtyIn:
+    """A terminal's stdin that the test types into (no reader thread)."""
+
+    def isatty(self):
+        return True
+
+    def readline(self):  # pragma: no cover - the thread is not started
+        return ""
+
+
+class FakeRunner:
+    def __init__(self):
+        from jxbot.table import SeatInfo
+
+        self.seats = [SeatInfo("me")] + [SeatInfo.computer(f"cpu{i}") for i in (1, 2, 3)]
+        self.submitted = []
+        self.skips = 0
+        self.match_over = False
+        self.running = True
+        self.hand_running = False
+        self.hand = None
+
+        class Config:
+            fee = 5
+
+        self.config = Config()
+
+    async def submit(self, seat, action):
+        self.submitted.append(action)
+        return None
+
+    def skip_pause(self):
+        self.skips += 1
+        self.hand_running = True
+
+
+def tty_seat(lang="en"):
+    from jxbot.table import FakeClock
+
+    clock = FakeClock()
+    reader = LineReader(TtyIn())
+    ts = TerminalSeat(TtyOut(), lang, reader, seat=0, clock=clock)
+    ts.runner = FakeRunner()
+    return ts, clock, reader
+
+
+async def test_the_countdown_ticks_at_the_start_of_the_input_line():
+    from jxbot.table.clock import settle
+
+    ts, clock, reader = tty_seat()
+    v = seat_view("claim", [a("peng"), a("pass")], last_discard={"seat": 3, "tile": 2}, deadline=clock.now() + 5)
+    task = asyncio.create_task(ts._ask(v))
+    await settle()
+    assert ts.out.getvalue().endswith("( 5 s) > ")
+    await clock.advance(2.0)
+    # DEC save cursor, column 0, the time left, restore cursor: what the player typed stays put
+    assert ts.out.getvalue().endswith("\x1b7\r( 4 s) > \x1b8\x1b7\r( 3 s) > \x1b8")
+    reader.queue.put_nowait("")
+    await settle()
+    assert task.done() and ts.runner.submitted[-1].type.value == "pass"
+    n = len(ts.out.getvalue())
+    await clock.advance(3.0)
+    assert len(ts.out.getvalue()) == n  # the answered prompt's clock stopped
+
+
+async def test_input_typed_before_the_prompt_is_dropped_not_taken():
+    from jxbot.table.clock import settle
+
+    ts, clock, reader = tty_seat()
+    reader.queue.put_nowait("peng")  # typed while the computers were playing
+    v = seat_view("claim", [a("peng"), a("pass")], last_discard={"seat": 3, "tile": 2})
+    task = asyncio.create_task(ts._ask(v))
+    await settle()
+    assert "(ignored 'peng': typed before your turn)" in ts.out.getvalue()
+    assert not task.done() and ts.runner.submitted == []  # the prompt still waits for an answer
+    reader.queue.put_nowait("1")
+    await settle()
+    assert ts.runner.submitted[-1].type.value == "peng"
+
+
+async def test_after_a_result_enter_deals_the_next_hand():
+    from jxbot.table.clock import settle
+
+    ts, clock, reader = tty_seat()
+    await ts.on_result({"drawn_game": True, "winner": None, "payments": []})
+    await settle()
+    assert ts.out.getvalue().endswith("Enter for the next hand (quit = leave) > ")
+    assert ts.runner.skips == 0  # the next hand waits for the player
+    reader.queue.put_nowait("")
+    await settle()
+    assert ts.runner.skips == 1
+
+
+async def test_the_result_says_why_payments_differ_from_the_formula():
+    ts, clock, reader = tty_seat("zh")
+    ts.runner.match_over = True
+    result = {"winner": 0, "self_draw": False, "discarder": 1, "robbed_from": 1, "win_tile": 2, "hand": [],
+              "melds": [], "contract": [0, 1], "gave_up": [3], "escaped": [], "ruleset": "jiaxing",
+              "score": {"tai": [{"name": "qingyise", "value": 4}], "fan": [], "total_tai": 4, "total_fan": 0,
+                        "stake": 5, "points": 20},
+              "payments": [{"seat": 0, "name": "我", "delta": 200, "total": 200, "fee": 0, "balance": None},
+                           {"seat": 1, "name": "林青", "delta": -160, "total": -160, "fee": 0, "balance": None},
+                           {"seat": 2, "name": "cpu2", "delta": -40, "total": -40, "fee": 0, "balance": None},
+                           {"seat": 3, "name": "cpu3", "delta": 0, "total": 0, "fee": 0, "balance": None}]}
+    await ts.on_result(result)
+    text = ts.out.getvalue()
+    assert "林青 [抢杠] [承包]" in text and "-160 ×8" in text  # robbed (×3) + contract partner (×5)
+    assert "cpu2" in text and "-40 ×2" in text and "cpu3 [放弃]" in text
+    assert "抢杠：补杠被抢" in text and "承包：两家互为承包" in text and "放弃：这一局不付分" in text
+    assert "逃跑" not in text
+    rows = [line for line in text.splitlines() if "合计" in line]
+    from jxbot.table.terminal import width
+
+    assert len(rows) == 4 and len({width(line[:line.index("合计")]) for line in rows}) == 1  # columns line up
