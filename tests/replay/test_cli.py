@@ -48,8 +48,8 @@ def test_replay_writes_a_picture_per_step(db, tmp_path, capsys):
     assert main(["replay", hand.hand_id, "--db", path, "--seat", "2", "--png", str(out), "--steps=-2:"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 4  # header, two steps, "wrote …"
     files = sorted(p.name for p in out.iterdir())
-    assert files == [f"step-{last - 1:03d}-hand.png", f"step-{last - 1:03d}.png", f"step-{last:03d}-hand.png",
-                     f"step-{last:03d}.png", "result.png"]
+    assert files == sorted([f"step-{last - 1:03d}-hand.png", f"step-{last - 1:03d}.png",
+                            f"step-{last:03d}-hand.png", f"step-{last:03d}.png", "result.png"])
     assert (out / f"step-{last:03d}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["replay", hand.hand_id, "--db", path, "--png", str(out / "b"), "--steps", "0:1"]) == 0
     assert sorted(p.name for p in (out / "b").iterdir()) == ["step-000.png"]
