@@ -20,6 +20,7 @@ from discord.ext import commands
 from cogs.lobby import Table
 from jxbot.ai.strings import computer_name
 from jxbot.bot import ALREADY_ACKNOWLEDGED, CustomId, JxBot, MjButton, lang_of, reply
+from cogs.replay import fair_line, hand_buttons
 from jxbot.game.actions import Action, ActionType
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name, wind_name
@@ -92,6 +93,9 @@ def status_text(view: dict, lang: str) -> str:
         lines.append(t("bot.status.contract", lang, a=seat_label(view, a, lang), b=seat_label(view, b, lang), when=dl))
     elif phase == "ended":
         lines.append(t("bot.status.ended", lang))
+    fair = fair_line(view, lang)  # the wall's commitment, in the channel from the deal on
+    if fair:
+        lines.append(fair)
     return "\n".join(lines)
 
 
@@ -395,6 +399,12 @@ class ChannelObserver:
             view = discord.ui.View(timeout=None)
             view.add_item(MjButton(CustomId("next", table.id, None, _b36(self.session.hand_no)),
                                    label=t("bot.btn.next", lang), style=discord.ButtonStyle.primary))
+        # Replay, and Fair deal: the wall and salt revealed now that the hand is over (cogs/replay.py)
+        replay_buttons = hand_buttons(str(result.get("hand_id") or ""), lang)
+        if replay_buttons:
+            view = view or discord.ui.View(timeout=None)
+            for b in replay_buttons:
+                view.add_item(b)
         try:
             kw: dict[str, Any] = {"view": view} if view is not None else {}
             await ch.send(content="\n".join(lines), files=files, **kw)

@@ -7,7 +7,7 @@ each draw, discard, claim, kong, the contract and the end — and gives, for eve
 same renderer and views as live play. Who may see which concealed tiles is the caller's decision
 (``concealed=``); without it a view is the public one, turned towards the chosen seat.
 
-:func:`verify` recomputes the commitment ``sha256(bytes(wall) + salt)`` (docs/fairness.md), checks the
+:func:`verify` recomputes the commitment ``sha256(bytes(wall) + salt)`` (docs/replay.md), checks the
 wall is a full 136-tile set and replays the events against the revealed wall: the deal, every draw,
 discard, meld and the winning hand must be the ones that wall gives.
 """
@@ -476,7 +476,7 @@ def verified(checks: Sequence[Check]) -> bool:
 
 
 def reveal_text(hand_id: str, wall: Sequence[int], salt: str, commitment: str) -> str:
-    """The reveal as a small text file anyone can check with standard tools (docs/fairness.md)."""
+    """The reveal as a small text file anyone can check with standard tools (docs/replay.md)."""
     return "\n".join([
         f"jxbot fair deal — hand {hand_id}",
         f"commitment (published before the deal): {commitment}",

@@ -28,6 +28,11 @@ def _num_in(name: str, v: object, lo: float, hi: float) -> float:
     return float(v)
 
 
+# who sees the concealed tiles in a replay of a finished hand: each player only their own seat, everyone
+# who sat at the table every seat (the default), or everyone in the server every seat
+REPLAY_HANDS = ("own", "table", "everyone")
+
+
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """Per-guild economy and table settings (defaults apply until an admin changes them)."""
@@ -47,6 +52,7 @@ class GuildSettings:
     computer_level: str = "normal"  # level of computer players at new tables (jxbot.ai: easy/normal/hard)
     # the settings an admin set (even to the built-in default): they win over the bot's own defaults
     explicit: tuple[str, ...] = ()
+    replay_hands: str = "table"  # whose concealed tiles a replay shows: own / table / everyone (REPLAY_HANDS)
 
     EDITABLE = (
         "stake_min",
@@ -61,6 +67,7 @@ class GuildSettings:
         "min_balance_multiplier",
         "allowed_channels",
         "computer_level",
+        "replay_hands",
     )
 
     def validated(self) -> GuildSettings:
@@ -78,6 +85,8 @@ class GuildSettings:
             _int_in("allowed_channels", c, 1)
         if self.computer_level not in ("easy", "normal", "hard"):
             raise InvalidArgument(f"computer_level must be easy, normal or hard, not {self.computer_level!r}")
+        if self.replay_hands not in REPLAY_HANDS:
+            raise InvalidArgument(f"replay_hands must be one of {', '.join(REPLAY_HANDS)}")
         if self.daily_amount + self.daily_streak_bonus * self.daily_streak_cap > MAX_AMOUNT:
             raise InvalidArgument("daily amount too large")
         return self

@@ -114,7 +114,7 @@ def test_bad_files_are_refused_with_a_reason(bad, msg):
 
 
 def test_independent_hashlib_check_of_the_documented_format(hand):
-    # docs/fairness.md: sha256 over the 136 wall bytes (tile kinds 0-33, head to tail) then the salt in UTF-8
+    # docs/replay.md: sha256 over the 136 wall bytes (tile kinds 0-33, head to tail) then the salt in UTF-8
     doc = export_doc(hand.events_json())
     wall = doc["reveal"]["wall"]
     salt = doc["reveal"]["salt"]
