@@ -329,11 +329,7 @@ class ReplayCog(commands.Cog):
         stored = await self._hand_for(interaction, hand_id)
         if stored is None:
             return
-        value = ""
-        for row in data.get("components") or ():
-            for c in row.get("components") or ():
-                if c.get("custom_id") == "move":
-                    value = str(c.get("value") or "")
+        value = _field(data.get("components") or [], "move") or ""
         last = len(stored.replay) - 1
         try:
             k = int(value.strip())
@@ -381,6 +377,20 @@ class ReplayCog(commands.Cog):
             await reply(interaction, t("bot.err.stale", lang_of(interaction)))
             return
         await self.fair(interaction, hand_id)
+
+
+def _field(components: list, custom_id: str) -> str | None:
+    """A text input's value in a modal submit (action rows, or the newer label components)."""
+    for c in components:
+        if not isinstance(c, dict):
+            continue
+        if c.get("custom_id") == custom_id and "value" in c:
+            return str(c.get("value") or "")
+        inner = list(c.get("components") or []) + ([c["component"]] if isinstance(c.get("component"), dict) else [])
+        found = _field(inner, custom_id)
+        if found is not None:
+            return found
+    return None
 
 
 def _draw(view: dict, concealed: bool, result: dict | None, lang: str) -> list[tuple[str, bytes]]:
