@@ -13,6 +13,7 @@ from typing import Any, TextIO
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from jxbot.game.actions import Action, ActionType, action_from_json
 from jxbot.i18n import t
+from jxbot.replay import wall_notation
 from jxbot.rules.tiles import parse_tile, tile_name, wind_name
 
 from . import strings as _strings  # noqa: F401  (registers the strings)
@@ -260,6 +261,8 @@ class TerminalSeat:
             self.say(t("table.ui.autowin_on" if note.get("on") else "table.ui.autowin_off", lang))
         elif kind == "escape":
             self.say(t("table.ui.escape", lang, who=self.who(view, seat)))
+        elif kind == "hand_start" and view.get("commitment"):
+            self.say(t("replay.terminal.commitment", lang, c=view["commitment"]))
 
     def options(self, view: dict) -> list[dict]:
         """The numbered options of a prompt (everything but discards)."""
@@ -424,8 +427,9 @@ class TerminalSeat:
         if result.get("cumulative_queue"):
             self.say(t("table.ui.queue", lang, q=", ".join(t(f"item.{c}", lang) for c in result["cumulative_queue"])))
         reveal = result.get("reveal") or {}
-        if reveal.get("commitment"):
-            self.say(t("table.ui.reveal", lang, c=str(reveal["commitment"])[:16], salt=str(reveal.get("salt", ""))[:8]))
+        if reveal.get("commitment"):  # the whole reveal, to check with `jxbot verify` (docs/replay.md)
+            self.say(t("replay.terminal.reveal", lang, c=reveal["commitment"], salt=reveal.get("salt", ""),
+                       wall=wall_notation(reveal.get("wall") or [])))
 
     async def on_reseat(self, info: dict) -> None:
         """RULES B11: after a 版 the players drew new seats; this player now sits at ``info["seat"]``."""

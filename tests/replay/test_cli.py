@@ -103,3 +103,19 @@ def test_verify_pasted_wall_salt_commitment(db, capsys):
     assert main(["verify", "--wall", "1m 2m", "--salt", "s", "--commitment", "c"]) == 1  # not 136 tiles
     assert main(["verify", "--wall", "zz", "--salt", "s", "--commitment", "c"]) == 2
     assert main(["verify", "--salt", "s"]) == 2
+
+
+def test_jxbot_play_shows_the_commitment_at_the_deal_and_the_whole_reveal_after(monkeypatch, capsys):
+    import io
+    import re
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("auto\n"))
+    assert main(["play", "--seed", "7", "--hands", "1", "--delay", "0", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    c = re.search(r"fair deal: the wall's SHA-256 commitment is ([0-9a-f]{64})", out)
+    assert c and out.index(c[0]) < out.index("you: discard")  # before the first discard of the hand
+    wall = re.search(r"the wall revealed \(head to tail\): (.+)", out)[1]
+    salt = re.search(r"^  salt: (\S+)", out, re.M)[1]
+    assert out.index(c[0]) < out.index(wall)
+    assert main(["verify", "--wall", wall, "--salt", salt, "--commitment", c[1]]) == 0
