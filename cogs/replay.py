@@ -227,10 +227,11 @@ class ReplayCog(commands.Cog):
         concealed = may_see(await self.setting(stored.record.guild_id), self.user_seats(stored, interaction.user.id),
                             seat)
         files = await self.pictures(stored, k, seat, concealed, lang)
-        head = t("bot.replay.head", lang, hand=rp.hand_id, k=k, n=len(rp) - 1, who=rp.who(seat, lang))
+        esc = discord.utils.escape_markdown  # names are players' own text
+        head = t("bot.replay.head", lang, hand=rp.hand_id, k=k, n=len(rp) - 1, who=rp.who(seat, lang, esc))
         if not concealed:
             head += " " + t("bot.replay.public_only", lang)
-        lines = [head, rp.caption(k, lang, seat=seat, concealed=concealed)]
+        lines = [head, rp.caption(k, lang, seat=seat, concealed=concealed, escape=esc)]
         if not files:
             lines.append(t("bot.replay.no_pictures", lang))
         content = "\n".join(lines)
@@ -265,6 +266,7 @@ class ReplayCog(commands.Cog):
         return v
 
     async def open(self, interaction: discord.Interaction, hand_id: str, k: int = 0, seat: int | None = None) -> None:
+        hand_id = hand_from_code(hand_id.lower()) or hand_id  # the button form (no dash) is accepted too
         stored = await self._hand_for(interaction, hand_id)
         if stored is None:
             return
@@ -342,6 +344,7 @@ class ReplayCog(commands.Cog):
 
     # ------------------------------------------------------------------ the fair deal
     async def fair(self, interaction: discord.Interaction, hand_id: str) -> None:
+        hand_id = hand_from_code(hand_id.lower()) or hand_id
         lang = lang_of(interaction)
         none = discord.AllowedMentions.none()
         if self.bot.store is None or interaction.guild_id is None:

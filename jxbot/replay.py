@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -240,16 +240,21 @@ class Replay:
         name = self.names[seat] if seat < len(self.names) else None
         return name or f"{'ESWN'[seat]}"
 
-    def who(self, seat: int, lang: str) -> str:
+    def who(self, seat: int, lang: str, escape: Callable[[str], str] | None = None) -> str:
         wind = wind_name((seat - self._final.dealer) % 4, lang)
-        return t("replay.seat", lang, wind=wind, name=self.seat_name(seat))
+        name = self.seat_name(seat)
+        return t("replay.seat", lang, wind=wind, name=escape(name) if escape else name)
 
-    def caption(self, k: int, lang: str, *, seat: int | None = None, concealed: bool = False) -> str:
+    def caption(self, k: int, lang: str, *, seat: int | None = None, concealed: bool = False,
+                escape: Callable[[str], str] | None = None) -> str:
         """One line for step ``k`` ("南 discards 3万; 西 pungs"). A drawn tile is named only to its own
-        seat when ``concealed`` is allowed for that seat."""
+        seat when ``concealed`` is allowed for that seat. ``escape`` is applied to players' names."""
         step = self.steps[self.clamp(k)]
         e = step.event
-        w = self.who
+
+        def w(s: int, lang: str) -> str:
+            return self.who(s, lang, escape)
+
         tn = tile_name
         if isinstance(e, ev.Dealt):
             hs = self.events[0]

@@ -276,3 +276,34 @@ def test_custom_ids_fit_discords_limits():
         code = hand_code(hid)
         assert code is not None and len(code) <= 16 and hand_from_code(code) == hid
     assert hand_code("not-a-bot-hand") is None and hand_from_code("zz") is None
+
+
+async def test_another_servers_hand_is_not_found_and_a_tampered_reveal_is_refused(harness):
+    import json
+
+    from tests.replay.helpers import played_hand, store_hand
+
+    h, fake = harness, harness.fake
+    other = played_hand(2, hand_id="abcdefabcdef-1")
+    await store_hand(h.bot.store, other)  # a hand of another server (guild 5)
+    await h.command(ALICE, "mahjong replay", hand=other.hand_id)
+    assert "no hand `abcdefabcdef-1`" in fake.last_ephemeral(ALICE)
+    await h.command(ALICE, "mahjong verify", hand=other.hand_id)
+    assert "no hand" in fake.last_ephemeral(ALICE) and other.salt not in fake.last_ephemeral(ALICE)
+    hand_id, _res = await played(h)
+    rec = await h.bot.store.get_hand(hand_id)
+    forged = dict(rec.reveal, salt="0" * len(rec.reveal["salt"]))
+    async with h.bot.store._write() as db:  # someone edits the database
+        await db.execute("UPDATE hands SET reveal = ? WHERE hand_id = ?", (json.dumps(forged), hand_id))
+    await h.command(ALICE, "mahjong verify", hand=hand_id.replace("-", ""))  # the short form works too
+    text = fake.last_ephemeral(ALICE)
+    assert "❌ the commitment does not match" in text and "✅ the wall is a full 136-tile set" in text
+
+
+def test_names_in_the_viewer_text_are_escaped():
+    from tests.replay.helpers import played_hand
+
+    h = played_hand(3)
+    rp = Replay(h.events_json(), names=["**bold**", "`x`", "c", "d"])
+    text = rp.caption(1, "en", escape=discord.utils.escape_markdown) + rp.who(1, "en", discord.utils.escape_markdown)
+    assert "\\*\\*bold\\*\\*" in text or "\\`x\\`" in text
