@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ from jxbot.rules.tiles import WALL_SIZE, format_tile, parse_tiles, tile_name, wi
 
 FORMAT = "jxbot-hand"
 VERSION = 1
+VIEW_CACHE = 32  # views kept per replay (a view is ~0.2-1 ms to rebuild; pictures are cached by the bot)
 
 # events that make a step of their own; the others (hand_started, claim_answered, claims_closed,
 # hand_settled) are folded into the step before or after them
@@ -162,7 +164,7 @@ class Replay:
         self.balances = list(balances) if balances else [None] * 4
         self._final = Hand.replay(self.events)
         self._result = result
-        self._views: dict[tuple[int, int | None, bool], dict] = {}
+        self._views: OrderedDict[tuple[int, int | None, bool], dict] = OrderedDict()  # a few recent views
         self._cursor: tuple[int, Hand] | None = None
 
     # -- facts
@@ -234,6 +236,10 @@ class Replay:
             v["actions"] = []
             v["deadline"] = None
             self._views[key] = v
+            while len(self._views) > VIEW_CACHE:
+                self._views.popitem(last=False)
+        else:
+            self._views.move_to_end(key)
         return copy.deepcopy(v)
 
     def seat_name(self, seat: int) -> str:
