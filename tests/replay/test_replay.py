@@ -157,3 +157,50 @@ def test_wall_notation_round_trips_and_hex_is_accepted(hand):
     assert parse_wall(bytes(hand.wall).hex()) == list(hand.wall)
     with pytest.raises(ValueError):
         parse_wall("1x 2y")
+
+
+def _rob_hands():
+    from tests.game.helpers import act
+    from tests.game.test_kongs import rob_setup
+
+    robbed = rob_setup()
+    act(robbed, "bugang", 2, "5m")
+    act(robbed, "hu", 3)
+    kong = rob_setup()
+    act(kong, "bugang", 2, "5m")
+    act(kong, "pass", 3)  # the added kong completes; a replacement from the tail
+    from tests.game.helpers import scripted_hand
+
+    bloom = scripted_hand({0: "1111z123456m78m55m"}, indicator="9s", replacements="9m")
+    act(bloom, "angang", 0, "1z")
+    act(bloom, "tsumo", 0)
+    return robbed, kong, bloom
+
+
+def test_kongs_robbing_and_replacement_draws_replay_export_and_verify():
+    robbed, kong, bloom = _rob_hands()
+    rp = Replay(robbed.events_json())
+    kinds = [s.event.type for s in rp.steps]
+    assert "kong_declared" in kinds and kinds[-1] == "won"
+    assert "robs" in rp.caption(len(rp) - 1, "en")
+    k = kinds.index("kong_declared")
+    assert rp.view(k, 0)["pending_kong"] is not None
+    rk = Replay(kong.events_json())
+    konged = next(s for s in rk.steps if s.event.type == "konged")
+    repl = rk.steps[konged.number + 1]
+    assert isinstance(repl.event, ev.Drew) and repl.event.replacement
+    assert "replacement" in rk.caption(repl.number, "en", seat=2, concealed=True)
+    assert rk.view(repl.number, 2, concealed=True)["drawn"] == repl.event.tile
+    rb = Replay(bloom.events_json())
+    assert "concealed kong" in rb.caption(1, "en")
+    for hand in (robbed, bloom):  # finished hands: the file reads back and verifies, draws from the tail included
+        doc = export_doc(hand.events_json())
+        back = load_doc(doc)
+        assert [s.event.type for s in back.steps] == [s.event.type for s in Replay(hand.events_json()).steps]
+        assert verified(verify(doc["reveal"]["wall"], doc["reveal"]["salt"], doc["commitment"], doc["events"]))
+    # a replacement tile swapped in the tail is caught
+    wall = list(bloom.wall)
+    j = next(j for j in range(135, 100, -1) if wall[j] != wall[135])
+    wall[135], wall[j] = wall[j], wall[135]
+    checks = verify(wall, bloom.salt, commitment_of(wall, bloom.salt), bloom.events_json())
+    assert not checks[-1].ok
