@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -94,7 +95,9 @@ async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False) ->
             if names[s] is None and uid is not None:
                 player = await store.get_player(uid)
                 names[s] = player.name if player is not None else None
-    replay = Replay(events, names=names, computers=computers, balances=balances, result=result)
+    # folding the whole log takes a few ms: done in a worker thread, off the bot's event loop
+    replay = await asyncio.to_thread(Replay, events, names=names, computers=computers, balances=balances,
+                                     result=result)
     return StoredHand(rec, replay, result)
 
 
