@@ -70,9 +70,7 @@ register({
     "bot.replay.button_n": {"zh": "回放 {n}", "en": "Replay {n}"},
     "bot.replay.fair": {"zh": "公平发牌", "en": "Fair deal"},
     "bot.replay.no_pictures": {"zh": "（这次画不出图片）", "en": "(the pictures could not be drawn this time)"},
-    "bot.fair.line": {"zh": "-# 🔒 公平发牌：开局前的牌墙承诺 SHA-256 `{c}`，结算后公布牌墙与盐",
-                      "en": "-# 🔒 Fair deal: the wall's SHA-256 commitment, published before the deal, is `{c}`; "
-                            "the wall and salt are revealed after the result"},
+    "bot.fair.line": {"zh": "-# 🔒 公平发牌 · 牌墙承诺 SHA-256 `{c}`", "en": "-# 🔒 Fair deal · wall commitment SHA-256 `{c}`"},
     "bot.fair.running": {"zh": "牌局 `{hand}` 还在进行中。开局前公布的承诺：`{c}`\n牌墙与盐在结算后公布，届时可以核对。",
                          "en": "Hand `{hand}` is still running. The commitment published before the deal: `{c}`\n"
                                "The wall and salt are revealed after the result; check them then."},
