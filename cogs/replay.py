@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from jxbot.bot import CustomId, JxBot, MjButton, lang_of, ls, parse_custom_id, reply
+from jxbot.bot import CustomId, JxBot, MjButton, ack_later, lang_of, ls, parse_custom_id, reply
 from jxbot.i18n import register, t
 from jxbot.replay import reveal_text, verified
 from jxbot.replay_store import (
@@ -314,11 +314,14 @@ class ReplayCog(commands.Cog):
         cid = parse_custom_id(str(data.get("custom_id", "")))
         if cid is None or cid.verb != "rpgoto":
             return
+        guard = ack_later(interaction, update=True)  # answered within Discord's 3 s even if drawing is slow
         try:
             await self._goto(interaction, cid, data)
         except Exception:
             log.exception("go-to in the replay of %s failed", cid.table)
             await reply(interaction, t("bot.err.internal", lang_of(interaction)))
+        finally:
+            guard.cancel()
 
     async def _goto(self, interaction: discord.Interaction, cid: CustomId, data: dict) -> None:
         lang = lang_of(interaction)
