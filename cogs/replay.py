@@ -191,15 +191,18 @@ class ReplayCog(commands.Cog):
         if interaction.guild_id is None:
             await reply(interaction, t("bot.err.guild_only", lang))
             return None
+        none = discord.AllowedMentions.none()
+        shown = hand_id.replace("`", "'")
+        hit = self._hands.get(hand_id)
+        rec = hit[1].record if hit is not None else await self.bot.store.get_hand(hand_id)
+        if rec is None or rec.guild_id != interaction.guild_id:  # another server's hand: not even its existence
+            await reply(interaction, t("bot.replay.unknown", lang, hand=shown), allowed_mentions=none)
+            return None
         try:
             stored = await self.stored(hand_id)
         except ReplayUnavailable as exc:
             key = "bot.replay.running" if exc.code == "running" else "bot.replay.unknown"
-            await reply(interaction, t(key, lang, hand=hand_id), allowed_mentions=discord.AllowedMentions.none())
-            return None
-        if stored.record.guild_id != interaction.guild_id:  # another server's hand: not even its existence
-            await reply(interaction, t("bot.replay.unknown", lang, hand=hand_id),
-                        allowed_mentions=discord.AllowedMentions.none())
+            await reply(interaction, t(key, lang, hand=shown), allowed_mentions=none)
             return None
         return stored
 
@@ -353,7 +356,7 @@ class ReplayCog(commands.Cog):
             return
         rec = await self.bot.store.get_hand(hand_id)
         if rec is None or rec.guild_id != interaction.guild_id:
-            await reply(interaction, t("bot.replay.unknown", lang, hand=hand_id), allowed_mentions=none)
+            await reply(interaction, t("bot.replay.unknown", lang, hand=hand_id.replace("`", "'")), allowed_mentions=none)
             return
         if rec.status != "settled":  # the commitment only: the wall is secret until the hand ends
             await reply(interaction, t("bot.fair.running", lang, hand=hand_id, c=rec.commitment), allowed_mentions=none)

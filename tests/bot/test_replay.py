@@ -290,6 +290,10 @@ async def test_another_servers_hand_is_not_found_and_a_tampered_reveal_is_refuse
     assert "no hand `abcdefabcdef-1`" in fake.last_ephemeral(ALICE)
     await h.command(ALICE, "mahjong verify", hand=other.hand_id)
     assert "no hand" in fake.last_ephemeral(ALICE) and other.salt not in fake.last_ephemeral(ALICE)
+    running = Hand.new(8, context=type(other.context)(hand_id="abcdefabcdef-2"))
+    await h.bot.store.create_hand(running.hand_id, 5, 6, "jiaxing", [None] * 4, running.commitment)
+    await h.command(ALICE, "mahjong replay", hand=running.hand_id)  # not even "still running"
+    assert "no hand `abcdefabcdef-2`" in fake.last_ephemeral(ALICE)
     hand_id, _res = await played(h)
     rec = await h.bot.store.get_hand(hand_id)
     forged = dict(rec.reveal, salt="0" * len(rec.reveal["salt"]))
