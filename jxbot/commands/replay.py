@@ -41,7 +41,7 @@ def step_range(spec: str | None, n: int) -> range | None:
 
 
 def add_source(p: argparse.ArgumentParser) -> None:
-    p.add_argument("hand", nargs="?", default=None, help="the hand's id (as /history and the result show it)")
+    p.add_argument("hand", nargs="?", default=None, help="the hand's id (as /history, the replay viewer and Fair deal show it)")
     p.add_argument("--db", default=None, help="SQLite file (default: $JXBOT_DB or jxbot.sqlite3)")
     p.add_argument("--file", default=None, help="a hand file written by `jxbot export`")
 
