@@ -81,6 +81,11 @@ def test_export_then_replay_and_verify_the_file(db, tmp_path, capsys):
     assert main(["verify", "--file", str(f)]) == 0
     assert capsys.readouterr().out.count("✅") == 3
     assert main(["verify", hand.hand_id, "--db", path]) == 0
+    capsys.readouterr()
+    assert main(["verify", hand.hand_id, "--db", path, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["verified"] and [c["check"] for c in report["checks"]] == [
+        "verify.ok.wall_set", "verify.ok.commitment", "verify.ok.events"]
     # a tampered salt in the file is refused with the reason
     doc["reveal"]["salt"] = "00" + doc["reveal"]["salt"][2:]
     f.write_text(json.dumps(doc))
