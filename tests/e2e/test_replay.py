@@ -29,7 +29,16 @@ pytestmark = pytest.mark.e2e
 
 
 def viewer_of(player) -> object:
-    return next(m for m in reversed(player.ephemerals()) if "**Replay**" in m.content or "**回放**" in m.content)
+    return next((m for m in reversed(player.ephemerals()) if "**Replay**" in m.content or "**回放**" in m.content),
+                None)
+
+
+async def at_move(player, want: int, what: str) -> object:
+    """The player's viewer once it shows move ``want`` (a press answered late is deferred, then edited)."""
+    def shown() -> object:
+        v = viewer_of(player)
+        return v if v is not None and move(v) == want else None
+    return await player.double.wait_for(shown, 15, what)
 
 
 def move(m) -> int:
@@ -77,8 +86,8 @@ async def test_replay_from_the_result_and_the_fair_deal(double, start_bot, tmp_p
     # Alice opens the replay from the result: step 0, her own seat, her hand as the log gives it
     act = await alice.click(res, label="回放")
     await act.settled()
-    v = viewer_of(alice)
-    assert move(v) == 0 and summary.hand_id in v.content
+    v = await at_move(alice, 0, "alice's viewer")
+    assert summary.hand_id in v.content
     check_png(attachment(v, "table.png"))
     assert attachment(v, "hand.png") == expected_hand_png(0, 0)
     last = len(steps) - 1
@@ -87,8 +96,10 @@ async def test_replay_from_the_result_and_the_fair_deal(double, start_bot, tmp_p
                                ("mj:rp.0:", 0, 2), ("mj:rp.2:", 1, 2)):
         a = await alice.click(v, custom_id=button(v, prefix))
         await a.settled()
-        v = viewer_of(alice)  # the same ephemeral message, edited by the press's response
-        assert move(v) == want, (prefix, v.content)
+        if prefix.startswith("mj:rps."):  # same move, another seat: wait for the seat's button to light up
+            await alice.double.wait_for(lambda p=prefix: any(b["custom_id"].startswith(p) and b.get("style") == 1
+                                                             for b in viewer_of(alice).buttons()), 15, "the seat")
+        v = await at_move(alice, want, f"move {want}")  # the same ephemeral message, edited by the press
         assert attachment(v, "hand.png") == expected_hand_png(want, seat), (prefix, want, seat)
         seen.append(attachment(v, "table.png"))
         if want == last:
@@ -100,18 +111,19 @@ async def test_replay_from_the_result_and_the_fair_deal(double, start_bot, tmp_p
     assert shown.modal is not None
     sub = await alice.submit_modal(shown, {"move": "5"})
     await sub.settled()
-    v = viewer_of(alice)
-    assert move(v) == 5 and attachment(v, "hand.png") == expected_hand_png(5, 2)
+    v = await at_move(alice, 5, "move 5")
+    assert attachment(v, "hand.png") == expected_hand_png(5, 2)
 
     # a stranger to the table: public tiles only, whatever seat and step
     act = await mallory.click(res, label="回放")
     await act.settled()
-    m = viewer_of(mallory)
+    m = await at_move(mallory, 0, "mallory's viewer")
     assert "public tiles only" in m.content
-    for prefix in ("mj:rps.1:", "mj:rp.3:", "mj:rps.3:", "mj:rp.1:", "mj:rp.0:"):
+    for prefix, want in (("mj:rps.1:", 0), ("mj:rp.3:", last), ("mj:rps.3:", last), ("mj:rp.1:", last - 1),
+                         ("mj:rp.0:", 0)):
         a = await mallory.click(m, custom_id=button(m, prefix))
         await a.settled()
-        m = viewer_of(mallory)
+        m = await at_move(mallory, want, f"mallory at move {want}")
         assert attachment(m, "hand.png") is None
     texts = [v.text for v in w.recorder.private(mallory.id)]
     check_no_leak(texts, states)
@@ -119,7 +131,8 @@ async def test_replay_from_the_result_and_the_fair_deal(double, start_bot, tmp_p
     # the reveal, only now, and an independent check of it
     act = await mallory.click(res, label="公平发牌")
     await act.settled()
-    fair = next(m for m in reversed(mallory.ephemerals()) if "Fair deal" in m.content)
+    fair = await mallory.double.wait_for(
+        lambda: next((m for m in reversed(mallory.ephemerals()) if "Fair deal" in m.content), None), 15, "fair deal")
     assert fair.content.count("✅") == 3
     note = attachment(fair, next(a.filename for a in fair.attachments if a.filename.startswith("fair-deal-")))
     assert note is not None
