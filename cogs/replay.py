@@ -85,7 +85,7 @@ register({
 })
 
 NAV = ("⏮", "◀", "▶", "⏭")
-PICTURE_CACHE = 96  # rendered steps kept (each a table picture, maybe a hand and a result picture)
+PICTURE_BYTES = 12 * 1024 * 1024  # rendered steps kept, by size (a step: ~150 KB of table, hand, result)
 HAND_CACHE = 16  # loaded hands kept
 HAND_TTL = 600.0  # seconds a loaded hand stays without being looked at
 
@@ -144,6 +144,7 @@ class ReplayCog(commands.Cog):
         self.bot = bot
         self._hands: OrderedDict[str, tuple[float, StoredHand]] = OrderedDict()
         self._pictures: OrderedDict[tuple, list[tuple[str, bytes]]] = OrderedDict()
+        self._picture_bytes = 0
         bot.register_button("replay", self.on_open)
         bot.register_button("rp", self.on_nav)
         bot.register_button("rps", self.on_nav)
@@ -177,8 +178,10 @@ class ReplayCog(commands.Cog):
         files = await asyncio.to_thread(_draw, view, concealed, result, lang)
         if files:
             self._pictures[key] = files
-            while len(self._pictures) > PICTURE_CACHE:
-                self._pictures.popitem(last=False)
+            self._picture_bytes += sum(len(b) for _, b in files)
+            while self._picture_bytes > PICTURE_BYTES and len(self._pictures) > 1:
+                _, old = self._pictures.popitem(last=False)
+                self._picture_bytes -= sum(len(b) for _, b in old)
         return files
 
     # ------------------------------------------------------------------ who sees what

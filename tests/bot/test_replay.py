@@ -121,6 +121,11 @@ async def test_a_player_steps_through_the_hand_and_each_picture_is_the_logged_st
     v = viewer(fake, ALICE)
     assert move_of(v)[0] == last - 1
     check(last - 1, 0)
+    n = len(drawn)
+    await h.click(ALICE, v, custom_id=nav(v, 2)["custom_id"])  # ▶ to the end again: cached, nothing redrawn
+    await h.click(ALICE, viewer(fake, ALICE), custom_id=nav(viewer(fake, ALICE), 1)["custom_id"])
+    v = viewer(fake, ALICE)
+    assert move_of(v)[0] == last - 1 and len(drawn) == n and "hand.png" in v.attachments
     await h.click(ALICE, v, custom_id=seat_button(v, 2)["custom_id"])  # watch from seat 2, same move
     v = viewer(fake, ALICE)
     assert move_of(v)[0] == last - 1 and v.attachments == ["table.png", "hand.png"]
