@@ -20,7 +20,6 @@ from discord.ext import commands
 from cogs.lobby import Table
 from jxbot.ai.strings import computer_name
 from jxbot.bot import ALREADY_ACKNOWLEDGED, CustomId, JxBot, MjButton, lang_of, reply
-from cogs.replay import fair_line, hand_buttons
 from jxbot.game.actions import Action, ActionType
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name, wind_name
@@ -93,6 +92,8 @@ def status_text(view: dict, lang: str) -> str:
         lines.append(t("bot.status.contract", lang, a=seat_label(view, a, lang), b=seat_label(view, b, lang), when=dl))
     elif phase == "ended":
         lines.append(t("bot.status.ended", lang))
+    from cogs.replay import fair_line
+
     fair = fair_line(view, lang)  # the wall's commitment, in the channel from the deal on
     if fair:
         lines.append(fair)
@@ -400,6 +401,8 @@ class ChannelObserver:
             view.add_item(MjButton(CustomId("next", table.id, None, _b36(self.session.hand_no)),
                                    label=t("bot.btn.next", lang), style=discord.ButtonStyle.primary))
         # Replay, and Fair deal: the wall and salt revealed now that the hand is over (cogs/replay.py)
+        from cogs.replay import hand_buttons
+
         replay_buttons = hand_buttons(str(result.get("hand_id") or ""), lang)
         if replay_buttons:
             view = view or discord.ui.View(timeout=None)

@@ -13,7 +13,6 @@ from typing import Any, TextIO
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from jxbot.game.actions import Action, ActionType, action_from_json
 from jxbot.i18n import t
-from jxbot.replay import wall_notation
 from jxbot.rules.tiles import parse_tile, tile_name, wind_name
 
 from . import strings as _strings  # noqa: F401  (registers the strings)
@@ -428,6 +427,8 @@ class TerminalSeat:
             self.say(t("table.ui.queue", lang, q=", ".join(t(f"item.{c}", lang) for c in result["cumulative_queue"])))
         reveal = result.get("reveal") or {}
         if reveal.get("commitment"):  # the whole reveal, to check with `jxbot verify` (docs/replay.md)
+            from jxbot.replay import wall_notation
+
             self.say(t("replay.terminal.reveal", lang, c=reveal["commitment"], salt=reveal.get("salt", ""),
                        wall=wall_notation(reveal.get("wall") or [])))
 
