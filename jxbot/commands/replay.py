@@ -78,13 +78,17 @@ def load_source(cmd: str, args: argparse.Namespace) -> tuple[Any, Any] | int:
 
 
 async def _load_db(cmd: str, path: str, hand_id: str) -> tuple[Any, Any] | int:
+    import sqlite3
+
     from jxbot.replay_store import ReplayUnavailable, load_hand
     from jxbot.store import Store, StoreError
 
-    try:
-        store = await Store.open(path, scope=None)
+    try:  # read-only: no migration, the file unchanged, safe beside a running bot
+        store = await Store.open_readonly(path)
     except StoreError as exc:
-        return fail(cmd, str(exc))
+        return fail(cmd, f"{path}: {exc}")
+    except sqlite3.Error as exc:
+        return fail(cmd, f"{path} cannot be read as a jxbot database ({exc})")
     try:
         stored = await load_hand(store, hand_id)
     except ReplayUnavailable as exc:

@@ -66,6 +66,23 @@ def test_a_running_or_unknown_hand_is_refused(db, capsys):
     assert main(["replay", "x", "--db", "/nonexistent.sqlite3"]) == 2
 
 
+def test_the_commands_only_read_the_database(db, tmp_path, capsys):
+    import hashlib
+    import pathlib
+
+    path, hand = db
+    before = hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
+    assert main(["replay", hand.hand_id, "--db", path]) == 0
+    assert main(["export", hand.hand_id, "--db", path, "-o", str(tmp_path / "h.json")]) == 0
+    assert main(["verify", hand.hand_id, "--db", path]) == 0
+    assert hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest() == before
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"not a database at all" * 100)
+    capsys.readouterr()
+    assert main(["replay", "x", "--db", str(junk)]) == 2
+    assert "cannot be read as a jxbot database" in capsys.readouterr().err
+
+
 def test_export_then_replay_and_verify_the_file(db, tmp_path, capsys):
     path, hand = db
     f = tmp_path / "hand.json"
