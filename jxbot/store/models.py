@@ -53,7 +53,6 @@ class GuildSettings:
     computer_level: str = "normal"  # level of computer players at new tables (jxbot.ai: easy/normal/hard)
     # the settings an admin set (even to the built-in default): they win over the bot's own defaults
     explicit: tuple[str, ...] = ()
-    replay_hands: str = "table"  # whose concealed tiles a replay shows: own / table / everyone (REPLAY_HANDS)
 
     EDITABLE = (
         "stake_min",
@@ -69,7 +68,6 @@ class GuildSettings:
         "min_balance_multiplier",
         "allowed_channels",
         "computer_level",
-        "replay_hands",
     )
 
     def validated(self) -> GuildSettings:
@@ -89,8 +87,6 @@ class GuildSettings:
             _int_in("allowed_channels", c, 1)
         if self.computer_level not in ("easy", "normal", "hard"):
             raise InvalidArgument(f"computer_level must be easy, normal or hard, not {self.computer_level!r}")
-        if self.replay_hands not in REPLAY_HANDS:
-            raise InvalidArgument(f"replay_hands must be one of {', '.join(REPLAY_HANDS)}")
         if self.daily_amount + self.daily_streak_bonus * self.daily_streak_cap > MAX_AMOUNT:
             raise InvalidArgument("daily amount too large")
         return self
