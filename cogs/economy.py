@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
+from cogs.replay import hand_buttons
 from jxbot.bot import JxBot, lang_of, ls, reply
 from jxbot.i18n import t
 from jxbot.safety import display_name, ping
@@ -217,11 +218,16 @@ class EconomyCog(commands.Cog):
                 what = f"🀄 {hand_worth(h.tai, h.fan, h.mult, h.ruleset)} = {h.points}"
             else:
                 what = "—"
-            lines.append(t("bot.eco.history_line", lang, when=ts(h.settled_at, "f"), result=what, delta=h.delta))
+            lines.append(t("bot.eco.history_line", lang, when=ts(h.settled_at, "f"), result=what, delta=h.delta)
+                         + f" · `{h.hand_id}`")
             png = await self._result_png(store, h.hand_id, lang)
             if png is not None and len(files) < 5:
                 files.append(discord.File(io.BytesIO(png), filename=f"hand-{len(files) + 1}.png"))
-        await interaction.followup.send("\n".join(lines), files=files, ephemeral=True)
+        view = discord.ui.View(timeout=None)  # a Replay button per hand, numbered like the pictures
+        for n, h in enumerate(hands, start=1):
+            for b in hand_buttons(h.hand_id, lang, fair=False, n=n):
+                view.add_item(b)
+        await interaction.followup.send("\n".join(lines), files=files, view=view, ephemeral=True)
 
     async def _result_png(self, store: Any, hand_id: str, lang: str) -> bytes | None:
         from cogs.play import render_async

@@ -143,6 +143,11 @@ def status_text(view: dict, lang: str) -> str:
         lines.append(t("bot.status.contract", lang, a=seat_label(view, a, lang), b=seat_label(view, b, lang), when=dl))
     elif phase == "ended":
         lines.append(t("bot.status.ended", lang))
+    from cogs.replay import fair_line
+
+    fair = fair_line(view, lang)  # the wall's commitment, in the channel from the deal on
+    if fair:
+        lines.append(fair)
     return "\n".join(lines)
 
 
@@ -554,6 +559,14 @@ class ChannelObserver:
             view = discord.ui.View(timeout=None)
             view.add_item(MjButton(CustomId("next", table.id, None, _b36(self.session.hand_no)),
                                    label=t("bot.btn.next", lang), style=discord.ButtonStyle.primary))
+        # Replay, and Fair deal: the wall and salt revealed now that the hand is over (cogs/replay.py)
+        from cogs.replay import hand_buttons
+
+        replay_buttons = hand_buttons(str(result.get("hand_id") or ""), lang)
+        if replay_buttons:
+            view = view or discord.ui.View(timeout=None)
+            for b in replay_buttons:
+                view.add_item(b)
         try:
             kw: dict[str, Any] = {"view": view} if view is not None else {}
             await ch.send(content="\n".join(lines), files=files, **kw)

@@ -30,7 +30,7 @@ from jxbot.i18n import has, norm_lang, t
 
 log = logging.getLogger("jxbot.bot")
 
-EXTENSIONS = ("cogs.tables", "cogs.play", "cogs.economy", "cogs.admin")
+EXTENSIONS = ("cogs.tables", "cogs.play", "cogs.economy", "cogs.admin", "cogs.replay")
 
 # --------------------------------------------------------------------------------------------------
 # custom ids

@@ -12,6 +12,8 @@ import sys
 
 COMMANDS = ("run", "play", "simulate", "duel", "score", "render", "store")
 
+REPLAY_COMMANDS = ("replay", "export", "verify")  # replays and the fair deal (docs/replay.md)
+
 
 def version() -> str:
     """The installed distribution's version (the package's own when run from a bare checkout)."""
@@ -29,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="jxbot", description="Jiaxing Mahjong (嘉兴麻将) for Discord and the terminal")
     parser.add_argument("--version", action="version", version=f"jxbot {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in COMMANDS + REPLAY_COMMANDS:
         try:
             mod = importlib.import_module(f"jxbot.commands.{name}")
         except ModuleNotFoundError as exc:  # a command not built yet

@@ -28,6 +28,11 @@ def _num_in(name: str, v: object, lo: float, hi: float) -> float:
     return float(v)
 
 
+# who sees the concealed tiles in a replay of a finished hand: each player only their own seat, everyone
+# who sat at the table every seat (the default), or everyone in the server every seat
+REPLAY_HANDS = ("own", "table", "everyone")
+
+
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """Per-guild economy and table settings (defaults apply until an admin changes them)."""
@@ -40,6 +45,7 @@ class GuildSettings:
     turn_limit: float = 20.0  # seconds (RULES C)
     starting_grant: int = 1000  # silver on a player's first seat
     daily_amount: int = 100
+    replay_hands: str = "table"  # whose concealed tiles a replay shows: own / table / everyone (REPLAY_HANDS)
     daily_streak_bonus: int = 10  # extra per consecutive day after the first…
     daily_streak_cap: int = 7  # …counted up to this many days
     min_balance_multiplier: int = 10  # to sit: balance >= stake × this + fee
@@ -56,6 +62,7 @@ class GuildSettings:
         "turn_limit",
         "starting_grant",
         "daily_amount",
+        "replay_hands",
         "daily_streak_bonus",
         "daily_streak_cap",
         "min_balance_multiplier",
@@ -71,6 +78,8 @@ class GuildSettings:
         _num_in("turn_limit", self.turn_limit, 3.0, 3600.0)
         _int_in("starting_grant", self.starting_grant, 0)
         _int_in("daily_amount", self.daily_amount, 0)
+        if self.replay_hands not in REPLAY_HANDS:
+            raise InvalidArgument(f"replay_hands must be one of {', '.join(REPLAY_HANDS)}")
         _int_in("daily_streak_bonus", self.daily_streak_bonus, 0)
         _int_in("daily_streak_cap", self.daily_streak_cap, 0, 3650)
         _int_in("min_balance_multiplier", self.min_balance_multiplier, 0, 1_000_000)

@@ -323,6 +323,8 @@ class TerminalSeat:
             self.say(t("table.ui.autowin_on" if note.get("on") else "table.ui.autowin_off", lang))
         elif kind == "escape":
             self.say(t("table.ui.escape", lang, who=self.who(view, seat)))
+        elif kind == "hand_start" and view.get("commitment"):
+            self.say(t("replay.terminal.commitment", lang, c=view["commitment"]))
 
     def options(self, view: dict) -> list[dict]:
         """The numbered options of a prompt (everything but discards)."""
@@ -591,8 +593,11 @@ class TerminalSeat:
         if result.get("cumulative_queue"):
             self.say(t("table.ui.queue", lang, q=", ".join(t(f"item.{c}", lang) for c in result["cumulative_queue"])))
         reveal = result.get("reveal") or {}
-        if reveal.get("commitment"):
-            self.say(t("table.ui.reveal", lang, c=str(reveal["commitment"])[:16], salt=str(reveal.get("salt", ""))[:8]))
+        if reveal.get("commitment"):  # the whole reveal, to check with `jxbot verify` (docs/replay.md)
+            from jxbot.replay import wall_notation
+
+            self.say(t("replay.terminal.reveal", lang, c=reveal["commitment"], salt=reveal.get("salt", ""),
+                       wall=wall_notation(reveal.get("wall") or [])))
         if self.runner is not None and not self.runner.match_over and not self.quit.is_set():
             if self._next is not None:
                 self._next.cancel()

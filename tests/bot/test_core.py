@@ -80,7 +80,9 @@ async def test_commands_sync_with_zh_localizations(fake, monkeypatch, store):
     assert mj["name_localizations"]["zh-CN"] == "麻将"
     subs = {o["name"]: o for o in mj["options"]}
     assert set(subs) == {"create", "join", "leave", "start", "addbot", "kick", "status", "hand", "autowin",
-                         "rules", "score"}
+                         "rules", "score", "replay", "verify"}
+    assert (subs["replay"]["name_localizations"]["zh-CN"], subs["verify"]["name_localizations"]["zh-CN"]) == ("回放", "验牌")
+    assert "replays" in {o["name"] for o in cmds["admin"]["options"]}
     assert subs["create"]["name_localizations"]["zh-CN"] == "开桌"
     assert subs["create"]["description_localizations"]["zh-CN"] == "在本频道开一张新牌桌"
     stake = next(o for o in subs["create"]["options"] if o["name"] == "stake")

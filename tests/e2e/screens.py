@@ -2,7 +2,8 @@
 players, and the messages it sent (text, buttons, the image it attached) are drawn roughly as a Discord
 client shows them.
 
-    python3 -m tests.e2e.screens docs/img      # lobby.png, dm-panel.png, table-message.png, result-message.png
+    python3 -m tests.e2e.screens docs/img      # lobby.png, dm-panel.png, table-message.png, result-message.png,
+                                               # replay-viewer.png
 """
 
 from __future__ import annotations
@@ -125,6 +126,15 @@ async def capture(out_dir: Path) -> list[Path]:
         res = result_messages(w)[-1]
         draw_message(res, names).save(out_dir / "result-message.png")
         written.append(out_dir / "result-message.png")
+        a = await players[0].click(res, label="回放")  # the replay viewer, a few moves in
+        await a.settled()
+        for _ in range(6):
+            viewer = next(m for m in reversed(players[0].ephemerals()) if "**回放**" in m.content)
+            a = await players[0].click(viewer, custom_id=next(b["custom_id"] for b in viewer.buttons()
+                                                              if b["custom_id"].startswith("mj:rp.2:")))
+            await a.settled()
+        draw_message(viewer, names).save(out_dir / "replay-viewer.png")
+        written.append(out_dir / "replay-viewer.png")
     finally:
         await bot.kill()
         await double.stop()

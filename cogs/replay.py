@@ -1,0 +1,495 @@
+"""Replays and the fair deal in Discord: ``/mahjong replay``, ``/mahjong verify``, ``/admin replays``, the
+ephemeral replay viewer (⏮ ◀ ▶ ⏭, a seat picker, go to move N) and the Replay / Fair deal buttons.
+
+The viewer keeps its place in its buttons' custom ids (``mj:rp.<b>:<hand>:<seat>:<step>``, the project's
+:class:`~jxbot.bot.MjButton` scheme), so it works after a restart with nothing in memory. Every press
+checks again who is pressing: the ids choose a step and a seat, never what may be seen. Which concealed
+tiles a person sees is the server's ``replay_hands`` setting (``own`` / ``table`` / ``everyone``); a
+running hand is never replayed. Pictures come from ``render`` through the same views as live play,
+drawn in a worker thread and kept in a small cache per step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from collections import OrderedDict
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from jxbot.bot import CustomId, JxBot, MjButton, ack_later, lang_of, ls, parse_custom_id, reply
+from jxbot.i18n import register, t
+from jxbot.replay import reveal_text, verified
+from jxbot.replay_store import (
+    ReplayUnavailable,
+    StoredHand,
+    hand_code,
+    hand_from_code,
+    load_hand,
+    verify_stored,
+)
+from jxbot.store.models import REPLAY_HANDS
+
+log = logging.getLogger("jxbot.cogs.replay")
+
+register({
+    "bot.cmd.replay.name": {"zh": "回放", "en": "replay"},
+    "bot.cmd.replay.desc": {"zh": "一步一步回看一手打完的牌", "en": "Step through a finished hand"},
+    "bot.cmd.verify.name": {"zh": "验牌", "en": "verify"},
+    "bot.cmd.verify.desc": {"zh": "核对一手牌的牌墙与开局前公布的承诺", "en": "Check a hand's wall against the commitment "
+                                                                      "published before the deal"},
+    "bot.cmd.replays.name": {"zh": "回放设置", "en": "replays"},
+    "bot.cmd.replays.desc": {"zh": "回放里谁能看到暗牌", "en": "Who sees the concealed tiles in replays"},
+    "bot.opt.hand.name": {"zh": "牌局", "en": "hand"},
+    "bot.opt.hand.desc": {"zh": "牌局编号（见 /history 或结算消息）", "en": "The hand's id (in /history and on the result)"},
+    "bot.opt.move.name": {"zh": "步", "en": "move"},
+    "bot.opt.move.desc": {"zh": "从第几步开始（0 = 发牌）", "en": "Start at this move (0 = the deal)"},
+    "bot.opt.seat.name": {"zh": "座位", "en": "seat"},
+    "bot.opt.seat.desc": {"zh": "从哪个座位看（0-3，0 = 第一位）", "en": "Whose seat to watch from (0-3)"},
+    "bot.opt.who.name": {"zh": "谁能看", "en": "who"},
+    "bot.opt.who.desc": {"zh": "谁能在回放里看到暗牌", "en": "Who sees the concealed tiles in replays"},
+    "bot.choice.replay_hands.own": {"zh": "每人只看自己的牌", "en": "each player their own seat only"},
+    "bot.choice.replay_hands.table": {"zh": "同桌玩家看全部（默认）", "en": "the table's players every seat (default)"},
+    "bot.choice.replay_hands.everyone": {"zh": "服务器里所有人看全部", "en": "everyone in the server every seat"},
+    "bot.replay.head": {"zh": "**回放** 牌局 `{hand}` · 第 {k}/{n} 步 · {who} 的视角",
+                        "en": "**Replay** of hand `{hand}` · move {k}/{n} · {who}'s view"},
+    "bot.replay.public_only": {"zh": "（只显示公开的牌）", "en": "(public tiles only)"},
+    "bot.replay.unknown": {"zh": "本服务器没有牌局 `{hand}`。", "en": "There is no hand `{hand}` in this server."},
+    "bot.replay.running": {"zh": "牌局 `{hand}` 还在进行中，结束后才能回放。",
+                           "en": "Hand `{hand}` is still running: it can be replayed once it has ended."},
+    "bot.replay.bad_move": {"zh": "请填 0 到 {last} 之间的步数。", "en": "Give a move number from 0 to {last}."},
+    "bot.replay.goto": {"zh": "跳到…", "en": "Go to…"},
+    "bot.replay.goto_title": {"zh": "跳到第几步", "en": "Go to move"},
+    "bot.replay.goto_label": {"zh": "步数（0 = 发牌）", "en": "Move number (0 = the deal)"},
+    "bot.replay.button": {"zh": "回放", "en": "Replay"},
+    "bot.replay.button_n": {"zh": "回放 {n}", "en": "Replay {n}"},
+    "bot.replay.fair": {"zh": "公平发牌", "en": "Fair deal"},
+    "bot.replay.no_pictures": {"zh": "（这次画不出图片）", "en": "(the pictures could not be drawn this time)"},
+    "bot.fair.line": {"zh": "-# 🔒 公平发牌 · 牌墙承诺 SHA-256 `{c}`", "en": "-# 🔒 Fair deal · wall commitment SHA-256 `{c}`"},
+    "bot.fair.running": {"zh": "牌局 `{hand}` 还在进行中。开局前公布的承诺：`{c}`\n牌墙与盐在结算后公布，届时可以核对。",
+                         "en": "Hand `{hand}` is still running. The commitment published before the deal: `{c}`\n"
+                               "The wall and salt are revealed after the result; check them then."},
+    "bot.fair.head": {"zh": "**公平发牌** 牌局 `{hand}`\n承诺（开局前公布）：`{c}`\n盐：`{salt}`",
+                      "en": "**Fair deal** of hand `{hand}`\nCommitment (published before the deal): `{c}`\n"
+                            "Salt: `{salt}`"},
+    "bot.fair.how": {"zh": "核对方法：sha256(牌墙 136 个字节 + 盐) 应等于承诺；附件里有牌墙与命令，也可用 `jxbot verify`。",
+                     "en": "How to check: sha256(the wall's 136 bytes + the salt) must equal the commitment; the "
+                           "attachment has the wall and the commands, or use `jxbot verify`."},
+    "bot.fair.no_reveal": {"zh": "这手牌没有保存牌墙，无法核对。", "en": "This hand has no stored reveal to check."},
+    "bot.admin.replays": {"zh": "回放里的暗牌：{who}", "en": "Concealed tiles in replays: {who}"},
+})
+
+NAV = ("⏮", "◀", "▶", "⏭")
+PICTURE_BYTES = 12 * 1024 * 1024  # rendered steps kept, by size (a step: ~150 KB of table, hand, result)
+HAND_CACHE = 16  # loaded hands kept
+HAND_TTL = 600.0  # seconds a loaded hand stays without being looked at
+
+
+def _b36(n: int) -> str:
+    digits, out = "0123456789abcdefghijklmnopqrstuvwxyz", ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
+def fair_line(view: dict, lang: str) -> str | None:
+    """The table message's commitment line (public: a hash of the secret wall, nothing more)."""
+    c = view.get("commitment")
+    return t("bot.fair.line", lang, c=c) if isinstance(c, str) and len(c) == 64 else None
+
+
+def hand_buttons(hand_id: str, lang: str, *, fair: bool = True, n: int | None = None) -> list[MjButton]:
+    """Replay (and Fair deal) buttons for a hand, for the result message and /history."""
+    code = hand_code(hand_id)
+    if code is None:
+        return []
+    label = t("bot.replay.button", lang) if n is None else t("bot.replay.button_n", lang, n=n)
+    out = [MjButton(CustomId("replay", code, None, "0"), label=label, emoji="🎞️",
+                    style=discord.ButtonStyle.secondary)]
+    if fair:
+        out.append(MjButton(CustomId("fair", code, None, "0"), label=t("bot.replay.fair", lang), emoji="🔒",
+                            style=discord.ButtonStyle.secondary))
+    return out
+
+
+def reveal_file(result: dict) -> discord.File | None:
+    """The reveal of a finished hand as a small text attachment (after the result only)."""
+    rv = result.get("reveal") or {}
+    wall, salt, c = rv.get("wall"), rv.get("salt"), rv.get("commitment")
+    if not isinstance(wall, list) or not isinstance(salt, str) or not isinstance(c, str):
+        return None
+    hid = str(result.get("hand_id") or "hand")
+    text = reveal_text(hid, wall, salt, c)
+    return discord.File(io.BytesIO(text.encode("utf-8")), filename=f"fair-deal-{hand_code(hid) or 'hand'}.txt")
+
+
+def may_see(setting: str, user_seats: set[int], seat: int) -> bool:
+    """May a person who sat at ``user_seats`` of a finished hand see ``seat``'s concealed tiles?"""
+    if setting == "everyone":
+        return True
+    if setting == "own":
+        return seat in user_seats
+    return bool(user_seats)  # "table": every seat, to everyone who sat at the table
+
+
+class ReplayCog(commands.Cog):
+    def __init__(self, bot: JxBot) -> None:
+        self.bot = bot
+        self._hands: OrderedDict[str, tuple[float, StoredHand]] = OrderedDict()
+        self._pictures: OrderedDict[tuple, list[tuple[str, bytes]]] = OrderedDict()
+        self._picture_bytes = 0
+        bot.register_button("replay", self.on_open)
+        bot.register_button("rp", self.on_nav)
+        bot.register_button("rps", self.on_nav)
+        bot.register_button("rpgo", self.on_goto)
+        bot.register_button("fair", self.on_fair)
+
+    # ------------------------------------------------------------------ loading and pictures
+    async def stored(self, hand_id: str) -> StoredHand:
+        """A settled hand (cached: settled hands never change). ReplayUnavailable if unknown or running."""
+        now = time.monotonic()
+        hit = self._hands.get(hand_id)
+        if hit is not None and now - hit[0] < HAND_TTL:
+            self._hands[hand_id] = (now, hit[1])
+            self._hands.move_to_end(hand_id)
+            return hit[1]
+        stored = await load_hand(self.bot.store, hand_id)
+        self._hands[hand_id] = (now, stored)
+        while len(self._hands) > HAND_CACHE:
+            self._hands.popitem(last=False)
+        return stored
+
+    async def pictures(self, stored: StoredHand, k: int, seat: int, concealed: bool, lang: str) -> list[tuple[str, bytes]]:
+        key = (stored.replay.hand_id, k, seat, concealed, lang)
+        hit = self._pictures.get(key)
+        if hit is not None:
+            self._pictures.move_to_end(key)
+            return hit
+        rp = stored.replay
+        view = rp.view(k, seat, concealed=concealed)
+        result = rp.result_view() if k == len(rp) - 1 else None
+        files = await asyncio.to_thread(_draw, view, concealed, result, lang)
+        if files:
+            self._pictures[key] = files
+            self._picture_bytes += sum(len(b) for _, b in files)
+            while self._picture_bytes > PICTURE_BYTES and len(self._pictures) > 1:
+                _, old = self._pictures.popitem(last=False)
+                self._picture_bytes -= sum(len(b) for _, b in old)
+        return files
+
+    # ------------------------------------------------------------------ who sees what
+    async def _hand_for(self, interaction: discord.Interaction, hand_id: str) -> StoredHand | None:
+        """The hand if this person may replay it here; otherwise answers why not and returns None."""
+        lang = lang_of(interaction)
+        if self.bot.store is None:
+            await reply(interaction, t("bot.err.no_store", lang))
+            return None
+        if interaction.guild_id is None:
+            await reply(interaction, t("bot.err.guild_only", lang))
+            return None
+        none = discord.AllowedMentions.none()
+        shown = hand_id.replace("`", "'")
+        hit = self._hands.get(hand_id)
+        rec = hit[1].record if hit is not None else await self.bot.store.get_hand(hand_id)
+        if rec is None or rec.guild_id != interaction.guild_id:  # another server's hand: not even its existence
+            await reply(interaction, t("bot.replay.unknown", lang, hand=shown), allowed_mentions=none)
+            return None
+        try:
+            stored = await self.stored(hand_id)
+        except ReplayUnavailable as exc:
+            key = "bot.replay.running" if exc.code == "running" else "bot.replay.unknown"
+            await reply(interaction, t(key, lang, hand=shown), allowed_mentions=none)
+            return None
+        return stored
+
+    async def setting(self, guild_id: int) -> str:
+        try:
+            gs = await self.bot.store.get_guild_settings(guild_id)
+        except Exception:
+            log.exception("reading the settings of guild %s failed", guild_id)
+            return "table"
+        value = getattr(gs, "replay_hands", "table")
+        return value if value in REPLAY_HANDS else "table"
+
+    @staticmethod
+    def user_seats(stored: StoredHand, user_id: int) -> set[int]:
+        return {i for i, uid in enumerate(stored.seats) if uid == user_id}
+
+    # ------------------------------------------------------------------ the viewer
+    async def show(self, interaction: discord.Interaction, stored: StoredHand, k: int, seat: int, *,
+                   new: bool) -> None:
+        lang = lang_of(interaction)
+        rp = stored.replay
+        k = rp.clamp(k)
+        concealed = may_see(await self.setting(stored.record.guild_id), self.user_seats(stored, interaction.user.id),
+                            seat)
+        files = await self.pictures(stored, k, seat, concealed, lang)
+        esc = discord.utils.escape_markdown  # names are players' own text
+        head = t("bot.replay.head", lang, hand=rp.hand_id, k=k, n=len(rp) - 1, who=rp.who(seat, lang, esc))
+        if not concealed:
+            head += " " + t("bot.replay.public_only", lang)
+        lines = [head, rp.caption(k, lang, seat=seat, concealed=concealed, escape=esc)]
+        if not files:
+            lines.append(t("bot.replay.no_pictures", lang))
+        content = "\n".join(lines)
+        view = self.components(stored, k, seat, lang)
+        attachments = [discord.File(io.BytesIO(b), filename=name) for name, b in files]
+        none = discord.AllowedMentions.none()
+        if new:
+            await reply(interaction, content, view=view, files=attachments, allowed_mentions=none)
+        elif not interaction.response.is_done():
+            await interaction.response.edit_message(content=content, view=view, attachments=attachments,
+                                                    allowed_mentions=none)
+        else:
+            await interaction.edit_original_response(content=content, view=view, attachments=attachments,
+                                                     allowed_mentions=none)
+
+    def components(self, stored: StoredHand, k: int, seat: int, lang: str) -> discord.ui.View:
+        rp = stored.replay
+        code = hand_code(rp.hand_id)
+        assert code is not None
+        last = len(rp) - 1
+        v = discord.ui.View(timeout=None)
+        targets = (0, k - 1, k + 1, last)
+        for i, (label, to) in enumerate(zip(NAV, targets, strict=True)):
+            off = (i < 2 and k == 0) or (i >= 2 and k == last)
+            v.add_item(MjButton(CustomId("rp", code, seat, _b36(max(0, min(last, to))), i), label=label,
+                                disabled=off, row=0))
+        v.add_item(MjButton(CustomId("rpgo", code, seat, _b36(k)), label=t("bot.replay.goto", lang), row=0))
+        for s in range(4):
+            style = discord.ButtonStyle.primary if s == seat else discord.ButtonStyle.secondary
+            v.add_item(MjButton(CustomId("rps", code, s, _b36(k), s), label=rp.who(s, lang)[:80], style=style,
+                                row=1))
+        return v
+
+    async def open(self, interaction: discord.Interaction, hand_id: str, k: int = 0, seat: int | None = None) -> None:
+        hand_id = hand_from_code(hand_id.lower()) or hand_id  # the button form (no dash) is accepted too
+        stored = await self._hand_for(interaction, hand_id)
+        if stored is None:
+            return
+        if hand_code(hand_id) is None:  # a hand id the buttons cannot carry (not one of the bot's matches)
+            await reply(interaction, t("bot.replay.unknown", lang_of(interaction), hand=hand_id),
+                        allowed_mentions=discord.AllowedMentions.none())
+            return
+        if seat is None:
+            own = sorted(self.user_seats(stored, interaction.user.id))
+            seat = own[0] if own else 0
+        await self.show(interaction, stored, k, seat, new=True)
+
+    async def on_open(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        hand_id = hand_from_code(cid.table)
+        if hand_id is None:
+            await reply(interaction, t("bot.err.stale", lang_of(interaction)))
+            return
+        await self.open(interaction, hand_id)
+
+    async def on_nav(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        hand_id = hand_from_code(cid.table)
+        if hand_id is None or cid.seat is None:
+            await reply(interaction, t("bot.err.stale", lang_of(interaction)))
+            return
+        stored = await self._hand_for(interaction, hand_id)
+        if stored is None:
+            return
+        await self.show(interaction, stored, int(cid.nonce, 36), cid.seat, new=False)
+
+    async def on_goto(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        lang = lang_of(interaction)
+        if hand_from_code(cid.table) is None or cid.seat is None:
+            await reply(interaction, t("bot.err.stale", lang))
+            return
+        modal = discord.ui.Modal(title=t("bot.replay.goto_title", lang), timeout=None,
+                                 custom_id=str(CustomId("rpgoto", cid.table, cid.seat, cid.nonce)))
+        modal.add_item(discord.ui.TextInput(label=t("bot.replay.goto_label", lang), custom_id="move",
+                                            default=str(int(cid.nonce, 36)), max_length=4, required=True))
+        await interaction.response.send_modal(modal)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """The go-to box comes back as a modal submit with the viewer's place in its custom id."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        cid = parse_custom_id(str(data.get("custom_id", "")))
+        if cid is None or cid.verb != "rpgoto":
+            return
+        guard = ack_later(interaction, update=True)  # answered within Discord's 3 s even if drawing is slow
+        try:
+            await self._goto(interaction, cid, data)
+        except Exception:
+            log.exception("go-to in the replay of %s failed", cid.table)
+            await reply(interaction, t("bot.err.internal", lang_of(interaction)))
+        finally:
+            guard.cancel()
+
+    async def _goto(self, interaction: discord.Interaction, cid: CustomId, data: dict) -> None:
+        lang = lang_of(interaction)
+        hand_id = hand_from_code(cid.table)
+        if hand_id is None or cid.seat is None:
+            await reply(interaction, t("bot.err.stale", lang))
+            return
+        stored = await self._hand_for(interaction, hand_id)
+        if stored is None:
+            return
+        value = _field(data.get("components") or [], "move") or ""
+        last = len(stored.replay) - 1
+        try:
+            k = int(value.strip())
+        except ValueError:
+            k = -1
+        if not 0 <= k <= last:
+            await reply(interaction, t("bot.replay.bad_move", lang, last=last))
+            return
+        await self.show(interaction, stored, k, cid.seat, new=interaction.message is None)
+
+    # ------------------------------------------------------------------ the fair deal
+    async def fair(self, interaction: discord.Interaction, hand_id: str) -> None:
+        hand_id = hand_from_code(hand_id.lower()) or hand_id
+        lang = lang_of(interaction)
+        none = discord.AllowedMentions.none()
+        if self.bot.store is None or interaction.guild_id is None:
+            await self._hand_for(interaction, hand_id)  # says why
+            return
+        rec = await self.bot.store.get_hand(hand_id)
+        if rec is None or rec.guild_id != interaction.guild_id:
+            await reply(interaction, t("bot.replay.unknown", lang, hand=hand_id.replace("`", "'")), allowed_mentions=none)
+            return
+        if rec.status != "settled":  # the commitment only: the wall is secret until the hand ends
+            await reply(interaction, t("bot.fair.running", lang, hand=hand_id, c=rec.commitment), allowed_mentions=none)
+            return
+        stored = await self._hand_for(interaction, hand_id)
+        if stored is None:
+            return
+        checks = verify_stored(stored)
+        reveal = stored.reveal
+        if checks is None or reveal is None:
+            await reply(interaction, t("bot.fair.no_reveal", lang))
+            return
+        lines = [t("bot.fair.head", lang, hand=hand_id, c=rec.commitment, salt=reveal.get("salt"))]
+        lines += [c.text(lang) for c in checks]
+        lines.append(t("bot.fair.how", lang))
+        f = reveal_file({"hand_id": hand_id, "reveal": {**reveal, "commitment": rec.commitment}})
+        kw: dict[str, Any] = {"files": [f]} if f is not None else {}
+        await reply(interaction, "\n".join(lines), allowed_mentions=none, **kw)
+        if not verified(checks):
+            log.error("hand %s fails its fair-deal check: %s", hand_id, [c.key for c in checks if not c.ok])
+
+    async def on_fair(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        hand_id = hand_from_code(cid.table)
+        if hand_id is None:
+            await reply(interaction, t("bot.err.stale", lang_of(interaction)))
+            return
+        await self.fair(interaction, hand_id)
+
+
+def _field(components: list, custom_id: str) -> str | None:
+    """A text input's value in a modal submit (action rows, or the newer label components)."""
+    for c in components:
+        if not isinstance(c, dict):
+            continue
+        if c.get("custom_id") == custom_id and "value" in c:
+            return str(c.get("value") or "")
+        inner = list(c.get("components") or []) + ([c["component"]] if isinstance(c.get("component"), dict) else [])
+        found = _field(inner, custom_id)
+        if found is not None:
+            return found
+    return None
+
+
+def _draw(view: dict, concealed: bool, result: dict | None, lang: str) -> list[tuple[str, bytes]]:
+    """The step's pictures with the live game's renderer: the table as the seat saw it, the seat's own
+    hand when its tiles may be shown, and the result at the last step."""
+    from cogs.play import render_png
+
+    out: list[tuple[str, bytes]] = []
+    png = render_png("table", view, lang)
+    if png is None:
+        return []
+    out.append(("table.png", png))
+    if concealed and "hand" in view:
+        png = render_png("hand", view, lang)
+        if png is not None:
+            out.append(("hand.png", png))
+    if result is not None:
+        png = render_png("result", result, lang)
+        if png is not None:
+            out.append(("result.png", png))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- commands
+# They live in the /mahjong and /admin groups of the other cogs; setup() adds them there.
+
+
+def _cog(interaction: discord.Interaction) -> ReplayCog:
+    cog = interaction.client.get_cog("ReplayCog")  # type: ignore[attr-defined]
+    assert isinstance(cog, ReplayCog)
+    return cog
+
+
+@app_commands.command(name=ls("bot.cmd.replay.name"), description=ls("bot.cmd.replay.desc"))
+@app_commands.rename(hand=ls("bot.opt.hand.name"), move=ls("bot.opt.move.name"), seat=ls("bot.opt.seat.name"))
+@app_commands.describe(hand=ls("bot.opt.hand.desc"), move=ls("bot.opt.move.desc"), seat=ls("bot.opt.seat.desc"))
+async def replay_command(interaction: discord.Interaction, hand: app_commands.Range[str, 1, 40],
+                         move: app_commands.Range[int, 0, 9999] = 0,
+                         seat: app_commands.Range[int, 0, 3] | None = None) -> None:
+    await _cog(interaction).open(interaction, hand.strip(), move, seat)
+
+
+@app_commands.command(name=ls("bot.cmd.verify.name"), description=ls("bot.cmd.verify.desc"))
+@app_commands.rename(hand=ls("bot.opt.hand.name"))
+@app_commands.describe(hand=ls("bot.opt.hand.desc"))
+async def verify_command(interaction: discord.Interaction, hand: app_commands.Range[str, 1, 40]) -> None:
+    await _cog(interaction).fair(interaction, hand.strip())
+
+
+@app_commands.command(name=ls("bot.cmd.replays.name"), description=ls("bot.cmd.replays.desc"))
+@app_commands.rename(who=ls("bot.opt.who.name"))
+@app_commands.describe(who=ls("bot.opt.who.desc"))
+@app_commands.choices(who=[app_commands.Choice(name=ls(f"bot.choice.replay_hands.{k}"), value=k) for k in REPLAY_HANDS])
+async def replays_command(interaction: discord.Interaction, who: str | None = None) -> None:
+    lang = lang_of(interaction)
+    perms = interaction.permissions
+    if not (perms.manage_guild or perms.administrator):
+        raise app_commands.MissingPermissions(["manage_guild"])
+    store = interaction.client.store  # type: ignore[attr-defined]
+    if store is None:
+        await reply(interaction, t("bot.err.no_store", lang))
+        return
+    gid = interaction.guild_id or 0
+    if who is not None:
+        await store.update_guild_settings(gid, replay_hands=who)
+    gs = await store.get_guild_settings(gid)
+    head = t("bot.admin.updated", lang) + "\n" if who is not None else ""
+    await reply(interaction, head + t("bot.admin.replays", lang, who=t(f"bot.choice.replay_hands.{gs.replay_hands}", lang)))
+
+
+def _group(bot: JxBot, cog_name: str) -> app_commands.Group | None:
+    cog = bot.get_cog(cog_name)
+    group = getattr(cog, "app_command", None) if cog is not None else None
+    return group if isinstance(group, app_commands.Group) else None
+
+
+async def setup(bot: JxBot) -> None:
+    await bot.add_cog(ReplayCog(bot))
+    mahjong = _group(bot, "TablesCog")
+    if mahjong is not None:
+        mahjong.add_command(replay_command)
+        mahjong.add_command(verify_command)
+    admin = _group(bot, "AdminCog")
+    if admin is not None:
+        admin.add_command(replays_command)
+
+
+async def teardown(bot: JxBot) -> None:
+    for cog_name, cmds in (("TablesCog", (replay_command, verify_command)), ("AdminCog", (replays_command,))):
+        group = _group(bot, cog_name)
+        for c in cmds if group is not None else ():
+            group.remove_command(c.name)  # type: ignore[union-attr]

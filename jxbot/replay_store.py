@@ -1,0 +1,110 @@
+"""Reading a replay out of the store (the bot and the ``jxbot replay | export | verify`` commands share it)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from jxbot.replay import Check, Replay, verify
+
+# hand ids of the bot's matches: "<12 hex match id>-<hand number>"; in a button id (which allows
+# [0-9a-z]{1,16}) the dash goes and the number is written in base 36
+_HAND_ID_RE = re.compile(r"([0-9a-f]{12})-([1-9][0-9]{0,5})\Z")
+_CODE_RE = re.compile(r"([0-9a-f]{12})([0-9a-z]{1,4})\Z")
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def hand_code(hand_id: str) -> str | None:
+    """The hand id in button-id form, or None when it has no such form (then only commands reach it)."""
+    m = _HAND_ID_RE.match(hand_id)
+    if not m:
+        return None
+    n, out = int(m[2]), ""
+    while True:
+        n, r = divmod(n, 36)
+        out = _B36[r] + out
+        if n == 0:
+            break
+    return m[1] + out if len(out) <= 4 else None
+
+
+def hand_from_code(code: str) -> str | None:
+    m = _CODE_RE.match(code)
+    if not m:
+        return None
+    n = int(m[2], 36)
+    return f"{m[1]}-{n}" if n > 0 else None
+
+
+@dataclass
+class StoredHand:
+    record: Any  # HandRecord
+    replay: Replay
+    result: dict | None
+
+    @property
+    def seats(self) -> tuple[int | None, ...]:
+        return tuple(self.record.seats)
+
+    @property
+    def reveal(self) -> dict | None:
+        r = self.record.reveal
+        if not isinstance(r, dict) and isinstance(self.result, dict):
+            r = self.result.get("reveal")
+        return r if isinstance(r, dict) else None
+
+
+class ReplayUnavailable(Exception):
+    """Why a hand cannot be replayed: ``code`` is "unknown" or "running"."""
+
+    def __init__(self, code: str, hand_id: str) -> None:
+        super().__init__(f"hand {hand_id}: {code}")
+        self.code = code
+        self.hand_id = hand_id
+
+
+async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False) -> StoredHand:
+    """The hand's replay with the names, computers and balances of its stored result.
+    Raises :class:`ReplayUnavailable` for an unknown hand or (unless ``allow_running``) a running one."""
+    rec = await store.get_hand(hand_id)
+    if rec is None:
+        raise ReplayUnavailable("unknown", hand_id)
+    if rec.status != "settled" and not allow_running:
+        raise ReplayUnavailable("running", hand_id)
+    events = await store.hand_events(hand_id)
+    result: dict | None = None
+    if rec.status == "settled":
+        res = await store.hand_result(hand_id)
+        result = getattr(res, "result", None) if res is not None else None
+        if not isinstance(result, dict):
+            result = None
+    names: list[str | None] = [None] * 4
+    computers = [uid is None for uid in rec.seats]
+    balances: list[int | None] = [None] * 4
+    for p in (result or {}).get("payments") or []:
+        s = p.get("seat")
+        if isinstance(s, int) and 0 <= s < 4:
+            names[s] = p.get("name")
+            bal, delta = p.get("balance"), p.get("delta")
+            if isinstance(bal, int) and isinstance(delta, int):
+                balances[s] = bal - delta
+    if any(n is None for n in names):
+        for s, uid in enumerate(rec.seats):
+            if names[s] is None and uid is not None:
+                player = await store.get_player(uid)
+                names[s] = player.name if player is not None else None
+    # folding the whole log takes a few ms: done in a worker thread, off the bot's event loop
+    replay = await asyncio.to_thread(Replay, events, names=names, computers=computers, balances=balances,
+                                     result=result)
+    return StoredHand(rec, replay, result)
+
+
+def verify_stored(hand: StoredHand) -> list[Check] | None:
+    """The fair-deal checks of a settled hand (None before its reveal)."""
+    reveal = hand.reveal
+    if not reveal or "wall" not in reveal or "salt" not in reveal:
+        return None
+    return verify(reveal["wall"], str(reveal["salt"]), hand.record.commitment,
+                  [e.to_json() for e in hand.replay.events])
