@@ -46,6 +46,7 @@ from .players import (
     NormalPlayer,
     _family,
     _Table,
+    after_kong,
 )
 
 # P(win) by target shanten after the discard (rows 0..6) and draws left // 3 (columns 0..6), measured
@@ -344,15 +345,7 @@ class HardPlayer(NormalPlayer):
         self.target = t
         best_s = min(r[2] for r in rows)
         for a in bt.get(ANGANG, []) + bt.get(BUGANG, []):
-            k = a["tile"]
-            c = tb.counts.copy()
-            melds = list(tb.melds)
-            if a["type"] == ANGANG:
-                c[k] -= 4
-                melds.append(("kong", k))
-            else:
-                c[k] -= 1
-            _sc, ks, kt = self._best_of(HandShape(c, melds, tb.wild))
+            _sc, ks, kt = self._best_of(after_kong(tb, a))
             if ks <= best_s:
                 self.target = kt
                 return a

@@ -86,6 +86,19 @@ class _Table:
         return self._unseen
 
 
+def after_kong(tb: _Table, a: dict) -> HandShape:
+    """The hand's shape once the kong ``a`` (暗杠 or 补杠) is declared, before its replacement draw."""
+    k = a["tile"]
+    c = tb.counts.copy()
+    melds = list(tb.melds)
+    if a["type"] == ANGANG:
+        c[k] -= 4
+        melds.append(("kong", k))
+    else:
+        c[k] -= 1
+    return HandShape(c, melds, tb.wild)
+
+
 class ComputerPlayer:
     """Base class: dispatches on the kind of decision the view asks for."""
 
@@ -306,15 +319,7 @@ class NormalPlayer(ComputerPlayer):
         self.target = t
         # kongs: declare when they cost nothing toward the target (a free replacement draw)
         for a in bt.get(ANGANG, []) + bt.get(BUGANG, []):
-            k = a["tile"]
-            c = tb.counts.copy()
-            melds = list(tb.melds)
-            if a["type"] == ANGANG:
-                c[k] -= 4
-                melds.append(("kong", k))
-            else:
-                c[k] -= 1
-            sc, ks, kt = self._best_of(HandShape(c, melds, tb.wild))
+            sc, ks, kt = self._best_of(after_kong(tb, a))
             if sc <= score:
                 self.target = kt
                 return a
