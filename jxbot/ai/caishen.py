@@ -22,6 +22,8 @@ from jxbot.rules.melds import Meld
 from jxbot.rules.shape import shanten
 from jxbot.rules.tiles import WHITE
 
+from . import caishen_shanten
+
 if TYPE_CHECKING:
     from .players import _Table
 
@@ -54,10 +56,11 @@ def pairs_shanten(faced: list[int], open_melds: int) -> int:
 
 
 def hand_shanten(faced: list[int], open_melds: int) -> tuple[int, int]:
-    """(best shanten, 0 if the best is an ordinary hand else 1 for seven pairs)."""
-    std = shanten(faced, (), WILD)
-    sp = pairs_shanten(faced, open_melds)
-    return (sp, 1) if sp <= std else (std, 0)
+    """(best shanten, 0 if the best is an ordinary hand else 1 for seven pairs).
+
+    The nearer of ``shanten(faced, (), WILD)`` and ``pairs_shanten``, computed (exactly) and memoised by
+    ``caishen_shanten``."""
+    return caishen_shanten.hand_shanten(faced, open_melds)
 
 
 def _keep_value(c: list[int], d: int) -> int:
@@ -71,13 +74,8 @@ def _keep_value(c: list[int], d: int) -> int:
 
 
 def _ukeire(faced13: list[int], open_melds: int, base: int, unseen: list[int], cs: int) -> int:
-    n = 0
-    for k in range(34):
-        if not unseen[k]:
-            continue
-        if hand_shanten([*faced13, face(k, cs)], open_melds)[0] < base:
-            n += unseen[k]
-    return n
+    """Unseen copies of the kinds whose draw lowers ``hand_shanten`` below ``base`` (caishen_shanten)."""
+    return caishen_shanten.ukeire(faced13, open_melds, base, unseen, cs)
 
 
 def best_discard(tb: _Table, candidates: list[int]) -> tuple[int, int, bool]:
@@ -87,10 +85,10 @@ def best_discard(tb: _Table, candidates: list[int]) -> tuple[int, int, bool]:
     melds = len(tb.melds)
     faced = _faced(tb.hand, cs)
     rows = []
-    for d in candidates:
+    after = caishen_shanten.discard_shanten(faced, melds, [face(d, cs) for d in candidates])
+    for d, (s, kind) in zip(candidates, after, strict=True):
         rest = list(faced)
         rest.remove(face(d, cs))
-        s, kind = hand_shanten(rest, melds)
         rows.append((d, s, kind, rest))
     normal = [r for r in rows if r[0] != cs] or rows
     top = min((r[1], -r[2]) for r in normal)
