@@ -436,6 +436,9 @@ class JxBot(commands.Bot):
             await self.sync_commands()
         if self.settings.lag_log > 0:
             self._lag_task = asyncio.create_task(self._sample_lag(self.settings.lag_log), name="lag-sampler")
+        from jxbot.ai.warm import warm_tables_off_loop
+
+        await warm_tables_off_loop()  # shanten tables in a thread, before any table starts (issue 18)
 
     async def _sample_lag(self, every: float, tick: float = 0.05) -> None:
         """How late a ``tick``-second sleep wakes up = how long other work held the event loop."""

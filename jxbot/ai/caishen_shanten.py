@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from jxbot.rules.caishen import WILD, face
+from jxbot.rules.caishen import WILD
 from jxbot.rules.shape import _GPOW, _GROUP, _P, _combine, _shanten_tables
 
 _B9 = 5**9
@@ -204,9 +204,13 @@ def useful_faces(faced13: Sequence[int], open_melds: int, base: int) -> int:
 def ukeire(faced13: Sequence[int], open_melds: int, base: int, unseen: Sequence[int], cs: int) -> int:
     """``caishen._ukeire``: unseen copies of the kinds whose draw brings the hand below ``base``."""
     m = useful_faces(faced13, open_melds, base)
+    if cs != WILD:  # faced → real kinds: ``face`` swaps the 財神 kind and the 白 slot
+        a, b = m >> cs & 1, m >> WILD & 1
+        if a != b:
+            m ^= 1 << cs | 1 << WILD
     n = 0
-    for k in range(34):
-        u = unseen[k]
-        if u and m >> face(k, cs) & 1:
-            n += u
+    while m:
+        low = m & -m
+        n += unseen[low.bit_length() - 1]
+        m ^= low
     return n

@@ -68,6 +68,9 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
                          # the pause after a result lasts until Enter ("Enter for the next hand")
                          between_hands=24 * 3600.0, turn_seconds=args.turn_seconds,
                          claim_window=args.claim_seconds)
+    from jxbot.ai.warm import warm_tables_off_loop
+
+    await warm_tables_off_loop()  # the computers' first decision would build them on the loop (issue 18)
     runner = TableRunner(seats, config, interfaces=[me], balances=balances, clock=clock)
     me.runner = runner
     task = runner.start()

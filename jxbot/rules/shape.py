@@ -24,6 +24,7 @@ Decisions (see docs/rules.md):
 
 from __future__ import annotations
 
+import threading
 from array import array
 from collections.abc import Sequence
 
@@ -479,13 +480,25 @@ class _ShantenTables:
 
 
 _SHANTEN: _ShantenTables | None = None
+_SHANTEN_LOCK = threading.Lock()  # built once, by whichever thread asks first (the bot warms them in a thread)
 
 
 def _shanten_tables() -> _ShantenTables:
     global _SHANTEN
     if _SHANTEN is None:
-        _SHANTEN = _ShantenTables()
+        with _SHANTEN_LOCK:
+            if _SHANTEN is None:
+                _SHANTEN = _ShantenTables()
     return _SHANTEN
+
+
+def shanten_tables_ready() -> bool:
+    return _SHANTEN is not None
+
+
+def warm_shanten_tables() -> None:
+    """Build the shanten tables now (about a second) rather than in the first ``shanten`` call."""
+    _shanten_tables()
 
 
 _EMPTY_G = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)

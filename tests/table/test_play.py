@@ -183,3 +183,30 @@ def test_after_a_result_enter_deals_the_next_hand_and_quit_ends_the_match(monkey
     assert "Hand 2 · " in out and "Hand 3 · " not in out  # Enter dealt hand 2; quit at the next pause
     assert "== Match over (2 hands) ==" in out
     assert "left the hand" not in out  # leaving between hands is no escape
+
+
+def test_the_tables_are_built_before_the_first_prompt(monkeypatch, capsys):
+    # issue 18: the computers' first caishen decision would otherwise build the shanten tables on the loop
+    import threading
+
+    from jxbot.rules import shape
+    from jxbot.table import TableRunner
+
+    monkeypatch.setattr(shape, "_SHANTEN", None)
+    real_build, real_start = shape._ShantenTables, TableRunner.start
+    seen: dict[str, object] = {}
+
+    def build():
+        seen["thread"] = threading.get_ident()
+        return real_build()
+
+    def start(self):
+        seen["ready_at_start"] = shape.shanten_tables_ready()
+        return real_start(self)
+
+    monkeypatch.setattr(shape, "_ShantenTables", build)
+    monkeypatch.setattr(TableRunner, "start", start)
+    rc, out = run_play(monkeypatch, capsys, [], "--lang", "en", "--ruleset", "caishen")
+    assert rc == 0 and "== Match over (1 hands) ==" in out
+    assert seen["ready_at_start"] is True
+    assert seen["thread"] != threading.get_ident()
