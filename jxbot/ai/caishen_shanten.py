@@ -69,19 +69,25 @@ class Faced:
         # every change this class is asked about keeps n // 3 (3m+1 <-> 3m+2 tiles)
         self.k = n // 3 if k is None else k
         tabs = _shanten_tables()
-        self.vecs = [tabs.get(c, g == 3) if c else None for g, c in enumerate(self.codes)]
-        self.others: list[tuple[int, ...] | None] = []
-        for g in range(4):
-            acc: tuple[int, ...] | None = None
-            for h in range(4):
-                v = self.vecs[h]
-                if h == g or v is None:
-                    continue
-                acc = v if acc is None else _combine(acc, v, self.k)
-            self.others.append(acc)
+        vecs = [tabs.get(c, g == 3) if c else None for g, c in enumerate(self.codes)]
+        self.vecs = vecs
+        kk = self.k
+
+        def mul(a: tuple[int, ...] | None, b: tuple[int, ...] | None) -> tuple[int, ...] | None:
+            return b if a is None else a if b is None else _combine(a, b, kk)
+
+        # others[g] = the groups but g, combined: from the prefix (groups before g) and suffix (after g)
+        p1 = vecs[0]
+        p2 = mul(p1, vecs[1])
+        s2 = mul(vecs[2], vecs[3])
+        self.others = [mul(vecs[1], s2), mul(p1, s2), mul(p2, vecs[3]), mul(p2, vecs[2])]
         self.counts = counts
-        self.pairs = sum(c // 2 for t, c in enumerate(counts) if t != WILD)
-        self.singles = sum(c % 2 for t, c in enumerate(counts) if t != WILD)
+        pairs = singles = 0
+        for c in counts:
+            pairs += c >> 1
+            singles += c & 1
+        self.pairs = pairs - (w >> 1)
+        self.singles = singles - (w & 1)
 
     def _kept(self, g: int, code: int) -> int:
         """Most tiles kept (k sets and the pair) when group g's code is ``code`` and the rest unchanged."""
@@ -190,14 +196,57 @@ def useful_faces(faced13: Sequence[int], open_melds: int, base: int) -> int:
     key = (code_of(faced13) * 2 + (open_melds > 0)) * 16 + base + 1
     m = _USEFUL.get(key)
     if m is None:
-        fh = Faced(faced13, open_melds)
-        m = 0
-        for f in range(34):
-            if fh.counts[f] < 4 and fh.plus(f) < base:
-                m |= 1 << f
+        m = _useful(Faced(faced13, open_melds), base)
         if len(_USEFUL) >= MEMO_MAX:
             _USEFUL.clear()
         _USEFUL[key] = m
+    return m
+
+
+def _useful(fh: Faced, base: int) -> int:
+    """``useful_faces`` computed: ``Faced.plus(f) < base`` for every kind f held fewer than 4 times."""
+    n = fh.n + 1
+    w = fh.w
+    k = fh.k
+    counts = fh.counts
+    # ordinary shape: std = n - w' - kept - e < base  <=>  kept > n - w' - e - base
+    limit = n - w - (1 if n % 3 == 2 else 0) - base
+    odd_ok = even_ok = wild_pairs_ok = False
+    if not fh.open:  # seven pairs: adding to an odd count makes a pair, to an even one a single
+        p, sg = fh.pairs, fh.singles
+        odd_ok = _pairs(p + 1, sg - 1, w, n) < base
+        even_ok = _pairs(p, sg + 1, w, n) < base
+        wild_pairs_ok = _pairs(p, sg, w + 1, n) < base
+    m = 0
+    if counts[WILD] < 4 and (wild_pairs_ok or fh._kept_base() > limit - 1):  # a 財神: one more wild
+        m |= 1 << WILD
+    get = _shanten_tables().get
+    k5 = 5 + k
+    for g in range(4):
+        o = fh.others[g]
+        code = fh.codes[g]
+        honor = g == 3
+        first = 27 if honor else 9 * g
+        for f in range(first, first + (7 if honor else 9)):
+            if f == WILD:
+                continue
+            c = counts[f]
+            if c >= 4:
+                continue
+            if odd_ok if c & 1 else even_ok:
+                m |= 1 << f
+                continue
+            v = get(code + _GPOW[f], honor)
+            if o is None:
+                ok = v[k5] > limit
+            else:
+                ok = False
+                for i in range(k + 1):
+                    if o[i] + v[k5 - i] > limit or o[5 + i] + v[k - i] > limit:
+                        ok = True
+                        break
+            if ok:
+                m |= 1 << f
     return m
 
 
