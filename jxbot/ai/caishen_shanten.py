@@ -151,10 +151,12 @@ class Faced:
 # --- memo: the same hands come back (the hand after last turn's discard is this turn's hand minus its
 # draw; the four rotations of a duel wall replay the field's hands). Keys are the hand's base-5 code
 # (wild tiles included, so it names the multiset) ×2 + any open meld; values are exact, so what the
-# memo holds never changes a result. Bounded: cleared when full.
-MEMO_MAX = 200_000
+# memo holds never changes a result. Bounded (about 5 MB each when full, the values shared): cleared
+# when full.
+MEMO_MAX = 50_000
 _SHANTEN: dict[int, tuple[int, int]] = {}
 _USEFUL: dict[int, int] = {}
+_VALUES: dict[tuple[int, int], tuple[int, int]] = {}  # one tuple per distinct (shanten, kind)
 
 
 def code_of(faced: Sequence[int]) -> int:
@@ -168,7 +170,8 @@ def hand_shanten(faced: Sequence[int], open_melds: int) -> tuple[int, int]:
     if v is None:
         if len(_SHANTEN) >= MEMO_MAX:
             _SHANTEN.clear()
-        v = _SHANTEN[key] = Faced(faced, open_melds).shanten()
+        v = Faced(faced, open_melds).shanten()
+        v = _SHANTEN[key] = _VALUES.setdefault(v, v)
     return v
 
 
@@ -186,7 +189,8 @@ def discard_shanten(faced: Sequence[int], open_melds: int, tiles: Sequence[int])
                 fh = Faced(faced, open_melds)
             if len(_SHANTEN) >= MEMO_MAX:
                 _SHANTEN.clear()
-            v = _SHANTEN[key] = fh.without(t)
+            v = fh.without(t)
+            v = _SHANTEN[key] = _VALUES.setdefault(v, v)
         out.append(v)
     return out
 
