@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from jxbot.ai import caishen_shanten
 from jxbot.rules.caishen import WILD, analyse, face
 from jxbot.rules.melds import Meld
 from jxbot.rules.shape import shanten
 from jxbot.rules.tiles import WHITE
-
-from . import caishen_shanten
 
 if TYPE_CHECKING:
     from .players import _Table

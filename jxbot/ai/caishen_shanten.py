@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from jxbot.rules.caishen import WILD
 from jxbot.rules.shape import _GPOW, _GROUP, _P, _combine, _shanten_tables
+from jxbot.rules.tiles import WHITE
+
+WILD = WHITE  # the slot the 財神 take in a hand seen through ``face`` (``jxbot.rules.caishen.WILD``)
 
 _B9 = 5**9
 _NO_PAIRS = 99  # seven pairs are impossible with melds (caishen.pairs_shanten's value)
