@@ -18,6 +18,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -53,7 +54,9 @@ async def main(args: argparse.Namespace) -> dict:
            **fast_env(tmp / "load.sqlite3", JXBOT_COMPUTER_DELAY=str(args.computer_delay),
                       JXBOT_EDIT_INTERVAL=str(args.edit_interval), JXBOT_MAX_HANDS=str(args.hands),
                       JXBOT_LAG_LOG="10", LOG_LEVEL="INFO")}
-    bot = BotProcess(["-m", "jxbot.cli", "run"], env, tmp / "bot.log", tmp)
+    argv = [str(REPO / "bench" / "profile_bot.py"), str(Path(args.profile).resolve()), "run"] if args.profile \
+        else ["-m", "jxbot.cli", "run"]
+    bot = BotProcess(argv, env, tmp / "bot.log", tmp)
     await bot.start()
     out: dict = {"bench": "e2e_load", "tables": args.tables, "humans_per_table": args.humans}
     try:
@@ -88,6 +91,9 @@ async def main(args: argparse.Namespace) -> dict:
 
         t0 = time.monotonic()
         wall0 = time.time()
+        cpu0 = cpu_seconds(bot)
+        if args.profile and bot.proc is not None:
+            bot.proc.send_signal(signal.SIGUSR1)  # bench/profile_bot.py: the profile counts from here
         aps = [AutoPlayer(p, Style(claim="greedy"), think=args.think).start() for w in worlds for p in w.players]
         rss_peak = 0
         done = 0
@@ -99,6 +105,7 @@ async def main(args: argparse.Namespace) -> dict:
                 break
         duration = time.monotonic() - t0
         t_end, wall_end = time.monotonic(), time.time()
+        cpu_used = cpu_seconds(bot) - cpu0
         for ap in aps:
             ap.stopping = True
         double.notify()
@@ -139,6 +146,10 @@ async def main(args: argparse.Namespace) -> dict:
             "rest_per_hand": {k: round(v * per_hand, 1) for k, v in per_move.items()} if per_hand else None,
             "rest_per_s_per_table": round(per_table_rps, 3),
             "tables_per_token_at_50rps": int(50 / per_table_rps) if per_table_rps else None,
+            # the bot process's CPU time (all threads) while the tables played, per move and per second
+            "bot_cpu_s": round(cpu_used, 1), "bot_cpu_ms_per_move": round(1000 * cpu_used / moves, 1) if moves else None,
+            "bot_cpu_share": round(cpu_used / duration, 2) if duration else None,
+            "load_avg_1m": round(os.getloadavg()[0], 2),
             "loop_lag_p99_ms": max(lags) if lags else None,
             "loop_lag_max_ms": max(lag_max) if lag_max else None,
             "rss_base_mb": round(rss0 / 2**20, 1), "rss_peak_mb": round(rss_peak / 2**20, 1),
@@ -158,6 +169,17 @@ async def main(args: argparse.Namespace) -> dict:
         await bot.kill()
         await double.stop()
     return out
+
+
+def cpu_seconds(bot: BotProcess) -> float:
+    """User + system CPU time of the bot process so far (Linux /proc; 0 elsewhere)."""
+    if bot.proc is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{bot.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def moves_in(db: Path, since: float, until: float) -> tuple[int, float | None]:
@@ -213,6 +235,8 @@ if __name__ == "__main__":
     ap.add_argument("--edit-interval", type=float, default=1.0, help="JXBOT_EDIT_INTERVAL")
     ap.add_argument("--warmup", type=float, default=8.0, help="seconds of one warm-up table before measuring")
     ap.add_argument("--concurrency", type=int, default=10, help="tables being opened at once")
+    ap.add_argument("--profile", default="", help="write a CPU profile of the bot process to this file "
+                    "(bench/profile_bot.py; every thread with yappi installed)")
     ap.add_argument("--sweep", default="", help="e.g. 1,2,4: the request budget per number of people per table")
     ap.add_argument("--sweep-tables", type=int, default=20)
     ap.add_argument("--sweep-seconds", type=float, default=40.0)
