@@ -73,6 +73,10 @@ class Table:
     nonces: dict[int, int] = field(default_factory=dict)
     # seat -> the action set the nonce was issued for
     action_keys: dict[int, frozenset[str]] = field(default_factory=dict)
+    # seat -> (action set, nonce) of the panel a restarted process found in the seat's DM (cogs/panel_nonce.py)
+    restored: dict[int, tuple[frozenset[str], int]] = field(default_factory=dict)
+    # seat -> the nonce a restart gave it, while the seat shows a restored one: the next nonce goes above it
+    nonce_floor: dict[int, int] = field(default_factory=dict)
     session: Any = None  # the running game (cogs.play.Session)
     # silver held for each seated player while they sit (RULES A10): stake × multiplier + fee
     hold: int = 0
@@ -174,7 +178,13 @@ class Table:
         """The nonce for ``seat``'s buttons: a new one whenever what the seat may do changes."""
         if self.action_keys.get(seat) != action_keys:
             self.action_keys[seat] = action_keys
-            self.nonces[seat] = self.nonces.get(seat, 0) + 1
+            old = self.restored.pop(seat, None)
+            if old is not None and old[0] == action_keys and action_keys:
+                # after a restart the panel from before offers just these actions: its buttons keep working
+                self.nonce_floor[seat] = self.nonces.get(seat, 0)
+                self.nonces[seat] = old[1]
+            else:
+                self.nonces[seat] = max(self.nonces.get(seat, 0), self.nonce_floor.pop(seat, 0)) + 1
         return self.nonces.get(seat, 0)
 
     # ---- persistence
@@ -186,7 +196,7 @@ class Table:
             "table_message_id": self.table_message_id,
             "panels": {str(k): list(v) for k, v in self.panels.items()},
             "panel_users": {str(k): v for k, v in self.panel_users.items()},
-            "nonces": {str(k): v for k, v in self.nonces.items()},
+            "nonces": {str(k): max(v, self.nonce_floor.get(k, 0)) for k, v in self.nonces.items()},
             "hold": self.hold, "escapers": sorted(self.escapers),
         }
 

@@ -713,11 +713,14 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             hid = runner_state.get("hand_id")
             if hid:
                 events = [e if isinstance(e, dict) else e.event for e in await self.bot.store.hand_events(hid)]
+            from cogs.panel_nonce import restore_panel_nonces
+
+            await restore_panel_nonces(self.bot, table)  # a panel whose actions still hold keeps its buttons
             session = Session(self.bot, self, table)
             # the table message from before the restart is retired once a new one is posted below the notice
             session.observer.retire, table.table_message_id = table.table_message_id, None
             session.start(runner_state=runner_state, events=events)
-            session.refresh()  # fresh panels: every button shown before the restart is now stale
+            session.refresh()  # fresh panels (countdowns); buttons from before work only if their actions still hold
             ch = self.bot.get_partial_messageable(table.channel_id)
             try:
                 await ch.send(t("bot.dm.resumed", table.lang))
