@@ -88,6 +88,15 @@ def _items_height(score: dict) -> int:
     return 54 + n * 38 + 14
 
 
+LEGEND_SIZE = 22  # the formula's legend: 12 px when the picture is shown 550 px wide (a phone)
+LEGEND_H = 30  # its line under the formula
+
+
+def _formula_h(view: dict) -> int:
+    """The formula panel: the formula, and (台/番 rulesets) the legend on a line of its own under it."""
+    return 92 + (0 if view.get("ruleset") == "caishen" else LEGEND_H)
+
+
 def _layout_height(view: dict) -> int:
     h = HEADER_H + 18
     score = view.get("score")
@@ -97,7 +106,7 @@ def _layout_height(view: dict) -> int:
         extra = side_geometry(MELD_W).h if any(m.get("kind") == "added_kong" for m in view.get("melds") or []) else 0
         h += g.box_h + 40 + extra + 18
         if score:
-            h += _items_height(score) + 18 + 92 + 18
+            h += _items_height(score) + 18 + _formula_h(view) + 18
     h += 50 + ROW_H * len(view.get("payments") or []) + 16 + 18
     h += 70 + PAD - 18
     return h
@@ -194,7 +203,8 @@ def draw_result(view: dict, lang: str) -> Image.Image:
                            20, C.TEXT_DIM, anchor="rm")
                     iy += 38
             y += ih + 18
-            _panel(dr, PAD, y, WIDTH - PAD, y + 92)
+            fh = _formula_h(view)
+            _panel(dr, PAD, y, WIDTH - PAD, y + fh)
             if caishen:
                 formula = _t("score.caishen_formula", lang, stake=score.get("stake", 1), mult=mult,
                              points=score.get("points", 0))
@@ -202,8 +212,8 @@ def draw_result(view: dict, lang: str) -> Image.Image:
             else:
                 _superscript_formula(dr, WIDTH // 2, y + 60, score, lang)
                 cap = f"{L('stake', lang)} × {L('tai', lang)} × 2^{L('fan', lang)}"
-                C.text(dr, (WIDTH - PAD - 16, y + 80), cap, 14, C.TEXT_DIM, anchor="rs")
-            y += 92 + 18
+                C.text(dr, (WIDTH // 2, y + fh - 18), cap, LEGEND_SIZE, C.TEXT_DIM, anchor="ms")
+            y += fh + 18
     # settlement table
     pays = view.get("payments") or []
     th = 50 + ROW_H * len(pays) + 16
