@@ -64,6 +64,7 @@ from jxbot.store.models import (
 from jxbot.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 Scope = Literal["guild", "global"]
+APPEND_BATCH = 200  # moves (of any tables) committed together at most (Store.append_events)
 DAY = 86_400.0
 SETTLEMENT_REASONS = {"win": ("loss", "win"), "fee": ("fee", "fee"), "escape": ("escape", "escape")}
 LEADERBOARD_KINDS = ("balance", "net", "wins", "biggest", "points", "mult", "tai", "fan")
@@ -158,6 +159,8 @@ class Store:
         self._rlock = self._wlock if rdb is db else asyncio.Lock()
         # silver held for seated players (RULES A10): (scope, user) -> {hold key (a table id): amount}
         self._holds: dict[tuple[int, int], dict[str, int]] = {}
+        self._appends: list[tuple[str, int, list[str], float, Any]] = []  # append_events waiting for a commit
+        self._appender: asyncio.Future[None] | None = None
 
     # ------------------------------------------------------------------------- open / close
     @classmethod
@@ -822,36 +825,87 @@ class Store:
         """Append events ``start``, ``start + 1``, … in one transaction (a table's move is often two or
         three events: one commit instead of several). The rules of :meth:`append_event` hold for each:
         an index already stored must hold the same event (a retry), a gap raises ``EventOutOfOrder``.
-        Returns how many were written."""
+        Returns how many were written.
+
+        Group commit: the moves of every table that arrive while a write is in progress go into the next
+        transaction together (at most APPEND_BATCH), four trips to the database thread and one commit for
+        all of them, where one each would queue every table behind the others' trips under load. Each
+        caller still returns only once its events are committed, and gets its own error."""
         if not isinstance(start, int) or isinstance(start, bool) or start < 0:
             raise InvalidArgument("event index must be a non-negative integer")
         texts = [_json_text(e, "event") for e in events]
         if not texts:
             return 0
-        at = _time(now)
+        fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._appends.append((hand_id, start, texts, _time(now), fut))
+        if self._appender is None or self._appender.done():
+            self._appender = asyncio.ensure_future(self._append_batches())
+        return await fut
+
+    async def _append_batches(self) -> None:
+        while self._appends:
+            batch = [b for b in self._appends[:APPEND_BATCH] if not b[4].done()]  # (a cancelled caller: skipped)
+            del self._appends[:APPEND_BATCH]
+            if not batch:
+                continue
+            try:
+                results = await self._append_batch(batch)
+            except BaseException as exc:  # the transaction failed: every move in it failed
+                for *_, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                continue
+            for (*_, fut), res in zip(batch, results, strict=True):
+                if not fut.done():
+                    if isinstance(res, Exception):
+                        fut.set_exception(res)
+                    else:
+                        fut.set_result(res)
+
+    async def _append_batch(self, batch: list[tuple[str, int, list[str], float, Any]]) -> list[int | Exception]:
+        hands = sorted({b[0] for b in batch})
+        out: list[int | Exception] = []
+        new: list[tuple[str, int, str, float]] = []
+        queued: dict[tuple[str, int], str] = {}  # written by this batch (not inserted yet)
         async with self._write() as db:
-            row = await self._one(
+            rows = await self._all(
                 db,
-                "SELECT (SELECT COALESCE(MAX(idx) + 1, 0) FROM hand_events WHERE hand_id = ?1), "
-                "EXISTS(SELECT 1 FROM hands WHERE hand_id = ?1)",
-                (hand_id,),
+                "SELECT h.hand_id, (SELECT COALESCE(MAX(e.idx) + 1, 0) FROM hand_events e WHERE e.hand_id = h.hand_id) "
+                f"FROM hands h WHERE h.hand_id IN ({','.join('?' * len(hands))})",
+                hands,
             )
-            next_index, known = row
-            if not known:
-                raise UnknownHand(f"hand {hand_id}")
-            if start > next_index:
-                raise EventOutOfOrder(f"hand {hand_id}: expected event {next_index}, got {start}")
-            if start < next_index:  # a retry of events already stored: they must be the same
-                stored = dict(await self._all(
-                    db, "SELECT idx, event FROM hand_events WHERE hand_id = ? AND idx >= ? AND idx < ?",
-                    (hand_id, start, min(next_index, start + len(texts)))))
-                for i, text in enumerate(texts[: next_index - start]):
-                    old = stored.get(start + i)
-                    if old != text and (old is None or json.loads(old) != json.loads(text)):
-                        raise EventConflict(f"hand {hand_id} event {start + i} differs from the stored one")
-            new = [(hand_id, start + i, text, at) for i, text in enumerate(texts) if start + i >= next_index]
-            await db.executemany("INSERT INTO hand_events(hand_id, idx, event, at) VALUES (?, ?, ?, ?)", new)
-        return len(new)
+            stored_next = {r[0]: int(r[1]) for r in rows}
+            next_of = dict(stored_next)
+            for hand_id, start, texts, at, _ in batch:
+                if hand_id not in next_of:
+                    out.append(UnknownHand(f"hand {hand_id}"))
+                    continue
+                next_index = next_of[hand_id]
+                if start > next_index:
+                    out.append(EventOutOfOrder(f"hand {hand_id}: expected event {next_index}, got {start}"))
+                    continue
+                if start < next_index:  # a retry of events already stored: they must be the same
+                    upto = min(next_index, start + len(texts))
+                    stored = dict(await self._all(
+                        db, "SELECT idx, event FROM hand_events WHERE hand_id = ? AND idx >= ? AND idx < ?",
+                        (hand_id, start, upto))) if start < stored_next[hand_id] else {}
+                    stored.update({i: queued[(hand_id, i)] for i in range(start, upto) if (hand_id, i) in queued})
+                    bad = next((start + i for i, text in enumerate(texts[: next_index - start])
+                                if (old := stored.get(start + i)) != text
+                                and (old is None or json.loads(old) != json.loads(text))), None)
+                    if bad is not None:
+                        out.append(EventConflict(f"hand {hand_id} event {bad} differs from the stored one"))
+                        continue
+                rows_new = [(hand_id, start + i, text, at) for i, text in enumerate(texts) if start + i >= next_index]
+                new.extend(rows_new)
+                queued.update({(hand_id, r[1]): r[2] for r in rows_new})
+                next_of[hand_id] = max(next_index, start + len(texts))
+                out.append(len(rows_new))
+            if new:
+                await db.executemany("INSERT INTO hand_events(hand_id, idx, event, at) VALUES (?, ?, ?, ?)", new)
+        return out
 
     async def hand_events(self, hand_id: str) -> list[Any]:
         """The hand's events in order (parsed JSON)."""
