@@ -33,6 +33,7 @@ from tests.e2e.feel import Timeline, own_panel_ms, rest_calls  # noqa: E402
 from tests.e2e.players import AutoPlayer, Player, Style  # noqa: E402
 from tests.e2e.scenario import World, fast_env, open_table  # noqa: E402
 
+PRESS_RE = re.compile(r"press timing \(ms\): (.*)")
 LAG_RE = re.compile(r"event loop lag: .*?p99_ms=([0-9.]+).*?max_ms=([0-9.]+)")
 
 
@@ -128,6 +129,7 @@ async def main(args: argparse.Namespace) -> dict:
         log = bot.log()
         lags = [float(m.group(1)) for m in LAG_RE.finditer(log)]
         lag_max = [float(m.group(2)) for m in LAG_RE.finditer(log)]
+        out["press_stages_ms"] = press_stages(log)
         bot_errors = [ln for ln in log.splitlines() if " ERROR " in ln or ln.startswith("Traceback")]
         player_errors = [e for ap in aps for e in ap.errors]
         out.update({
@@ -169,6 +171,21 @@ async def main(args: argparse.Namespace) -> dict:
         await bot.kill()
         await double.stop()
     return out
+
+
+def press_stages(log: str) -> dict:
+    """The bot's own press timing (jxbot/press_timing.py): per stage, the median of the logged p50s and
+    the largest logged p99."""
+    p50: dict[str, list[float]] = {}
+    p99: dict[str, list[float]] = {}
+    for m in PRESS_RE.finditer(log):
+        for part in m.group(1).split():
+            k, _, v = part.partition("=")
+            if k.endswith("_p50"):
+                p50.setdefault(k[:-4], []).append(float(v))
+            elif k.endswith("_p99"):
+                p99.setdefault(k[:-4], []).append(float(v))
+    return {k: {"p50": sorted(v)[len(v) // 2], "p99": max(p99.get(k) or [0.0])} for k, v in p50.items()}
 
 
 def cpu_seconds(bot: BotProcess) -> float:

@@ -19,6 +19,23 @@ from pathlib import Path
 EVERY = 5.0  # seconds between dumps
 
 
+def _group(module: str) -> str:
+    """A function's package: jxbot.rules, render, cogs, discord, aiohttp, asyncio, PIL, … ("builtins": C)."""
+    m = module.replace("\\", "/")
+    for mark in ("/site-packages/", "/lib/python3.", "/jxbot/", "/render/", "/cogs/", "/bench/"):
+        if mark in m:
+            rest = m.split(mark, 1)[1]
+            if mark == "/lib/python3.":
+                rest = rest.split("/", 1)[1] if "/" in rest else rest
+            head = rest.split("/")[0].removesuffix(".py")
+            if mark in ("/jxbot/",):
+                return "jxbot." + head
+            if mark in ("/render/", "/cogs/", "/bench/"):
+                return mark.strip("/")
+            return head
+    return m
+
+
 def _dump_yappi(out: Path) -> None:
     import yappi
 
@@ -29,6 +46,12 @@ def _dump_yappi(out: Path) -> None:
     for t in sorted(threads, key=lambda t: -t.ttot):
         buf.write(f"{t.ttot:9.2f}  {t.name} (id {t.id})\n")
     total = sum(t.ttot for t in threads) or 1.0
+    groups: dict[str, float] = {}
+    for s in stats:
+        groups[_group(s.module)] = groups.get(_group(s.module), 0.0) + s.tsub
+    buf.write(f"\n## own time by package (all threads; total {total:.2f} s)\n")
+    for g, v in sorted(groups.items(), key=lambda kv: -kv[1]):
+        buf.write(f"{v:8.2f} {100 * v / total:5.1f}%  {g}\n")
     buf.write(f"\n## by own time (all threads; total {total:.2f} s)\n")
     for s in sorted(stats, key=lambda s: -s.tsub)[:60]:
         buf.write(f"{s.tsub:8.2f} {100 * s.tsub / total:5.1f}%  {s.ncall:9d}  {s.module}:{s.lineno} {s.name}\n")

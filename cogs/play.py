@@ -35,6 +35,7 @@ from jxbot.bot import (
 )
 from jxbot.game.actions import Action, ActionType
 from jxbot.i18n import t
+from jxbot.press_timing import press_age_ms
 from jxbot.rules.tiles import tile_name, wind_name
 from jxbot.safety import md, ping
 
@@ -437,8 +438,10 @@ class DiscordSeat:
         """Answer the player's own press by updating the pressed panel in the interaction response
         (type 7; no REST edit, and the player sees the result at once). Call with ``answering`` raised
         around the submit; lowers it."""
+        t0 = time.perf_counter()
         try:
             async with self._io:
+                interaction.extras.setdefault("press_ms", {})["lock"] = (time.perf_counter() - t0) * 1000.0
                 await self._answer(interaction)
         finally:
             self.answering = max(0, self.answering - 1)
@@ -454,8 +457,12 @@ class DiscordSeat:
             return
         offer = self._fresh_offer()
         sig = self.signature()
+        timing = interaction.extras.setdefault("press_ms", {})
+        t0 = time.perf_counter()
         content, comps, png = await self.build(urgent=True)
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
+        t1 = time.perf_counter()
+        timing["draw"] = (t1 - t0) * 1000.0
         try:
             if take_response(interaction):
                 await interaction.response.edit_message(content=content, view=comps, attachments=files)
@@ -466,6 +473,11 @@ class DiscordSeat:
             log.warning("answering a press at table %s seat %d failed: %s", self.session.table.id, self.seat, exc)
             self._pushed = None
             return
+        timing["send"] = (time.perf_counter() - t1) * 1000.0
+        timing["total"] = press_age_ms(interaction)
+        times = getattr(self.session.bot, "press_times", None)
+        if times is not None:
+            times.record(timing)
         self._pushed = sig
         self._delivered(offer)
         where = self.session.table.panels.get(self.seat)
@@ -952,6 +964,8 @@ class PlayCog(commands.Cog):
         if ds is not None and ds.occupant.dm_ok is False:
             ds.ephemeral = interaction
         action = Action(ActionType(cid.verb), cid.seat, cid.arg)  # type: ignore[arg-type]
+        timing = interaction.extras.setdefault("press_ms", {})  # jxbot/press_timing.py
+        timing["queue"], t0 = press_age_ms(interaction), time.perf_counter()
         if ds is not None:
             ds.answering += 1  # the panel this press changes goes out in its response, not as an edit
             guard = interaction.extras.get("ack_guard")
@@ -964,6 +978,7 @@ class PlayCog(commands.Cog):
             if ds is not None:
                 ds.answering = max(0, ds.answering - 1)
             raise
+        timing["submit"] = (time.perf_counter() - t0) * 1000.0
         if err is not None:
             if ds is not None:
                 ds.answering = max(0, ds.answering - 1)

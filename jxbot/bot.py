@@ -380,6 +380,9 @@ class JxBot(commands.Bot):
         self._sync = sync
         self._extensions = extensions
         self.coalescer = EditCoalescer(settings.edit_interval)
+        from jxbot.press_timing import PressTimes
+
+        self.press_times = PressTimes(settings.lag_log)  # where a press's time goes (JXBOT_LAG_LOG)
         self._buttons: dict[str, ButtonHandler] = {}
 
     # -- buttons
