@@ -119,6 +119,56 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
+def _append_batch_sync(conn: sqlite3.Connection, batch: list[tuple[str, int, list[str], float, Any]]
+                       ) -> list[int | Exception]:
+    """Store.append_events' transaction for a batch of moves, in the connection's thread: one answer per
+    move (how many events it wrote, or its own error); a failed commit raises for the whole batch."""
+    hands = sorted({b[0] for b in batch})
+    out: list[int | Exception] = []
+    new: list[tuple[str, int, str, float]] = []
+    queued: dict[tuple[str, int], str] = {}  # written by this batch (not inserted yet)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        rows = conn.execute(
+            "SELECT h.hand_id, (SELECT COALESCE(MAX(e.idx) + 1, 0) FROM hand_events e WHERE e.hand_id = h.hand_id) "
+            f"FROM hands h WHERE h.hand_id IN ({','.join('?' * len(hands))})", hands).fetchall()
+        stored_next = {r[0]: int(r[1]) for r in rows}
+        next_of = dict(stored_next)
+        for hand_id, start, texts, at, _ in batch:
+            if hand_id not in next_of:
+                out.append(UnknownHand(f"hand {hand_id}"))
+                continue
+            next_index = next_of[hand_id]
+            if start > next_index:
+                out.append(EventOutOfOrder(f"hand {hand_id}: expected event {next_index}, got {start}"))
+                continue
+            if start < next_index:  # a retry of events already stored: they must be the same
+                upto = min(next_index, start + len(texts))
+                stored = dict(conn.execute(
+                    "SELECT idx, event FROM hand_events WHERE hand_id = ? AND idx >= ? AND idx < ?",
+                    (hand_id, start, upto)).fetchall()) if start < stored_next[hand_id] else {}
+                stored.update({i: queued[(hand_id, i)] for i in range(start, upto) if (hand_id, i) in queued})
+                bad = [start + i for i, text in enumerate(texts[: next_index - start])
+                       if stored.get(start + i) != text
+                       and (stored.get(start + i) is None or json.loads(stored[start + i]) != json.loads(text))]
+                if bad:
+                    out.append(EventConflict(f"hand {hand_id} event {bad[0]} differs from the stored one"))
+                    continue
+            rows_new = [(hand_id, start + i, text, at) for i, text in enumerate(texts) if start + i >= next_index]
+            new.extend(rows_new)
+            queued.update({(hand_id, r[1]): r[2] for r in rows_new})
+            next_of[hand_id] = max(next_index, start + len(texts))
+            out.append(len(rows_new))
+        if new:
+            conn.executemany("INSERT INTO hand_events(hand_id, idx, event, at) VALUES (?, ?, ?, ?)", new)
+        conn.execute("COMMIT")
+    except BaseException:
+        with suppress(sqlite3.Error):  # (already rolled back by SQLite on some errors)
+            conn.execute("ROLLBACK")
+        raise
+    return out
+
+
 def _json_text(value: Any, what: str) -> str:
     """Accept a JSON string or a JSON-able object; return compact text."""
     if isinstance(value, str):
@@ -865,47 +915,10 @@ class Store:
                         fut.set_result(res)
 
     async def _append_batch(self, batch: list[tuple[str, int, list[str], float, Any]]) -> list[int | Exception]:
-        hands = sorted({b[0] for b in batch})
-        out: list[int | Exception] = []
-        new: list[tuple[str, int, str, float]] = []
-        queued: dict[tuple[str, int], str] = {}  # written by this batch (not inserted yet)
-        async with self._write() as db:
-            rows = await self._all(
-                db,
-                "SELECT h.hand_id, (SELECT COALESCE(MAX(e.idx) + 1, 0) FROM hand_events e WHERE e.hand_id = h.hand_id) "
-                f"FROM hands h WHERE h.hand_id IN ({','.join('?' * len(hands))})",
-                hands,
-            )
-            stored_next = {r[0]: int(r[1]) for r in rows}
-            next_of = dict(stored_next)
-            for hand_id, start, texts, at, _ in batch:
-                if hand_id not in next_of:
-                    out.append(UnknownHand(f"hand {hand_id}"))
-                    continue
-                next_index = next_of[hand_id]
-                if start > next_index:
-                    out.append(EventOutOfOrder(f"hand {hand_id}: expected event {next_index}, got {start}"))
-                    continue
-                if start < next_index:  # a retry of events already stored: they must be the same
-                    upto = min(next_index, start + len(texts))
-                    stored = dict(await self._all(
-                        db, "SELECT idx, event FROM hand_events WHERE hand_id = ? AND idx >= ? AND idx < ?",
-                        (hand_id, start, upto))) if start < stored_next[hand_id] else {}
-                    stored.update({i: queued[(hand_id, i)] for i in range(start, upto) if (hand_id, i) in queued})
-                    bad = next((start + i for i, text in enumerate(texts[: next_index - start])
-                                if (old := stored.get(start + i)) != text
-                                and (old is None or json.loads(old) != json.loads(text))), None)
-                    if bad is not None:
-                        out.append(EventConflict(f"hand {hand_id} event {bad} differs from the stored one"))
-                        continue
-                rows_new = [(hand_id, start + i, text, at) for i, text in enumerate(texts) if start + i >= next_index]
-                new.extend(rows_new)
-                queued.update({(hand_id, r[1]): r[2] for r in rows_new})
-                next_of[hand_id] = max(next_index, start + len(texts))
-                out.append(len(rows_new))
-            if new:
-                await db.executemany("INSERT INTO hand_events(hand_id, idx, event, at) VALUES (?, ?, ?, ?)", new)
-        return out
+        # the whole transaction in ONE trip to the connection's thread (aiosqlite runs the function there):
+        # a trip costs an event-loop turn, which is long when the bot is busy
+        async with self._wlock:
+            return await self._db._execute(_append_batch_sync, self._db._conn, batch)
 
     async def hand_events(self, hand_id: str) -> list[Any]:
         """The hand's events in order (parsed JSON)."""
