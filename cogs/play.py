@@ -69,6 +69,17 @@ def _pool(urgent: bool) -> concurrent.futures.ThreadPoolExecutor:
     return pool
 
 
+# When the bot is busy (this many background pictures already waiting for the drawing thread), a table
+# message's picture is redrawn at most every BUSY_PICTURE_EVERY s; its status text still follows every move.
+BUSY_PICTURES_WAITING = 3
+BUSY_PICTURE_EVERY = 3.0
+_WAITING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, int] = weakref.WeakKeyDictionary()  # per loop
+
+
+def background_pictures_waiting() -> int:
+    return _WAITING.get(asyncio.get_running_loop(), 0)
+
+
 BACKGROUND_REST = 1.0  # after a background picture, rest this many times as long as it took to draw
 MAX_REST = 0.1  # seconds
 _GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
@@ -87,11 +98,18 @@ async def render_async(kind: str, view: dict, lang: str, *, urgent: bool = False
     gate = _GATES.get(loop)
     if gate is None:
         gate = _GATES[loop] = asyncio.Lock()  # one per event loop (tests run several)
-    async with gate:
+    _WAITING[loop] = _WAITING.get(loop, 0) + 1
+    try:
+        await gate.acquire()
+    finally:
+        _WAITING[loop] -= 1
+    try:
         t0 = time.perf_counter()
         png = await loop.run_in_executor(_pool(False), render_png, kind, view, lang)
         # (capped: the first pictures of a process are slow while the sprite caches fill)
         await asyncio.sleep(min(MAX_REST, (time.perf_counter() - t0) * BACKGROUND_REST))
+    finally:
+        gate.release()
     return png
 
 
@@ -499,6 +517,10 @@ class ChannelObserver:
         self.view: dict | None = None
         self.retire: int | None = None  # a table message from before a restart: retired once the new one is up
         self._shown: str | None = None  # the status text and picture inputs last shown
+        self._text_shown: str | None = None  # the status text last shown (a busy bot edits it alone)
+        self._picture_at = -1e18  # when the picture was last drawn (time.monotonic())
+        self._later: asyncio.TimerHandle | None = None  # a busy bot's picture, due later
+        self._final = False  # the hand is over: the table message shows its last state, picture included
 
     async def notify(self, view: dict, note: dict | None) -> None:
         self.view = view
@@ -510,6 +532,11 @@ class ChannelObserver:
         view.pop("step", None)  # not drawn
         view.pop("deadline", None)  # in the text, to the second
         return json.dumps([status_text(self.view or {}, self.session.table.lang), view], sort_keys=True, default=str)
+
+    def _picture_due(self) -> None:
+        self._later = None
+        if self.session.table.table_message_id is not None:
+            self.session.bot.coalescer.submit(("table", self.session.table.id), self.push)
 
     def components(self) -> discord.ui.View:
         v = discord.ui.View(timeout=None)
@@ -526,6 +553,24 @@ class ChannelObserver:
         if sig == self._shown and table.table_message_id is not None:
             return  # nothing visible changed (e.g. a claim answered in a window): no edit
         content = status_text(self.view, table.lang)
+        since = time.monotonic() - self._picture_at
+        if (table.table_message_id is not None and since < BUSY_PICTURE_EVERY and not self._final
+                and background_pictures_waiting() >= BUSY_PICTURES_WAITING):
+            # busy: the status text now, the picture once BUSY_PICTURE_EVERY has passed since the last one
+            try:
+                if content != self._text_shown:
+                    ch = bot.get_partial_messageable(table.channel_id)
+                    await ch.get_partial_message(table.table_message_id).edit(content=content)
+                    self._text_shown = content
+                if self._later is None:
+                    self._later = asyncio.get_running_loop().call_later(BUSY_PICTURE_EVERY - since, self._picture_due)
+                return
+            except discord.NotFound:
+                table.table_message_id = None  # deleted: a new table message (with its picture) below
+        if self._later is not None:
+            self._later.cancel()
+            self._later = None
+        self._picture_at = time.monotonic()
         png = await render_async("table", copy.deepcopy(self.view), table.lang)
         files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
         ch = bot.get_partial_messageable(table.channel_id)
@@ -533,13 +578,13 @@ class ChannelObserver:
             try:
                 await ch.get_partial_message(table.table_message_id).edit(
                     content=content, view=self.components(), attachments=files)
-                self._shown = sig
+                self._shown, self._text_shown = sig, content
                 return
             except discord.NotFound:
                 table.table_message_id = None
         msg = await ch.send(content=content, view=self.components(), files=files)
         table.table_message_id = msg.id
-        self._shown = sig
+        self._shown, self._text_shown = sig, content
         await self.session.cog.save(table)  # a restart finds this message (and retires it)
         old, self.retire = self.retire, None
         if old is not None and old != msg.id:
@@ -558,7 +603,11 @@ class ChannelObserver:
     async def on_result(self, result: dict) -> None:
         table, bot = self.session.table, self.session.bot
         lang = table.lang
+        if self._later is not None:  # a busy bot's picture still due: drawn now, before the result
+            self._final = True
+            bot.coalescer.submit(("table", table.id), self.push)
         await bot.coalescer.flush(("table", table.id))
+        self._final = False
         lines = [result_text(result, lang)]
         png = await render_async("result", copy.deepcopy(result), lang, urgent=True)  # everyone waits for it
         files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
