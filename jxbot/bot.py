@@ -171,6 +171,7 @@ async def after_guard(interaction: discord.Interaction) -> None:
 ALREADY_ACKNOWLEDGED = 40060  # Discord: "Interaction has already been acknowledged"
 
 
+SWITCH_INTERVAL = 0.0005  # seconds: the interpreter's GIL switch interval in the running bot (run_bot)
 ACK_AFTER = 2.0  # seconds: acknowledge anything still unanswered by then (Discord allows 3)
 # a button press is normally answered with its result (the updated panel) within ~0.1 s; under load it is
 # deferred sooner than a command, and its result then edits the pressed message (a free webhook edit)
@@ -530,6 +531,10 @@ def run_bot(settings: Settings, *, sync: bool = True) -> int:
     scope this program refuses, an unreadable file) ends the start-up before the login: one line, exit 2."""
     log.info("starting with settings:\n%s", settings.describe())  # the token shows as (set)
     configure_endpoints(settings.discord_api_base)
+    # The store's and the drawing threads release the GIL around every SQLite step and most Pillow calls,
+    # then wait for the busy event loop to hand it back: by default up to 5 ms each time, which under load
+    # queued every table's moves behind the store thread. 0.5 ms keeps those hand-backs short.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         return asyncio.run(_serve(settings, sync))
     except KeyboardInterrupt:
