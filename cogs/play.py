@@ -328,7 +328,8 @@ class DiscordSeat:
         autowin = bool(((view.get("seats") or [{}] * 4)[self.seat]).get("autowin"))
         content = panel_text(table, self.seat, view, lang)
         comps = panel_components(table.id, self.seat, nonce, view, lang, autowin=autowin)
-        png = await render_async("hand", copy.deepcopy(view), lang, urgent=urgent) if view else None
+        # drawn as it is (no copy: a seat view is built afresh for every change and never changed in place)
+        png = await render_async("hand", view, lang, urgent=urgent) if view else None
         return content, comps, png
 
     async def notify(self, view: dict, note: dict | None) -> None:
@@ -571,7 +572,7 @@ class ChannelObserver:
             self._later.cancel()
             self._later = None
         self._picture_at = time.monotonic()
-        png = await render_async("table", copy.deepcopy(self.view), table.lang)
+        png = await render_async("table", self.view, table.lang)  # (fresh for every change, never changed in place)
         files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
         ch = bot.get_partial_messageable(table.channel_id)
         if table.table_message_id is not None:
