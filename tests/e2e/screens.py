@@ -39,14 +39,32 @@ def _clean(text: str, names: dict[int, str]) -> str:
 
     text = re.sub(r"<@(\d+)>", lambda m: "@" + names.get(int(m.group(1)), "someone"), text)
     text = re.sub(r"<t:(\d+):R>", "in 20 s", text)
-    text = text.replace("**", "")
+    text = text.replace("**", "").replace("`", "")
+    # emoji and other characters the UI font lacks are left out (a client draws them; "?" would mislead)
+    text = "".join(c for c in text if c == "\n" or not fonts.missing_chars(c))
     return "\n".join(fonts.safe_text(line) for line in text.splitlines())
+
+
+def _wrap(line: str, font, width: int) -> list[str]:  # noqa: ANN001
+    """A line broken to ``width`` pixels, as a client wraps it."""
+    out, cur = [], ""
+    for c in line:
+        if cur and font.getlength(cur + c) > width:
+            out.append(cur)
+            cur = c.lstrip()
+        else:
+            cur += c
+    return [*out, cur]
 
 
 def draw_message(m: Message, names: dict[int, str], author: str = "jxbot") -> Image.Image:
     """A message as a client shows it: author, text, the attached image, the buttons."""
-    f_body, f_author, f_btn = _font(22), _font(24), _font(20)
-    lines = _clean(m.content, names).splitlines()
+    f_body, f_author, f_btn, f_sub = _font(22), _font(24), _font(20), _font(17)
+    lines: list[tuple[str, bool]] = []  # (text, subtext: Discord's "-# " small grey line)
+    for raw in _clean(m.content, names).splitlines():
+        sub = raw.startswith("-# ")
+        text = raw[3:].strip() if sub else raw
+        lines.extend((part, sub) for part in _wrap(text, f_sub if sub else f_body, WIDTH - 100))
     img = Image.open(io.BytesIO(m.image())).convert("RGB") if m.image() else None
     if img is not None and img.width > WIDTH - 90:
         img = img.resize((WIDTH - 90, round(img.height * (WIDTH - 90) / img.width)))
@@ -60,8 +78,8 @@ def draw_message(m: Message, names: dict[int, str], author: str = "jxbot") -> Im
     d.text((80, 18), author, font=f_author, fill=(255, 255, 255))
     d.text((80 + d.textlength(author, font=f_author) + 10, 24), "BOT  今天", font=_font(16), fill=DIM)
     y = 56
-    for line in lines:
-        d.text((80, y), line, font=f_body, fill=TEXT)
+    for line, sub in lines:
+        d.text((80, y + (4 if sub else 0)), line, font=f_sub if sub else f_body, fill=DIM if sub else TEXT)
         y += 32
     if img is not None:
         canvas.paste(img, (80, y + 8))
