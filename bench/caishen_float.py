@@ -2,7 +2,7 @@
 
 Self-play, ``normal`` at seat 0 against three ``easy`` players, seat 0 never floating. At every
 decision where seat 0 could float instead of taking a ×2 self-draw (the conditions of
-``jxbot.ai.caishen._float_instead`` without its chance threshold: the hand stays ready, ≥ 16 tiles
+``jxbot.rulesets.caishen.ai._float_instead`` without its chance threshold: the hand stays ready, ≥ 16 tiles
 left), the hand is copied twice and played out both ways with copies of the four players: take the
 win, or float the 財神. The wall is fixed, so the pair is a like-for-like comparison of that hand's
 outcome for seat 0 (later hands are not followed). Opportunities are grouped by the chance ``p`` that
@@ -30,11 +30,11 @@ def main() -> None:
     ap.add_argument("--seed", default="float")
     args = ap.parse_args()
 
-    from jxbot.ai import caishen as ai_cs
     from jxbot.ai.players import _Table, make_player
     from jxbot.ai.selfplay import play_hand
     from jxbot.game import Action, ActionType, Hand, Match
-    from jxbot.rules.caishen import WILD
+    from jxbot.rulesets.caishen import ai as ai_cs
+    from jxbot.rulesets.caishen.rules import WILD
 
     threshold = ai_cs.FLOAT_MIN_SHARE
     rows: list[tuple[float, int, bool]] = []  # (p, gain of floating over winning, the float won)

@@ -750,7 +750,7 @@ def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str, *, rules
         return t("bot.err.no_game", lang)
     try:
         if ruleset == "caishen":
-            import jxbot.rules.caishen  # noqa: F401  (registers the caishen item and formula strings)
+            import jxbot.rulesets.caishen.rules  # noqa: F401  (registers the caishen item and formula strings)
         # the last tile is the winning tile
         sc = score_win(hand[:-1], hand[-1], wildcard=wild, stake=stake, ruleset=ruleset)
     except ValueError as exc:

@@ -45,7 +45,7 @@ def _contract_pair(hand: Hand) -> tuple[int, int] | None:
     if r.contract:  # jiaxing: (claimer, the seat it claimed from)
         return (r.contract[0], r.contract[1])
     if hand.ruleset.family == "caishen":
-        from ..game.caishen import dabao
+        from jxbot.rulesets.caishen.hand import dabao
 
         d = dabao(hand)  # (A the feeder, B the fed)
         if d is not None:

@@ -22,7 +22,7 @@ Every choice (a discard, a claim, 放弃 / 坚持) is scored in expected silver 
 
 Speed: the shanten tables of ``jxbot.ai.evaluate`` (memoised), a few dozen candidates per decision,
 ukeire only for the candidates within reach of the best. No sampling is needed inside the budget.
-The caishen ruleset is played by ``jxbot.ai.caishen`` with the hard player's defence (``caishen_hard``).
+The caishen ruleset is played by ``jxbot.rulesets.caishen.ai`` with the hard player's defence (``ai_hard``).
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ class HardPlayer(NormalPlayer):
 
     def _decide(self, tb: _Table) -> dict:
         if _family(tb.view) == "caishen":
-            from . import caishen_hard
+            from jxbot.rulesets.caishen import ai_hard as caishen_hard
 
             return caishen_hard.decide(tb)
         bt = tb.by_type

@@ -147,7 +147,7 @@ class NormalPlayer(ComputerPlayer):
 
     def _decide(self, tb: _Table) -> dict:
         if _family(tb.view) == "caishen":  # RULES B: keep 財神, value seven pairs, float when it pays
-            from . import caishen
+            from jxbot.rulesets.caishen import ai as caishen
 
             return caishen.decide(tb)
         bt = tb.by_type

@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         if not score.winning:
             out["why"] = t(f"reason.{score.reason}", lang)
         if rs.family == "caishen":
-            from jxbot.rules.caishen import multiplier_of
+            from jxbot.rulesets.caishen.rules import multiplier_of
 
             out["multiplier"] = multiplier_of(score) if score.winning else 0
             out["base"] = 2 if args.base is None else args.base
@@ -183,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
 def _caishen_payments(args: argparse.Namespace, score: object, rs: object) -> list[int] | None:
     """Each seat's gain (by seat wind, E = the dealer) for a caishen win, or None when the discarder
     is not known (a win on a discard without ``--from``)."""
-    from jxbot.rules import caishen as cs
+    from jxbot.rulesets.caishen import rules as cs
 
     if not args.self_draw and args.from_seat is None:
         return None

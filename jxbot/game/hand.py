@@ -23,8 +23,8 @@ from jxbot.rules.contract import Score, ScoreItem, Settlement, Transfer
 from jxbot.rules.melds import Meld, MeldKind
 from jxbot.rules.ruleset import RULESETS, Ruleset, get_ruleset
 from jxbot.rules.tiles import NUM_KINDS, WALL_SIZE, is_honor, next_in_sequence, sort_hand
+from jxbot.rulesets.caishen import hand as _caishen
 
-from . import caishen as _caishen
 from . import events as ev
 from .actions import CLAIM_TYPES, TURN_TYPES, Action, ActionType, action_from_json
 from .errors import IllegalAction

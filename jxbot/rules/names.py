@@ -67,4 +67,4 @@ def item_name(code: str, lang: str | None = "zh") -> str:
     return t(f"item.{code}", lang)
 
 
-from . import caishen as _caishen  # noqa: E402,F401  (registers the 財神 ruleset's item labels)
+from jxbot.rulesets.caishen import rules as _caishen  # noqa: E402,F401  (registers the 財神 ruleset's item labels)

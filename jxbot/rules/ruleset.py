@@ -67,7 +67,7 @@ class Ruleset:
     claim_window_seconds: float = 5.0
     turn_seconds: float = 20.0  # C [default]
 
-    # B — the 財神 (caishen) ruleset; ``family`` picks the functions that differ (jxbot.rules.caishen)
+    # B — the 財神 (caishen) ruleset; ``family`` picks the functions that differ (jxbot.rulesets.caishen)
     family: Literal["jiaxing", "caishen"] = "jiaxing"
     reserve_pairs: int = 0  # B2: pairs kept back (dead) at the tail, holding the flipped tile's pair
     kong_void: bool = False  # B2 (seed 海底): a kong replacement voids the upper tile of its pair

@@ -149,7 +149,7 @@ def score_win(concealed: Sequence[int], win_tile: int, melds: Sequence[Meld] = (
     check_context(melds, self_draw=self_draw, kong_draw=kong_draw, robbing_kong=robbing_kong,
                   last_tile=last_tile, first_turn=first_turn, seat_wind=seat_wind)
     if rs.family == "caishen":  # RULES B: multipliers instead of 台/番 (``float_run``: 漂財 in a row)
-        from . import caishen
+        from jxbot.rulesets.caishen import rules as caishen
 
         if cumulative:
             raise ValueError("the caishen ruleset has no cumulative 番 (黄番, 包子 …): drop --cumulative")

@@ -315,8 +315,8 @@ def is_winning(concealed: Sequence[int], melds: Sequence[Meld] = (), wildcard: i
     if len(concealed) % 3 != 2:
         return False
     rs = _ruleset(ruleset)
-    if rs.family == "caishen":  # RULES B: the hand would win as a self-draw (see jxbot.rules.caishen)
-        from .caishen import is_winning_any
+    if rs.family == "caishen":  # RULES B: the hand would win as a self-draw (see jxbot.rulesets.caishen.rules)
+        from jxbot.rulesets.caishen.rules import is_winning_any
 
         return is_winning_any(concealed, melds, wildcard, rs)
     c0, c1, c2, c3, w = _split(concealed, wildcard)
@@ -334,7 +334,7 @@ def waits(concealed: Sequence[int], melds: Sequence[Meld] = (), wildcard: int | 
         return set()
     rs = _ruleset(ruleset)
     if rs.family == "caishen":
-        from .caishen import is_winning_any
+        from jxbot.rulesets.caishen.rules import is_winning_any
 
         held = [0] * NUM_KINDS
         for t in [*concealed, *(x for m in melds for x in m.tiles)]:

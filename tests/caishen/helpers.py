@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from jxbot.game import Action, ActionType, Hand, HandContext
 from jxbot.game.hand import DEAL
 from jxbot.game.rng import HashDrbg, full_set
-from jxbot.rules.caishen import reserve_indices
 from jxbot.rules.tiles import WALL_SIZE, parse_tile, parse_tiles
+from jxbot.rulesets.caishen.rules import reserve_indices
 
 T = parse_tile
 

@@ -8,8 +8,8 @@ import pytest
 from jxbot.game import Hand
 from jxbot.game import events as ev
 from jxbot.game.errors import IllegalAction
-from jxbot.rules.caishen import multiplier_of
 from jxbot.rules.tiles import WHITE
+from jxbot.rulesets.caishen.rules import multiplier_of
 from jxbot.table.strings import error_text
 
 from .helpers import T, act, cs_hand, discard, pass_all, types_offered
@@ -186,7 +186,7 @@ def test_the_twenty_kept_back_tiles_stay_whole_and_voids_count_among_the_116():
                  3: "258m147p369s4566z"}, replacements="7z", voids="6z")
     act(h, "angang", 0, "1m")
     assert h.wall_remaining == 63 - 2
-    from jxbot.rules.caishen import reserve_indices
+    from jxbot.rulesets.caishen.rules import reserve_indices
 
     kept = reserve_indices(136 - 7)
     assert len(kept) == 20 and all(i not in kept for i in h._live)

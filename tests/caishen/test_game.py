@@ -291,7 +291,7 @@ def test_reseat_after_each_ban():
 
 
 def test_result_picture_of_a_caishen_win_draws_every_label():
-    from jxbot.rules.caishen import _WORDS, ITEM_NAMES
+    from jxbot.rulesets.caishen.rules import _WORDS, ITEM_NAMES
     from render import render_result
     from render.fonts import UI_FONT, cmap
 

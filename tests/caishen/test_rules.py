@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from jxbot.rules import Meld, get_ruleset, is_winning, parse_tiles, score_win, waits
-from jxbot.rules import caishen as cs
 from jxbot.rules.names import item_name
 from jxbot.rules.ruleset import CAISHEN
+from jxbot.rulesets.caishen import rules as cs
 
 P = parse_tiles
 

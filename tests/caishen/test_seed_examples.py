@@ -9,7 +9,7 @@ import pytest
 
 from jxbot.cli import main
 from jxbot.rules import Meld, parse_tiles, score_win
-from jxbot.rules import caishen as cs
+from jxbot.rulesets.caishen import rules as cs
 
 P = parse_tiles
 CS = "9p"  # the 財神 of these examples

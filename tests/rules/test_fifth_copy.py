@@ -8,7 +8,7 @@ from jxbot.ai.evaluate import PUNGS, HandShape
 from jxbot.ai.players import make_player
 from jxbot.game.scripted import scripted_hand
 from jxbot.rules import is_winning, parse_tiles, score_win, waits
-from jxbot.rules.caishen import analyse
+from jxbot.rulesets.caishen.rules import analyse
 
 P = parse_tiles
 W = P("9s")[0]  # the 百搭 of these hands

@@ -16,7 +16,7 @@ T0 = 1_700_000_000.0
 
 def caishen_result(winner: int, mult: int, *, stake: int = 5, self_draw: bool = True,
                    patterns: tuple[str, ...] = ("caishen_head",)) -> dict:
-    """A caishen result view: items are multipliers, 台/番 are 0 (as jxbot.rules.caishen scores them)."""
+    """A caishen result view: items are multipliers, 台/番 are 0 (as jxbot.rulesets.caishen.rules scores them)."""
     items = [{"name": p, "value": 4} for p in patterns]
     rest = mult
     for it in items:

@@ -15,16 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from jxbot.rules import caishen as rules_cs
+from jxbot.game import events as ev
+from jxbot.game.actions import Action, ActionType
 from jxbot.rules.contract import Score, Settlement
 from jxbot.rules.melds import Meld, MeldKind
 from jxbot.rules.tiles import WALL_SIZE, WHITE
 
-from . import events as ev
-from .actions import Action, ActionType
+from . import rules as rules_cs
 
 if TYPE_CHECKING:
-    from .hand import Hand
+    from jxbot.game.hand import Hand
 
 
 def dead_indices(hand: Hand, indicator_index: int | None) -> frozenset[int]:

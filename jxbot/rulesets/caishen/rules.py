@@ -20,13 +20,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from jxbot.i18n import register
-
-from .context import check_context
-from .contract import Score, ScoreItem, Settlement, Transfer
-from .melds import Meld
-from .ruleset import Ruleset, get_ruleset
-from .shape import _m_honor, _m_suit, _split, check_hand, is_complete
-from .tiles import EAST, NUM_KINDS, WHITE
+from jxbot.rules.context import check_context
+from jxbot.rules.contract import Score, ScoreItem, Settlement, Transfer
+from jxbot.rules.melds import Meld
+from jxbot.rules.ruleset import Ruleset, get_ruleset
+from jxbot.rules.shape import _m_honor, _m_suit, _split, check_hand, is_complete
+from jxbot.rules.tiles import EAST, NUM_KINDS, WHITE
 
 WILD = WHITE  # the slot the 財神 take in a hand seen through ``face``
 

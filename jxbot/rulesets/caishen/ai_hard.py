@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from jxbot.rules.caishen import analyse, face
 from jxbot.rules.melds import Meld
 
-from . import caishen
+from . import ai as caishen
+from .rules import analyse, face
 
 if TYPE_CHECKING:
-    from .players import _Table
+    from jxbot.ai.players import _Table
 
 DABAO_STEP = 1.0  # shanten given up rather than feed the next seat its third chow (大包)
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jxbot.ai import caishen_shanten
-from jxbot.rules.caishen import WILD, analyse, face
 from jxbot.rules.melds import Meld
 from jxbot.rules.shape import shanten
 from jxbot.rules.tiles import WHITE
 
+from .rules import WILD, analyse, face
+
 if TYPE_CHECKING:
-    from .players import _Table
+    from jxbot.ai.players import _Table
 
 UKEIRE_MAX_SHANTEN = 2  # count useful draws only this close to ready
 FLOAT_INSTEAD_OF = 2  # give up a self-draw worth at most this (×) to float a 財神 …
