@@ -120,6 +120,8 @@ def _load_item_names() -> None:
     for mod in ("jxbot.rules.names",):
         with contextlib.suppress(ImportError):
             importlib.import_module(mod)
+    with contextlib.suppress(ImportError):  # the rulesets register their own items' labels as they load
+        importlib.import_module("jxbot.rulesets").names()
 
 
 def L(key: str, lang: str, **kw: object) -> str:  # noqa: N802 - short on purpose, used everywhere

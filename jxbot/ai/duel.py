@@ -40,17 +40,7 @@ def _empty() -> dict[str, Any]:
 
 def _contract_pair(hand: Hand) -> tuple[int, int] | None:
     """(fed seat, feeder seat) of the hand's contract (承包 / caishen 大包), or None."""
-    r = hand.result
-    assert r is not None
-    if r.contract:  # jiaxing: (claimer, the seat it claimed from)
-        return (r.contract[0], r.contract[1])
-    if hand.ruleset.family == "caishen":
-        from jxbot.rulesets.caishen.hand import dabao
-
-        d = dabao(hand)  # (A the feeder, B the fed)
-        if d is not None:
-            return (d[1], d[0])
-    return None
+    return hand.plugin.contract_pair(hand)  # jiaxing: (claimer, the seat it claimed from); caishen: 大包
 
 
 def play_wall(seed: str, wall: int, challenger: str, field: str, ruleset: str = "jiaxing") -> dict[str, Any]:

@@ -44,7 +44,7 @@ from .players import (
     PERSIST,
     TSUMO,
     NormalPlayer,
-    _family,
+    _ruleset_decision,
     _Table,
     after_kong,
 )
@@ -145,10 +145,9 @@ class HardPlayer(NormalPlayer):
     level = "hard"
 
     def _decide(self, tb: _Table) -> dict:
-        if _family(tb.view) == "caishen":
-            from jxbot.rulesets.caishen import ai_hard as caishen_hard
-
-            return caishen_hard.decide(tb)
+        own = _ruleset_decision("hard", tb)  # caishen: jxbot.rulesets.caishen.ai_hard
+        if own is not None:
+            return own
         bt = tb.by_type
         for win in (TSUMO, HU):
             if win in bt:

@@ -31,12 +31,12 @@ def _seed_int(seed: int | str, salt: str) -> int:
     return int.from_bytes(hashlib.sha256(f"{salt}:{seed}".encode()).digest()[:8], "big")
 
 
-def _family(view: dict) -> str:
-    """The ruleset family of a view (``jiaxing`` for an unknown name)."""
-    from ..rules.ruleset import RULESETS
+def _ruleset_decision(level: str, tb: _Table) -> dict | None:
+    """The ruleset's own play at this level (``RulesetPlugin.decide``), None for the core player's."""
+    from jxbot.rulesets import behaviour, of_view
 
-    rs = RULESETS.get(view.get("ruleset") or "jiaxing")
-    return rs.family if rs is not None else "jiaxing"
+    p = of_view(tb.view)
+    return behaviour(p.data).decide(level, tb)
 
 
 class _Table:
@@ -146,10 +146,9 @@ class NormalPlayer(ComputerPlayer):
     ukeire_max_shanten = 3  # count useful draws only this close to a win (cheaper tie-break further away)
 
     def _decide(self, tb: _Table) -> dict:
-        if _family(tb.view) == "caishen":  # RULES B: keep 財神, value seven pairs, float when it pays
-            from jxbot.rulesets.caishen import ai as caishen
-
-            return caishen.decide(tb)
+        own = _ruleset_decision("normal", tb)  # caishen: keep 財神, value seven pairs, float when it pays
+        if own is not None:
+            return own
         bt = tb.by_type
         for win in (TSUMO, HU):
             if win in bt:

@@ -16,19 +16,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jxbot import rules as _rules
 from jxbot.rules.contract import Score, ScoreItem, Settlement, Transfer
 from jxbot.rules.melds import Meld, MeldKind
 from jxbot.rules.ruleset import RULESETS, Ruleset, get_ruleset
 from jxbot.rules.tiles import NUM_KINDS, WALL_SIZE, is_honor, next_in_sequence, sort_hand
-from jxbot.rulesets.caishen import hand as _caishen
+from jxbot.rulesets import behaviour
 
 from . import events as ev
 from .actions import CLAIM_TYPES, TURN_TYPES, Action, ActionType, action_from_json
 from .errors import IllegalAction
 from .rng import check_wall, commitment, derive_id, shuffled_wall
+
+if TYPE_CHECKING:
+    from jxbot.rulesets.base import RulesetPlugin
 
 PHASES = ("turn", "claim", "rob", "contract", "ended")
 DEAL = 13
@@ -388,50 +390,35 @@ class Hand:
             acts: list[Action] = []
             if self._can_win(s, [*hand, tile], tile, self_draw=False):
                 acts.append(Action(ActionType.HU, s, tile))
-            if rs.family == "caishen":  # RULES B1/B5: 白板 as the 財神's face; a floater claims nothing
-                acts += _caishen.meld_claims(self, s, tile, chow=k == 1)
-            elif tile != wc:
-                n = hand.count(tile)
-                if n >= 3 and self.wall_remaining > 0:
-                    acts.append(Action(ActionType.KONG, s, tile))
-                if n >= 2:
-                    acts.append(Action(ActionType.PUNG, s, tile))
-                if k == 1 and tile < 27:
-                    for a in (tile - 2, tile - 1, tile):
-                        if a < 0 or a // 9 != tile // 9 or a % 9 > 6:
-                            continue
-                        need = [x for x in (a, a + 1, a + 2) if x != tile]
-                        if all(x != wc and x in hand for x in need):
-                            acts.append(Action(ActionType.CHOW, s, a))
+            acts += self.plugin.meld_claims(self, s, tile, chow=k == 1)  # caishen: faced tiles, no floater
             if acts:
                 opts[s] = tuple(acts)
         return opts
 
     def _rob_options(self, declarer: int, tile: int) -> dict[int, tuple[Action, ...]]:
-        rs, wc = self.ruleset, self.wildcard
         opts: dict[int, tuple[Action, ...]] = {}
         for k in (1, 2, 3):
             s = (declarer + k) % 4
             if s in self.gave_up:
                 continue
-            hand, melds = self.concealed[s], self.melds[s]
-            if rs.family == "caishen":  # RULES B5/B9: any seat but a floater may rob
-                if _caishen.can_win(self, s, [*hand, tile], tile, self_draw=False, robbing=True):
-                    opts[s] = (Action(ActionType.HU, s, tile),)
-            elif _rules.is_winning([*hand, tile], melds, wc, rs) and not _rules.ready_on_everything(hand, melds, wc, rs):
+            hand = self.concealed[s]
+            if self.plugin.can_win(self, s, [*hand, tile], tile, self_draw=False, robbing=True):
                 opts[s] = (Action(ActionType.HU, s, tile),)
         return opts
 
     def _can_win(self, seat: int, tiles: list[int], win_tile: int, *, self_draw: bool) -> bool:
-        """May ``seat`` win with ``tiles`` (the win tile included)? The caishen family also needs ×2 and
-        bars a floater (漂財) from winning on a discard."""
-        if self.ruleset.family == "caishen":
-            return _caishen.can_win(self, seat, tiles, win_tile, self_draw=self_draw)
-        return _rules.is_winning(tiles, self.melds[seat], self.wildcard, self.ruleset)
+        """May ``seat`` win with ``tiles`` (the win tile included)? Asked of the ruleset (caishen also
+        needs ×2 and bars a floater (漂財) from winning on a discard)."""
+        return self.plugin.can_win(self, seat, tiles, win_tile, self_draw=self_draw)
+
+    @property
+    def plugin(self) -> RulesetPlugin:
+        """The ruleset's behaviour (``jxbot.rulesets``): every hook where variants differ."""
+        return behaviour(self.ruleset)
 
     def _dead_indices(self) -> frozenset[int]:
         """Wall indices out of play: the indicator (and in caishen the 20 tiles kept back)."""
-        return _caishen.dead_indices(self, self._indicator_index())
+        return self.plugin.dead_indices(self, self._indicator_index())
 
     # ------------------------------------------------------------ applying actions
 
@@ -531,8 +518,8 @@ class Hand:
                     return IllegalAction("wildcard_in_meld")
                 if wc_discard and t is ActionType.HU:
                     return IllegalAction("cannot_claim", "A discarded wildcard (百搭) cannot be claimed.")
-                if (self.ruleset.family == "caishen" and t is not ActionType.PASS and last is not None
-                        and last[0] != seat and _caishen.float_run(self, seat)):
+                if (t is not ActionType.PASS and last is not None and last[0] != seat
+                        and self.plugin.claim_barred(self, seat)):
                     return IllegalAction("floating")  # RULES B5: no window was opened for the floater
                 return IllegalAction("window_closed")
             if seat != self.turn:
@@ -564,13 +551,13 @@ class Hand:
                 return IllegalAction("gave_up")
             if seat in w.answers:
                 return IllegalAction("already_answered")
-            if self.ruleset.family == "caishen" and t is not ActionType.PASS and _caishen.float_run(self, seat):
+            if t is not ActionType.PASS and self.plugin.claim_barred(self, seat):
                 return IllegalAction("floating")  # RULES B5
             if t in (ActionType.PUNG, ActionType.KONG, ActionType.CHOW) and self.wildcard is not None:
                 if t is ActionType.CHOW and a.tile is not None and 0 <= a.tile < 27 and a.tile % 9 <= 6:
                     seq = (a.tile, a.tile + 1, a.tile + 2)
                     if (seat == (w.seat + 1) % 4 and w.tile in seq and self.wildcard in seq
-                            and self.ruleset.family != "caishen"):  # caishen: a 白板 plays that face
+                            and self.plugin.wildcard_chows_refused()):  # caishen: a 白板 plays that face
                         return IllegalAction("wildcard_in_meld")
                 elif w.tile == self.wildcard:
                     return IllegalAction("wildcard_in_meld")
@@ -635,7 +622,7 @@ class Hand:
             meld: tuple[int, ...]
             if kind is MeldKind.CHOW:
                 assert win.tile is not None
-                meld = _caishen.chow_tiles(self, win.tile)
+                meld = self.plugin.chow_tiles(self, win.tile)
             else:
                 meld = (w.tile,) * (4 if kind is MeldKind.KONG else 3)
             claimer = win.seat
@@ -657,16 +644,8 @@ class Hand:
         else:
             first_turn = seat not in self.discarded_seats and not self.any_claim
         taken = tuple(self.queue[: max(0, self.ruleset.cumulative_per_win)])
-        if self.ruleset.family == "caishen":
-            score = _caishen.score(self, seat, hand, tile, self_draw=self_draw, robbed_from=robbed_from)
-        else:
-            score = _rules.score_win(
-                hand, tile, self.melds[seat], wildcard=self.wildcard, self_draw=self_draw,
-                kong_draw=self_draw and self.kong_draw, last_tile=self_draw and self.last_tile,
-                robbing_kong=robbed_from is not None, seat_wind=self.seat_wind(seat),
-                round_wind=self.context.round_wind, first_turn=first_turn, cumulative=taken,
-                stake=self.context.stake, ruleset=self.ruleset,
-            )
+        score = self.plugin.score(self, seat, hand, tile, self_draw=self_draw, robbed_from=robbed_from,
+                                  first_turn=first_turn, cumulative=taken)
         if not score.winning:  # legal_actions only offers wins that is_winning accepts
             raise RuntimeError(f"rules disagree: is_winning but score_win says {score.reason}")
         return ev.Won(seat=seat, tile=tile, self_draw=self_draw, discarder=discarder, robbed_from=robbed_from,
@@ -685,15 +664,7 @@ class Hand:
             raise IllegalAction("already_settled")
         if len(balances) != 4:
             raise ValueError("balances has one entry per seat")
-        r = self.result
-        if self.ruleset.family == "caishen":
-            s = _caishen.settle(self, balances, fee)
-        else:
-            s = _rules.settle(
-                winner=r.winner, points=r.score.points if r.score else 0, self_draw=r.self_draw,
-                discarder=r.discarder, robbed=r.robbed_from, contract=r.contract, gave_up=r.gave_up,
-                escaped=r.escaped, balances=list(balances), fee=fee, ruleset=self.ruleset,
-            )
+        s = self.plugin.settle(self, balances, fee)
         self._emit(ev.HandSettled(balances=tuple(balances), fee=fee, settlement=settlement_to_json(s)), [])
         assert self.settlement is not None
         return self.settlement
@@ -868,7 +839,7 @@ class Hand:
             "seat_wind": self.seat_wind(s),
             "is_dealer": s == self.context.dealer,
             "concealed_count": len(self.concealed[s]),
-            "melds": [_caishen.meld_json(self, m) for m in self.melds[s]],
+            "melds": [self.plugin.meld_json(self, m) for m in self.melds[s]],
             "discards": [{"tile": t, "claimed": c} for t, c in self.discards[s]],
             "gave_up": s in self.gave_up,
         }
@@ -895,7 +866,7 @@ class Hand:
             "dealer": ctx.dealer,
             "dice": list(self.dice),
             "wildcard": self.wildcard,
-            "white_as": _caishen.white_as(self),
+            "white_as": self.plugin.white_as(self),
             "indicator": self.indicator,
             "wall_remaining": self.wall_remaining,
             "turn": self.turn,
@@ -940,8 +911,8 @@ class Hand:
             "wildcard": self.wildcard, "indicator": self.indicator, "voided": list(self.voided),
             "drawn_game": r.drawn_game, "winner": r.winner, "win_tile": r.win_tile, "self_draw": r.self_draw,
             "robbed_from": r.robbed_from, "discarder": r.discarder,
-            "hand": list(r.hand), "melds": [_caishen.meld_json(self, m) for m in r.melds],
-            "white_as": _caishen.white_as(self),
+            "hand": list(r.hand), "melds": [self.plugin.meld_json(self, m) for m in r.melds],
+            "white_as": self.plugin.white_as(self),
             "score": r.score.to_json() if r.score else None,
             "cumulative_taken": list(r.cumulative_taken),
             "contract": list(r.contract) if r.contract else None,

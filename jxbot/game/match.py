@@ -9,6 +9,7 @@ played; the match carries the hand's final queue to the next hand's context.
 from __future__ import annotations
 
 from jxbot.rules.ruleset import Ruleset, get_ruleset
+from jxbot.rulesets import behaviour
 
 from .errors import IllegalAction
 from .hand import Hand, HandContext, ruleset_from_json, ruleset_to_json
@@ -102,8 +103,9 @@ class Match:
             "deltas": list(s.deltas) if s else None,
             "house_delta": s.house_delta if s else None,
         }
-        if self.ruleset.family == "caishen":
-            rec["seating"] = list(self.seating)  # players may change seats after a 版
+        per_ban = behaviour(self.ruleset).reseat_every(self.ruleset)  # None: no seating record (jiaxing)
+        if per_ban is not None:
+            rec["seating"] = list(self.seating)  # players may change seats after a 版 (caishen)
         self.results.append(rec)
         self.queue = tuple(hand.queue)
         self.previous_wildcard = hand.wildcard
@@ -112,7 +114,6 @@ class Match:
             self.dealer_streak = 0
             if self.dealer == 0:
                 self.rounds_done += 1
-                per_ban = self.ruleset.cs_rounds_per_ban if self.ruleset.family == "caishen" else 0
                 if per_ban and self.rounds_done % per_ban == 0 and not self.over:
                     rec["reseat"] = self._reseat()
         else:

@@ -63,8 +63,10 @@ assert set(ITEM_NAMES) == set(TAI_CODES) | set(FAN_CODES)
 
 
 def item_name(code: str, lang: str | None = "zh") -> str:
-    """Label of a 台/番 item code, e.g. ``item_name("full_flush", "en") == "Full flush"``."""
+    """Label of a 台/番 item code, e.g. ``item_name("full_flush", "en") == "Full flush"``. The
+    rulesets register their own items' labels when the registry loads them (``jxbot.rulesets``)."""
+    from jxbot import rulesets
+
+    rulesets.names()
     return t(f"item.{code}", lang)
 
-
-from jxbot.rulesets.caishen import rules as _caishen  # noqa: E402,F401  (registers the 財神 ruleset's item labels)

@@ -1,7 +1,12 @@
-"""Rulesets are data. Every field that RULES.md marks **[default]** is a field here; see docs/rules.md."""
+"""Rulesets are data. Every field that RULES.md marks **[default]** is a field here; see docs/rules.md.
+
+The behaviour that differs between variants is not here: ``family`` names the registered ruleset
+(``jxbot.rulesets``, docs/rulesets.md) whose hooks play the data. ``RULESETS`` and ``get_ruleset``
+read that registry (the built-in rulesets are loaded on first use)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Literal
 
@@ -67,8 +72,9 @@ class Ruleset:
     claim_window_seconds: float = 5.0
     turn_seconds: float = 20.0  # C [default]
 
-    # B — the 財神 (caishen) ruleset; ``family`` picks the functions that differ (jxbot.rulesets.caishen)
-    family: Literal["jiaxing", "caishen"] = "jiaxing"
+    # the registered ruleset whose hooks play these fields (jxbot.rulesets.behaviour)
+    family: str = "jiaxing"
+    # B — the 財神 (caishen) ruleset's fields (jxbot.rulesets.caishen)
     reserve_pairs: int = 0  # B2: pairs kept back (dead) at the tail, holding the flipped tile's pair
     kong_void: bool = False  # B2 (seed 海底): a kong replacement voids the upper tile of its pair
     cs_min_multiplier: int = 2  # B3: 平胡 needs 二倍以上
@@ -103,20 +109,41 @@ class Ruleset:
 
 JIAXING = Ruleset()
 
-# RULES part B. The 財神 is the flipped tile's kind (wild for winning only; a discarded one cannot be
-# claimed at all); 20 tiles (10 pairs) kept back; no contract (承包); one 版 (four rounds) per match.
-CAISHEN = Ruleset(
-    name="caishen", family="caishen", seven_pairs=True, require_pattern=False, reserve_pairs=10, kong_void=True,
-    contract_claims=0, match_rounds=4, cumulative_per_win=0, fan_cumulative=0,
-)
 
-RULESETS: dict[str, Ruleset] = {"jiaxing": JIAXING, "caishen": CAISHEN}
+class _Registered(Mapping[str, Ruleset]):
+    """name → the registered ruleset's default data (a live view of ``jxbot.rulesets``)."""
+
+    def __getitem__(self, name: str) -> Ruleset:
+        from jxbot import rulesets
+
+        p = rulesets.find(name)
+        if p is None:
+            raise KeyError(name)
+        return p.data
+
+    def __iter__(self) -> Iterator[str]:
+        from jxbot import rulesets
+
+        return iter(rulesets.names())
+
+    def __len__(self) -> int:
+        from jxbot import rulesets
+
+        return len(rulesets.names())
+
+
+RULESETS: Mapping[str, Ruleset] = _Registered()
 
 
 def get_ruleset(name: str | Ruleset) -> Ruleset:
     if isinstance(name, Ruleset):
         return name
-    try:
-        return RULESETS[name]
-    except KeyError:
-        raise ValueError(f"unknown ruleset {name!r}; known: {', '.join(sorted(RULESETS))}") from None
+    from jxbot import rulesets
+
+    return rulesets.get(name).data
+
+
+def __getattr__(name: str) -> Ruleset:
+    if name == "CAISHEN":  # kept for callers of the time before plug-ins: jxbot.rulesets.caishen.plugin.CAISHEN
+        return get_ruleset("caishen")
+    raise AttributeError(name)

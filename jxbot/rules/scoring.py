@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from jxbot.rulesets import behaviour  # the registry
+
 from .context import check_context
 from .contract import CUMULATIVE_CODES, TAI_CODES, Score, ScoreItem
 from .melds import Meld, MeldKind
@@ -148,14 +150,19 @@ def score_win(concealed: Sequence[int], win_tile: int, melds: Sequence[Meld] = (
     rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
     check_context(melds, self_draw=self_draw, kong_draw=kong_draw, robbing_kong=robbing_kong,
                   last_tile=last_tile, first_turn=first_turn, seat_wind=seat_wind)
-    if rs.family == "caishen":  # RULES B: multipliers instead of 台/番 (``float_run``: 漂財 in a row)
-        from jxbot.rulesets.caishen import rules as caishen
+    # the ruleset's own scoring (jiaxing: standard_score_win below; caishen: multipliers, ``float_run``)
+    return behaviour(rs).score_win(concealed, win_tile, melds, rs=rs, wildcard=wildcard, self_draw=self_draw,
+                                   kong_draw=kong_draw, last_tile=last_tile, robbing_kong=robbing_kong,
+                                   seat_wind=seat_wind, round_wind=round_wind, first_turn=first_turn,
+                                   cumulative=cumulative, stake=stake, float_run=float_run)
 
-        if cumulative:
-            raise ValueError("the caishen ruleset has no cumulative 番 (黄番, 包子 …): drop --cumulative")
-        return caishen.score_win(concealed, win_tile, melds, wildcard=wildcard, self_draw=self_draw,
-                                 kong_draw=kong_draw, robbing_kong=robbing_kong, float_run=float_run,
-                                 stake=stake, ruleset=rs)
+
+def standard_score_win(concealed: Sequence[int], win_tile: int, melds: Sequence[Meld] = (), *,
+                       wildcard: int | None = None, self_draw: bool = False, kong_draw: bool = False,
+                       last_tile: bool = False, robbing_kong: bool = False, seat_wind: int = 0,
+                       round_wind: int = 0, first_turn: bool = False, cumulative: int | Sequence[str] = (),
+                       stake: int = 1, rs: Ruleset, float_run: int = 0) -> Score:
+    """The standard (Jiaxing, RULES A6/A7) 台 × 2^番 scoring, after ``score_win`` checked the context."""
     check_hand(concealed, melds, extra=(win_tile,), wildcard=wildcard, tiles_mod3=2)
     for m in melds:  # a 白板 plays another kind only in the caishen ruleset (RULES B1)
         if m.kind is MeldKind.CHOW and WHITE in m.tiles:

@@ -28,6 +28,8 @@ import threading
 from array import array
 from collections.abc import Sequence
 
+from jxbot.rulesets import behaviour  # the registry (it loads the ruleset packages lazily)
+
 from .melds import Meld, MeldKind
 from .ruleset import Ruleset, get_ruleset
 from .tiles import NUM_KINDS, format_tile
@@ -315,10 +317,13 @@ def is_winning(concealed: Sequence[int], melds: Sequence[Meld] = (), wildcard: i
     if len(concealed) % 3 != 2:
         return False
     rs = _ruleset(ruleset)
-    if rs.family == "caishen":  # RULES B: the hand would win as a self-draw (see jxbot.rulesets.caishen.rules)
-        from jxbot.rulesets.caishen.rules import is_winning_any
+    return behaviour(rs).is_winning(concealed, melds, wildcard, rs)  # jiaxing: pattern_wins; caishen: its own
 
-        return is_winning_any(concealed, melds, wildcard, rs)
+
+def pattern_wins(concealed: Sequence[int], melds: Sequence[Meld], wildcard: int | None, rs: Ruleset) -> bool:
+    """The standard (Jiaxing, RULES A5) test: shape and, when ``rs.require_pattern``, a pattern."""
+    if len(concealed) % 3 != 2:
+        return False
     c0, c1, c2, c3, w = _split(concealed, wildcard)
     return _wins(c0, c1, c2, c3, w, *_meld_info(melds), rs)
 
@@ -333,13 +338,13 @@ def waits(concealed: Sequence[int], melds: Sequence[Meld] = (), wildcard: int | 
     if len(concealed) % 3 != 1:
         return set()
     rs = _ruleset(ruleset)
-    if rs.family == "caishen":
-        from jxbot.rulesets.caishen.rules import is_winning_any
+    return behaviour(rs).waits(concealed, melds, wildcard, rs)  # jiaxing: pattern_waits
 
-        held = [0] * NUM_KINDS
-        for t in [*concealed, *(x for m in melds for x in m.tiles)]:
-            held[t] += 1
-        return {t for t in range(NUM_KINDS) if held[t] < 4 and is_winning_any([*concealed, t], melds, wildcard, rs)}
+
+def pattern_waits(concealed: Sequence[int], melds: Sequence[Meld], wildcard: int | None, rs: Ruleset) -> set[int]:
+    """The standard (Jiaxing) ``waits``: kinds for which ``pattern_wins`` holds."""
+    if len(concealed) % 3 != 1:
+        return set()
     c0, c1, c2, c3, w = _split(concealed, wildcard)
     mmask, mchow = _meld_info(melds)
     seen = [0] * NUM_KINDS
@@ -582,3 +587,10 @@ def check_hand(concealed: Sequence[int], melds: Sequence[Meld] = (), *, extra: S
     if full and n + 3 * len(melds) not in (13, 14):
         raise ValueError(f"wrong tile count: {n} concealed tiles and {len(melds)} melds "
                          f"(a hand is 13 tiles, 14 with the winning tile, each meld counting 3)")
+
+
+# Shared with the rulesets' own analysis (jxbot.rulesets.*): the group codes and their set tables.
+split_groups = _split  # (万, 筒, 条, honor) codes and the wildcard count of a hand
+suit_need = _m_suit  # (wildcards for sets only, for sets + one pair) of a suit code
+honor_need = _m_honor  # the same for the honor code
+TILE_CODE = _P  # TILE_CODE[t]: the value of one tile of kind t in the 34-kind base-5 number

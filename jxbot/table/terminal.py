@@ -17,6 +17,7 @@ from jxbot.game.actions import Action, ActionType, action_from_json
 from jxbot.game.timeout import turn_rule
 from jxbot.i18n import t
 from jxbot.rules.tiles import WHITE, parse_tile, tile_name, wind_name
+from jxbot.rulesets import of_view
 
 from . import strings as _strings  # noqa: F401  (registers the strings)
 from .strings import error_text
@@ -207,7 +208,7 @@ class TerminalSeat:
 
     def wword(self, view: dict) -> str:
         """百搭 at a Jiaxing table, 財神 at a caishen one."""
-        return t("table.ui.wword.caishen" if view.get("ruleset") == "caishen" else "table.ui.wword.jiaxing", self.lang)
+        return t(of_view(view).ui_wildcard_key, self.lang)
 
     def secs_left(self, view: dict) -> int | None:
         dl = view.get("deadline")
@@ -551,7 +552,7 @@ class TerminalSeat:
             self.say(t("table.ui.win_hand", lang, tiles=self.tiles(result.get("hand", []), wild),
                        melds=self.melds(result.get("melds", []), wild)))
             score = result.get("score") or {}
-            caishen = result.get("ruleset") == "caishen"  # RULES B: the items are multipliers
+            caishen = of_view(result).multiplier_scoring  # RULES B: the items are multipliers
             items = [*score.get("tai", []), *score.get("fan", [])]
             lcols = max([12, *(width(t(f"item.{i['name']}", lang)) for i in items)])
 
@@ -647,7 +648,7 @@ class TerminalSeat:
         score = result.get("score") or {}
         points = score.get("points") or 0
         paid = -(p.get("delta", 0) + p.get("fee", 0))
-        if result.get("ruleset") == "caishen" or result.get("winner") in (None, p.get("seat")) or points <= 0:
+        if of_view(result).multiplier_scoring or result.get("winner") in (None, p.get("seat")) or points <= 0:
             return ""
         if paid <= 0 or paid % points or paid == points:
             return ""

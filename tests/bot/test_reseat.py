@@ -10,7 +10,7 @@ import pytest
 
 from jxbot.bot import parse_custom_id
 from jxbot.game import Match
-from jxbot.rules.ruleset import CAISHEN
+from jxbot.rulesets.caishen.plugin import CAISHEN
 from jxbot.table import FakeClock, TableRunner
 
 from .conftest import Harness, _shutdown, make_bot

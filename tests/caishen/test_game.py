@@ -6,7 +6,7 @@ from jxbot.ai.players import make_player
 from jxbot.ai.selfplay import play_hand
 from jxbot.game import Hand, Match
 from jxbot.game import events as ev
-from jxbot.rules.ruleset import CAISHEN
+from jxbot.rulesets.caishen.plugin import CAISHEN
 
 from .helpers import T, act, cs_hand, discard, items, pass_all, play_out, types_offered
 

@@ -6,8 +6,8 @@ import pytest
 
 from jxbot.rules import Meld, get_ruleset, is_winning, parse_tiles, score_win, waits
 from jxbot.rules.names import item_name
-from jxbot.rules.ruleset import CAISHEN
 from jxbot.rulesets.caishen import rules as cs
+from jxbot.rulesets.caishen.plugin import CAISHEN
 
 P = parse_tiles
 

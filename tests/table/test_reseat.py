@@ -7,7 +7,7 @@ import asyncio
 
 from jxbot.ai import make_player
 from jxbot.game import Match
-from jxbot.rules.ruleset import CAISHEN
+from jxbot.rulesets.caishen.plugin import CAISHEN
 from jxbot.table import FakeClock, MemorySink, SeatInfo, TableConfig, TableRunner
 
 from .test_runner_clocks import Recorder

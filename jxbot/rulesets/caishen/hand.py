@@ -1,6 +1,6 @@
 """The few places where a hand of the 財神 (caishen) ruleset plays differently (RULES part B).
 
-``Hand`` calls these when ``ruleset.family == "caishen"``; everything else (deal, turns, claims, kongs,
+``Hand`` calls these through the ruleset's hooks (``plugin.Caishen``); everything else (deal, turns, claims, kongs,
 events, views, replay) is the shared engine. Pure functions of the hand state: no I/O, no clock.
 
 * the wall: the 20 tiles (10 pairs) at the tail are dead, holding the flipped 財神 (``dead_indices``);
@@ -83,7 +83,7 @@ def meld_claims(hand: Hand, seat: int, tile: int, *, chow: bool) -> list[Action]
 def chow_tiles(hand: Hand, lo: int) -> tuple[int, int, int]:
     """The tiles of the chow whose faced run starts at ``lo``: the 財神's face is played by a 白板."""
     wc = hand.wildcard
-    if hand.ruleset.family != "caishen" or wc is None or wc == WHITE:
+    if wc is None or wc == WHITE:
         return (lo, lo + 1, lo + 2)
     a, b, c = (WHITE if k == wc else k for k in (lo, lo + 1, lo + 2))
     return (a, b, c)
@@ -93,7 +93,7 @@ def white_as(hand: Hand) -> int | None:
     """The kind a 白板 stands for (the 財神's face) at a caishen table; None elsewhere or when the 財神
     is 白板 itself (then the 白板 are the 財神)."""
     wc = hand.wildcard
-    if hand.ruleset.family != "caishen" or wc is None or wc == WHITE:
+    if wc is None or wc == WHITE:
         return None
     return wc
 
