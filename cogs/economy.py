@@ -14,6 +14,7 @@ from discord.ext import commands
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from cogs.replay import hand_buttons
+from jxbot import rulesets
 from jxbot.bot import JxBot, lang_of, ls, reply
 from jxbot.i18n import t
 from jxbot.safety import display_name, ping
@@ -42,7 +43,8 @@ def store_error_text(exc: Exception, lang: str) -> str | None:
 
 def hand_worth(tai: int | None, fan: int | None, mult: int | None, ruleset: str = "jiaxing") -> str:
     """A won hand's worth: ``×8倍`` for caishen (a multiplier), ``3 台 1 番`` for Jiaxing."""
-    if mult is not None or ruleset == "caishen":
+    plugin = rulesets.find(ruleset)
+    if mult is not None or (plugin is not None and plugin.multiplier_scoring):
         return f"×{mult if mult is not None else '?'}倍"
     return f"{tai or 0} 台 {fan or 0} 番"
 

@@ -21,6 +21,7 @@ import discord
 from discord.ext import commands
 
 from cogs.lobby import Table
+from jxbot import rulesets
 from jxbot.ai.strings import computer_name
 from jxbot.bot import (
     BUTTON_ACK_AFTER,
@@ -686,7 +687,7 @@ def result_text(result: dict, lang: str) -> str:
         wt = result.get("win_tile")
         name = md(names.get(result["winner"], result["winner"]))
         tile = tile_name(wt, lang) if wt is not None else "?"
-        if result.get("ruleset") == "caishen":  # a multiplier (倍), not 台 / 番
+        if rulesets.of_view(result).multiplier_scoring:  # caishen: a multiplier (倍), not 台 / 番
             head = t("bot.result.win_cs", lang, name=name, tile=tile,
                      formula=t("score.caishen_formula", lang, stake=sc.get("stake", 0), mult=caishen_mult(sc),
                                points=sc.get("points", 0)))

@@ -17,6 +17,7 @@ from discord.ext import commands
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from cogs.lobby import LobbyError, Table, TableConfig, TableManager
 from cogs.play import PlayCog, Session, StoreSink, status_text
+from jxbot import rulesets
 from jxbot.ai.strings import LEVEL_NAMES, computer_name
 from jxbot.bot import ALREADY_ACKNOWLEDGED, CustomId, JxBot, MjButton, lang_of, ls, missing_permissions, reply
 from jxbot.i18n import norm_lang, t
@@ -76,9 +77,8 @@ def display_name(user: discord.abc.User) -> str:
     return safe_display_name(user)
 
 
-RULESET_CHOICES = [
-    app_commands.Choice(name=ls("bot.choice.ruleset.jiaxing"), value="jiaxing"),
-    app_commands.Choice(name=ls("bot.choice.ruleset.caishen"), value="caishen"),
+RULESET_CHOICES = [  # every ruleset registered when the cog loads (its name: bot.choice.ruleset.<name>)
+    *(app_commands.Choice(name=ls(f"bot.choice.ruleset.{n}"), value=n) for n in rulesets.names()),
 ]
 LEVEL_CHOICES = [app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES]
 
@@ -292,9 +292,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             await reply(interaction, t("bot.err.stake_range", lang, lo=lo, hi=hi))
             return
         stake = int(stake)
-        from jxbot.rules.ruleset import RULESETS
-
-        if ruleset not in RULESETS:
+        if rulesets.find(ruleset) is None:
             await reply(interaction, t("bot.err.unknown_ruleset", lang, name=ruleset))
             return
         if not 1 <= rounds <= MAX_ROUNDS:
@@ -631,11 +629,10 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     @app_commands.choices(ruleset=RULESET_CHOICES)
     async def rules(self, interaction: discord.Interaction, ruleset: str = "jiaxing") -> None:
         lang = lang_of(interaction)
-        ruleset = ruleset if ruleset == "caishen" else "jiaxing"
-        png = await asyncio.to_thread(rules_png, lang, ruleset)  # the illustrated card, off the event loop
+        plugin = rulesets.find(ruleset) or rulesets.get("jiaxing")
+        png = await asyncio.to_thread(rules_png, lang, plugin.name)  # the illustrated card, off the event loop
         files = [discord.File(io.BytesIO(png), filename="rules.png")] if png else []
-        key = "bot.rules.summary_caishen" if ruleset == "caishen" else "bot.rules.summary"
-        await reply(interaction, t(key, lang), files=files)
+        await reply(interaction, plugin.rules_summary(lang, 1), files=files)
 
     @app_commands.command(name=ls("bot.cmd.score.name"), description=ls("bot.cmd.score.desc"))
     @app_commands.rename(tiles=ls("bot.opt.tiles.name"), wildcard=ls("bot.opt.wildcard.name"), stake=ls("bot.opt.stake.name"),
@@ -749,8 +746,7 @@ def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str, *, rules
     except ImportError:
         return t("bot.err.no_game", lang)
     try:
-        if ruleset == "caishen":
-            import jxbot.rulesets.caishen.rules  # noqa: F401  (registers the caishen item and formula strings)
+        plugin = rulesets.get(ruleset)  # (its package registers its item and formula strings)
         # the last tile is the winning tile
         sc = score_win(hand[:-1], hand[-1], wildcard=wild, stake=stake, ruleset=ruleset)
     except ValueError as exc:
@@ -759,7 +755,7 @@ def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str, *, rules
 
     if not sc.winning:
         return t("bot.score.not_winning", lang, tiles=format_tiles(hand), reason=t(f"reason.{sc.reason}", lang))
-    if ruleset == "caishen":  # the items are multipliers (倍): points = stake × their product
+    if plugin.multiplier_scoring:  # caishen: the items are multipliers (倍): points = stake × their product
         mult = sc.points // stake if stake else 0
         items = "\n".join(f"• {t('item.' + i.name, lang)} ×{i.value}" for i in sc.fan)
         return t("bot.score.result_cs", lang, tiles=format_tiles(hand), wild=format_tiles([wild]) if wild is not None

@@ -160,7 +160,9 @@ def paste(img: Image.Image, spr: Image.Image, x: int, y: int) -> None:
 def wild_variant(view: dict) -> str:
     """The sprite variant of the view's wildcard: ``caishen`` (財 badge) in the caishen ruleset, else
     ``wild`` (搭 badge)."""
-    return "caishen" if view.get("ruleset") == "caishen" else "wild"
+    from jxbot.rulesets import of_view
+
+    return of_view(view).badge
 
 
 def tile_variant(t: int, wildcard: int | None, wild: str = "wild") -> str:

@@ -130,7 +130,9 @@ def L(key: str, lang: str, **kw: object) -> str:  # noqa: N802 - short on purpos
 
 def wild_label(view: dict, lang: str) -> str:
     """百搭 (Jiaxing) or 財神 (the caishen ruleset, spelt as the bot and the seed spell it)."""
-    return L("wildcard.caishen" if view.get("ruleset") == "caishen" else "wildcard", lang)
+    from jxbot.rulesets import of_view
+
+    return L(of_view(view).wildcard_key, lang)
 
 
 def item_label(code: str, lang: str) -> str:

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from jxbot.i18n import t as _t
 from jxbot.rules.tiles import sort_hand
+from jxbot.rulesets import of_view
 
 from . import common as C
 from .labels import L, item_label, wild_label, wind
@@ -176,7 +177,7 @@ def draw_result(view: dict, lang: str) -> Image.Image:
         if score:
             ih = _items_height(score)
             colw = (WIDTH - 2 * PAD - 18) // 2
-            caishen = view.get("ruleset") == "caishen"  # RULES B: one column of multipliers
+            caishen = of_view(view).multiplier_scoring  # RULES B: one column of multipliers
             mult = 1
             for it in score.get("fan") or []:
                 mult *= it["value"]

@@ -8,11 +8,12 @@ Only characters of the bundled UI font are drawn (tests/render/test_rules_card.p
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from jxbot import i18n
+from jxbot import i18n, rulesets
 from jxbot.rules import Meld, parse_tiles, score_win
 from jxbot.rules.contract import Score
 
@@ -64,24 +65,35 @@ class Example:
     kong: str = ""  # a concealed kong beside the tiles (a kong-replacement win needs one)
 
 
-WILDCARD = {"jiaxing": "9s", "caishen": "8p"}
-EXAMPLES: dict[str, tuple[Example, ...]] = {
-    "jiaxing": (
-        Example("full_flush", "123m456m789m234m55m"),
-        Example("half_flush", "123p456p789p777z11z"),
-        Example("all_honors", "222z333z444z777z55z"),
-        Example("all_pungs", "111m999p555s77z9s22z"),
-    ),
-    "caishen": (
-        Example("seven_pairs", "11m33m55p77p22s44s6z6z"),
-        Example("caishen_head", "123m456m789p7z8p345s"),
-        Example("single_caishen_head", "123m456m789p345s8p7z"),
-        Example("caishen_hui", "123m456m345s8p8p8p1z1z"),  # stacks on 單釣財神頭: 8 × 2
-        Example("self_draw", "123m456m789p345s7z7z", self_draw=True),
-    ),
-}
+class _Cards(Mapping[str, tuple[Example, ...]]):
+    """ruleset name → its card's example hands (``RulesetPlugin.card()["examples"]``)."""
+
+    def __getitem__(self, name: str) -> tuple[Example, ...]:
+        p = rulesets.find(name)
+        if p is None:
+            raise KeyError(name)
+        return tuple(Example(*ex) for ex in p.card()["examples"])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(rulesets.names())
+
+    def __len__(self) -> int:
+        return len(rulesets.names())
+
+
+class _Wildcards(_Cards):
+    def __getitem__(self, name: str) -> str:  # type: ignore[override]
+        p = rulesets.find(name)
+        if p is None:
+            raise KeyError(name)
+        return str(p.card()["wildcard"])
+
+
+EXAMPLES: Mapping[str, tuple[Example, ...]] = _Cards()
+WILDCARD: Mapping[str, str] = _Wildcards()  # type: ignore[assignment]
 # The formula's worked example (jiaxing): the 对对胡 hand won on a kong replacement, stake 2.
 FORMULA_EXAMPLE = Example("kong_bloom", "999p555s77z9s22z", self_draw=True, kong_draw=True, kong="1111m")
+FORMULA_PATTERN = "all_pungs"  # the example's pattern (对对胡)
 FORMULA_STAKE = 2
 
 
@@ -105,10 +117,14 @@ def multiplier(sc: Score) -> int:
     return m
 
 
+def _mult(ruleset: str) -> bool:
+    return rulesets.get(ruleset).multiplier_scoring
+
+
 def _value(ruleset: str, sc: Score, code: str, lang: str) -> str:
-    items = sc.fan if ruleset == "caishen" else (*sc.tai, *sc.fan)
+    items = sc.fan if _mult(ruleset) else (*sc.tai, *sc.fan)
     it = next(i for i in items if i.name == code)  # StopIteration: the example lost its pattern
-    if ruleset == "caishen":  # the hand's whole multiplier (a stacked pattern shows its product)
+    if _mult(ruleset):  # the hand's whole multiplier (a stacked pattern shows its product)
         return f"×{multiplier(sc)}"
     unit = L("tai" if any(i.name == code for i in sc.tai) else "fan", lang)
     return f"+{it.value} {unit}" if lang == "en" else f"+{it.value}{unit}"
@@ -116,7 +132,7 @@ def _value(ruleset: str, sc: Score, code: str, lang: str) -> str:
 
 def _detail(ruleset: str, sc: Score, lang: str) -> str:
     """All the hand's items and its total, e.g. ``清一色 4 + 无百搭 1 = 5台``."""
-    if ruleset == "caishen":
+    if _mult(ruleset):
         parts = [f"{item_label(i.name, lang)} ×{i.value}" for i in sc.fan]
         return " · ".join(parts) + (f"  →  ×{multiplier(sc)}" if len(parts) > 1 else "")
     parts = [f"{item_label(i.name, lang)} {i.value}" for i in sc.tai]
@@ -148,24 +164,34 @@ def card_strings(lang: str, ruleset: str) -> list[str]:
         _, sc = score_example(ruleset, ex)
         out += [item_label(ex.code, lang), _value(ruleset, sc, ex.code, lang), _detail(ruleset, sc, lang)]
     out += _formula_lines(ruleset, lang)
-    out.append(L("wildcard.caishen" if ruleset == "caishen" else "wildcard", lang))
+    out.append(L(rulesets.get(ruleset).wildcard_key, lang))
     out.append(L("win_tile", lang))
     return out
 
 
 def _ruleset_name(ruleset: str, lang: str) -> str:
-    return S(f"ruleset.{ruleset}", lang)
+    if i18n.has(f"render.rules.ruleset.{ruleset}"):
+        return S(f"ruleset.{ruleset}", lang)
+    return rulesets.get(ruleset).title(lang)
+
+
+def _key(base: str, ruleset: str, *, mult: bool = False) -> str:
+    """``base.<ruleset>`` when the card has that text, else the multiplier or Jiaxing wording."""
+    for k in (f"{base}.{ruleset}", f"{base}.caishen" if mult else None):
+        if k and k in STRINGS:
+            return k
+    return f"{base}.jiaxing" if f"{base}.jiaxing" in STRINGS else base
 
 
 def _formula_lines(ruleset: str, lang: str) -> list[str]:
-    if ruleset == "caishen":
-        ex = EXAMPLES["caishen"][1]
+    if _mult(ruleset):
+        ex = EXAMPLES[ruleset][1]
         _, sc = score_example(ruleset, ex, FORMULA_STAKE)
         worked = i18n.t("score.caishen_formula", lang, stake=FORMULA_STAKE, mult=multiplier(sc), points=sc.points)
-        return [S("formula.caishen", lang), f"{S('example', lang)} {item_label(ex.code, lang)}:  {worked}"]
+        return [S(_key("formula", ruleset, mult=True), lang), f"{S('example', lang)} {item_label(ex.code, lang)}:  {worked}"]
     _, sc = score_example(ruleset, FORMULA_EXAMPLE, FORMULA_STAKE)
     worked = i18n.t("score.formula", lang, stake=FORMULA_STAKE, tai=sc.total_tai, fan=sc.total_fan, points=sc.points)
-    names = " + ".join(item_label(c, lang) for c in (EXAMPLES["jiaxing"][3].code, FORMULA_EXAMPLE.code))
+    names = " + ".join(item_label(c, lang) for c in (FORMULA_PATTERN, FORMULA_EXAMPLE.code))
     return [S("formula", lang), f"{S('example', lang)} {names}:  {worked}"]
 
 
@@ -175,10 +201,9 @@ def _panel(dr: ImageDraw.ImageDraw, x0: int, y0: int, x1: int, y1: int) -> None:
 
 def draw_rules(lang: str = "zh", ruleset: str = "jiaxing") -> Image.Image:
     lang = "zh" if lang.lower().startswith("zh") else "en"
-    if ruleset not in EXAMPLES:
-        raise ValueError(f"unknown ruleset {ruleset!r}; known: {', '.join(EXAMPLES)}")
-    caishen = ruleset == "caishen"
-    variant = "caishen" if caishen else "wild"
+    plugin = rulesets.get(ruleset)  # ValueError naming the known ones
+    caishen = plugin.multiplier_scoring  # items are multipliers (倍)
+    variant = plugin.badge
     wc = parse_tiles(WILDCARD[ruleset])[0]
     examples = EXAMPLES[ruleset]
     g = geometry(TILE_W)
@@ -194,7 +219,7 @@ def draw_rules(lang: str = "zh", ruleset: str = "jiaxing") -> Image.Image:
     # the patterns
     y = HEADER_H + 18
     _panel(dr, PAD, y, WIDTH - PAD, y + list_h)
-    C.text(dr, (PAD + 20, y + 28), S("patterns.caishen" if caishen else "patterns", lang), 22, C.TEXT, anchor="lm")
+    C.text(dr, (PAD + 20, y + 28), S(_key("patterns", ruleset, mult=caishen), lang), 22, C.TEXT, anchor="lm")
     dr.line((PAD + 16, y + 50, WIDTH - PAD - 16, y + 50), fill=PANEL_LINE, width=1)
     ry = y + 56
     tiles_x = PAD + 20
@@ -223,10 +248,10 @@ def draw_rules(lang: str = "zh", ruleset: str = "jiaxing") -> Image.Image:
     _panel(dr, PAD, y, WIDTH - PAD, y + 84)
     wg = geometry(44)
     C.paste(img, sprite(wc, 44, variant), PAD + 20, y + (84 - wg.box_h) // 2)
-    wl = L("wildcard.caishen" if caishen else "wildcard", lang)
+    wl = L(plugin.wildcard_key, lang)
     lx = PAD + 20 + 44 + 20
     lx += C.text(dr, (lx, y + 42), wl, 26, C.GOLD, anchor="lm") + 20
-    C.text(dr, (lx, y + 42), C.fit(S("wild.caishen" if caishen else "wild.jiaxing", lang), 20, WIDTH - PAD - 20 - lx),
+    C.text(dr, (lx, y + 42), C.fit(S(_key("wild", ruleset, mult=caishen), lang), 20, WIDTH - PAD - 20 - lx),
            20, C.TEXT, anchor="lm")
     y += 84 + 18
     # the formula

@@ -130,13 +130,13 @@ def main(argv: list[str] | None = None) -> int:
         extra += gb2312_level1()
     ui_text = "".join(sorted(set(ui_text + extra) - {"\n", "\r", "\t"}))
     ASSETS.mkdir(parents=True, exist_ok=True)
-    for out, src, font_family, style in FONTS:
+    for out, src, typeface, style in FONTS:
         path = src_dir / src
         if not path.exists():
             print(f"missing {path}: install fonts-noto-cjk or pass --src", file=sys.stderr)
             return 2
-        text = TILE_FACE_CHARS if font_family == "JxbotTile" else ui_text
-        size = subset(path, ASSETS / out, text, font_family, style)
+        text = TILE_FACE_CHARS if typeface == "JxbotTile" else ui_text
+        size = subset(path, ASSETS / out, text, typeface, style)
         print(f"{out}: {len(set(text))} characters, {size / 1024:.1f} KB")
     return 0
 

@@ -86,6 +86,9 @@ class _Table:
         return self._unseen
 
 
+Table = _Table  # public: a ruleset's own players (RulesetPlugin.decide) read the same unpacked view
+
+
 def after_kong(tb: _Table, a: dict) -> HandShape:
     """The hand's shape once the kong ``a`` (暗杠 or 补杠) is declared, before its replacement draw."""
     k = a["tile"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "东": 0, "南": 1, "西": 2, "北": 3}
 
@@ -76,6 +77,7 @@ def _fail(args: argparse.Namespace, message: str, code: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from jxbot import rulesets
     from jxbot.i18n import t
     from jxbot.rules import Meld, check_hand, get_ruleset, parse_tile, parse_tiles, score_win
     from jxbot.rules.names import item_name
@@ -101,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         if win == wildcard and not args.self_draw and not rs.wildcard_discard_claimable:
             raise ValueError("a discarded 百搭 (wildcard) cannot be claimed, not even for 胡: "
                              "a wildcard win tile needs --self-draw")
-        if rs.family != "caishen" and (args.base is not None or args.from_seat is not None or args.float_run):
+        plugin = rulesets.behaviour(rs)
+        if not plugin.multiplier_scoring and (args.base is not None or args.from_seat is not None or args.float_run):
             raise ValueError("--base, --from and --float belong to the caishen ruleset (--ruleset caishen)")
         if args.from_seat is not None and args.self_draw:
             raise ValueError("--from names the discarder (or the robbed seat): a self-draw has none")
@@ -117,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         return _fail(args, str(exc), 2)
-    payments = _caishen_payments(args, score, rs) if rs.family == "caishen" and score.winning else None
+    caishen = plugin.multiplier_scoring  # RULES B: items are multipliers, payments by 底 and seat
+    payments = _payments(args, score, rs) if caishen and score.winning else None
 
     if args.json:
         out = score.to_json()
@@ -125,10 +129,8 @@ def run(args: argparse.Namespace) -> int:
         out["fan"] = [dict(i.to_json(), label=item_name(i.name, lang)) for i in score.fan]
         if not score.winning:
             out["why"] = t(f"reason.{score.reason}", lang)
-        if rs.family == "caishen":
-            from jxbot.rulesets.caishen.rules import multiplier_of
-
-            out["multiplier"] = multiplier_of(score) if score.winning else 0
+        if caishen:
+            out["multiplier"] = _product(score) if score.winning else 0
             out["base"] = 2 if args.base is None else args.base
             if payments is not None:
                 out["payments"] = payments
@@ -139,9 +141,9 @@ def run(args: argparse.Namespace) -> int:
     head = f"{format_tiles(hand)} + {format_tiles([win])}  ({names} + {tile_name(win, lang)})"
     if melds:
         head += "  | " + " ".join(format_tiles(m.tiles) for m in melds)
-    caishen = rs.family == "caishen"
     if wildcard is not None:
-        wname = ("财神" if caishen else "百搭") if lang == "zh" else ("caishen" if caishen else "wildcard")
+        zh, en = WILDCARD_WORDS.get(plugin.wildcard_key, WILDCARD_WORDS["wildcard"])
+        wname = zh if lang == "zh" else en
         head += f"  {wname} {tile_name(wildcard, lang)}"
     print(head)
     if caishen:
@@ -180,16 +182,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _caishen_payments(args: argparse.Namespace, score: object, rs: object) -> list[int] | None:
-    """Each seat's gain (by seat wind, E = the dealer) for a caishen win, or None when the discarder
-    is not known (a win on a discard without ``--from``)."""
-    from jxbot.rulesets.caishen import rules as cs
+WILDCARD_WORDS = {"wildcard": ("百搭", "wildcard"), "wildcard.caishen": ("财神", "caishen")}  # by wildcard_key
 
+
+def _product(score: Any) -> int:
+    m = 1
+    for item in score.fan:
+        m *= item.value
+    return m
+
+
+def _payments(args: argparse.Namespace, score: Any, rs: Any) -> list[int] | None:
+    """Each seat's gain (by seat wind, E = the dealer) for a win of a multiplier ruleset (caishen), or
+    None when the discarder is not known (a win on a discard without ``--from``)."""
     if not args.self_draw and args.from_seat is None:
         return None
+    from jxbot import rulesets
+
     other = None if args.self_draw else args.from_seat
-    s = cs.settle(winner=args.seat, dealer=0, points=score.points,  # type: ignore[attr-defined]
-                  base=2 if args.base is None else args.base, stake=max(1, args.stake),
-                  discarder=None if args.rob else other, robbed=other if args.rob else None,
-                  balances=[None] * 4, ruleset=rs)  # type: ignore[arg-type]
-    return list(s.deltas)
+    return rulesets.behaviour(rs).win_payments(
+        rs, winner=args.seat, points=score.points, base=2 if args.base is None else args.base,
+        stake=max(1, args.stake), discarder=None if args.rob else other, robbed=other if args.rob else None)

@@ -10,6 +10,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Literal
 
+from jxbot import rulesets as _registry  # (it imports no ruleset until one is asked for)
+
 WildcardMode = Literal["flipped", "next", "fixed", "none"]
 
 
@@ -114,22 +116,16 @@ class _Registered(Mapping[str, Ruleset]):
     """name → the registered ruleset's default data (a live view of ``jxbot.rulesets``)."""
 
     def __getitem__(self, name: str) -> Ruleset:
-        from jxbot import rulesets
-
-        p = rulesets.find(name)
+        p = _registry.find(name)
         if p is None:
             raise KeyError(name)
         return p.data
 
     def __iter__(self) -> Iterator[str]:
-        from jxbot import rulesets
-
-        return iter(rulesets.names())
+        return iter(_registry.names())
 
     def __len__(self) -> int:
-        from jxbot import rulesets
-
-        return len(rulesets.names())
+        return len(_registry.names())
 
 
 RULESETS: Mapping[str, Ruleset] = _Registered()
@@ -138,9 +134,7 @@ RULESETS: Mapping[str, Ruleset] = _Registered()
 def get_ruleset(name: str | Ruleset) -> Ruleset:
     if isinstance(name, Ruleset):
         return name
-    from jxbot import rulesets
-
-    return rulesets.get(name).data
+    return _registry.get(name).data
 
 
 def __getattr__(name: str) -> Ruleset:

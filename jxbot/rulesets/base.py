@@ -122,6 +122,12 @@ class RulesetPlugin(Protocol):
         """(fed seat, feeder seat) of a contract-like liability (承包, 大包), for statistics."""
         ...
 
+    def win_payments(self, rs: Ruleset, *, winner: int, points: int, base: int, stake: int,
+                     discarder: int | None, robbed: int | None) -> list[int] | None:
+        """Each seat's gain for a win with the dealer at seat 0 (``jxbot score``'s payments line for a
+        multiplier ruleset: ``--base``, ``--from``), or None when the calculator shows none."""
+        ...
+
     # ---------------------------------------------------------------- match flow (jxbot.game.Match)
     def reseat_every(self, rs: Ruleset) -> int | None:
         """Rounds after which players redraw seats (0 = never), or None when the ruleset has no

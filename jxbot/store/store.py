@@ -71,8 +71,16 @@ LEADERBOARD_KINDS = ("balance", "net", "wins", "biggest", "points", "mult", "tai
 PERIODS = {"day": DAY, "week": 7 * DAY, "all": None}
 _MEMBER_COLUMN = {"wins": "wins", "biggest": "best_points", "points": "best_points", "mult": "best_mult",
                   "tai": "best_tai", "fan": "best_fan", "net": "net"}
-# Rulesets whose hands are worth a multiplier of the stake (points = stake × 倍) rather than 台 and 番.
-MULTIPLIER_RULESETS = frozenset({"caishen"})
+
+
+def multiplier_ruleset(name: object) -> bool:
+    """Is a hand of this ruleset worth a multiplier of the stake (points = stake × 倍) rather than 台 and 番?"""
+    from jxbot import rulesets
+
+    p = rulesets.find(name) if isinstance(name, str) else None
+    return p is not None and p.multiplier_scoring
+
+
 _BEST_HAND_SQL = (
     "SELECT h.hand_id, h.ruleset, h.points, h.tai, h.fan, h.mult, h.self_draw, h.settled_at FROM hand_seats s "
     "JOIN hands h ON h.hand_id = s.hand_id WHERE s.guild_id = ? AND s.user_id = ? AND s.won = 1 "
@@ -1094,7 +1102,7 @@ class Store:
         self_draw = bool(r.get("self_draw")) and winner is not None
         tai, fan, points = (as_int(score.get(k)) for k in ("total_tai", "total_fan", "points"))
         mult: int | None = None
-        if ruleset in MULTIPLIER_RULESETS or r.get("ruleset") in MULTIPLIER_RULESETS:
+        if multiplier_ruleset(ruleset) or multiplier_ruleset(r.get("ruleset")):
             # caishen: the hand is worth stake × 倍; 台 and 番 do not apply (the score reports 0)
             stake = as_int(score.get("stake"))
             if points is not None and stake is not None and stake > 0 and points % stake == 0:

@@ -4,7 +4,7 @@ No pattern is needed there, only ×2: a plain hand wins by self-draw, seven pair
 discard. So the player
 
 * keeps its 財神 (never discards one, except to float it);
-* plays for the nearer of an ordinary hand and seven pairs (shanten through ``jxbot.rules.caishen``'s
+* plays for the nearer of an ordinary hand and seven pairs (shanten through ``jxbot.rulesets.caishen.rules``'
   face swap: 財神 wild, 白板 as the 財神's face), seven pairs winning ties (they win on discards);
 * floats a 財神 (漂財, ×8 on the self-draw that follows) when the hand without it is still ready and
   the next draw wins often enough (``FLOAT_MIN_SHARE``);
@@ -25,7 +25,7 @@ from jxbot.rules.tiles import WHITE
 from .rules import WILD, analyse, face
 
 if TYPE_CHECKING:
-    from jxbot.ai.players import _Table
+    from jxbot.ai.players import Table as _Table
 
 UKEIRE_MAX_SHANTEN = 2  # count useful draws only this close to ready
 FLOAT_INSTEAD_OF = 2  # give up a self-draw worth at most this (×) to float a 財神 …

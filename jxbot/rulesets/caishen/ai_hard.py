@@ -1,11 +1,11 @@
 """How the ``hard`` computer player plays the 財神 (caishen) ruleset (RULES part B).
 
-It starts from the normal caishen player (``jxbot.ai.caishen``: keep the 財神, the nearer of an
+It starts from the normal caishen player (``jxbot.rulesets.caishen.ai``: keep the 財神, the nearer of an
 ordinary hand and seven pairs, float a 財神 when the hand stays ready) and adds:
 
 * **value of a ready hand.** Among discards that leave the hand ready, it picks the one whose waits
   are worth most: the sum over the unseen tiles of the multiplier a self-draw of that tile would score
-  (``jxbot.rules.caishen.analyse``: 財神頭 ×4, 單釣財神頭 ×8, 財神會 ×4, seven pairs ×4 …), not only the
+  (``jxbot.rulesets.caishen.rules.analyse``: 財神頭 ×4, 單釣財神頭 ×8, 財神會 ×4, seven pairs ×4 …), not only the
   number of waits.
 * **大包 defence.** When the next seat has already chowed twice from this seat's discards, a tile it
   could chow a third time (大包: this seat would pay everyone's share) costs a step of shanten.
@@ -24,7 +24,7 @@ from . import ai as caishen
 from .rules import analyse, face
 
 if TYPE_CHECKING:
-    from jxbot.ai.players import _Table
+    from jxbot.ai.players import Table as _Table
 
 DABAO_STEP = 1.0  # shanten given up rather than feed the next seat its third chow (大包)
 

@@ -11,17 +11,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from jxbot import i18n
-from jxbot.game.actions import Action
 from jxbot.rules.contract import Score, Settlement
 from jxbot.rules.melds import Meld
 from jxbot.rules.ruleset import Ruleset
 from jxbot.rules.tiles import NUM_KINDS
 from jxbot.rulesets.jiaxing.plugin import Jiaxing
 
-from . import hand as hooks
 from . import rules
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (the picture code asks the rulesets too: it must not load the game engine)
+    from jxbot.game.actions import Action
     from jxbot.game.hand import Hand
 
 # RULES part B. The 財神 is the flipped tile's kind (wild for winning only; a discarded one cannot be
@@ -81,43 +80,69 @@ class Caishen(Jiaxing):
 
     # ---------------------------------------------------------------- the hand
     def dead_indices(self, hand: Hand, indicator_index: int | None) -> frozenset[int]:
+        from . import hand as hooks
+
         return hooks.dead_indices(hand, indicator_index)
 
     def meld_claims(self, hand: Hand, seat: int, tile: int, *, chow: bool) -> list[Action]:
+        from . import hand as hooks
+
         return hooks.meld_claims(hand, seat, tile, chow=chow)  # RULES B1/B5: faced tiles; a floater claims nothing
 
     def can_win(self, hand: Hand, seat: int, tiles: Sequence[int], win_tile: int, *, self_draw: bool,
                 robbing: bool = False) -> bool:  # RULES B5/B9: any seat but a floater may rob
+        from . import hand as hooks
+
         return hooks.can_win(hand, seat, tiles, win_tile, self_draw=self_draw, robbing=robbing)
 
     def claim_barred(self, hand: Hand, seat: int) -> bool:
+        from . import hand as hooks
+
         return hooks.float_run(hand, seat) > 0  # RULES B5: no window is opened for a floater
 
     def wildcard_chows_refused(self) -> bool:
         return False  # a 白板 plays the 財神's face
 
     def chow_tiles(self, hand: Hand, lo: int) -> tuple[int, int, int]:
+        from . import hand as hooks
+
         return hooks.chow_tiles(hand, lo)
 
     def white_as(self, hand: Hand) -> int | None:
+        from . import hand as hooks
+
         return hooks.white_as(hand)
 
     def meld_json(self, hand: Hand, m: Meld) -> dict:
+        from . import hand as hooks
+
         return hooks.meld_json(hand, m)
 
     def score(self, hand: Hand, seat: int, concealed: Sequence[int], tile: int, *, self_draw: bool,
               robbed_from: int | None, first_turn: bool, cumulative: tuple[str, ...]) -> Score:
+        from . import hand as hooks
+
         return hooks.score(hand, seat, concealed, tile, self_draw=self_draw, robbed_from=robbed_from)
 
     def settle(self, hand: Hand, balances: Sequence[int | None], fee: int) -> Settlement:
+        from . import hand as hooks
+
         return hooks.settle(hand, balances, fee)
 
     def contract_pair(self, hand: Hand) -> tuple[int, int] | None:
         pair = super().contract_pair(hand)
         if pair is not None:
             return pair
+        from . import hand as hooks
+
         d = hooks.dabao(hand)  # (A the feeder, B the fed)
         return (d[1], d[0]) if d is not None else None
+
+    def win_payments(self, rs: Ruleset, *, winner: int, points: int, base: int, stake: int,
+                     discarder: int | None, robbed: int | None) -> list[int] | None:
+        s = rules.settle(winner=winner, dealer=0, points=points, base=base, stake=stake, discarder=discarder,
+                         robbed=robbed, balances=[None] * 4, ruleset=rs)
+        return list(s.deltas)
 
     # ---------------------------------------------------------------- match flow, computer players
     def reseat_every(self, rs: Ruleset) -> int | None:

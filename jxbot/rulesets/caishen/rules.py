@@ -24,7 +24,7 @@ from jxbot.rules.context import check_context
 from jxbot.rules.contract import Score, ScoreItem, Settlement, Transfer
 from jxbot.rules.melds import Meld
 from jxbot.rules.ruleset import Ruleset, get_ruleset
-from jxbot.rules.shape import _m_honor, _m_suit, _split, check_hand, is_complete
+from jxbot.rules.shape import check_hand, honor_need, is_complete, split_groups, suit_need
 from jxbot.rules.tiles import EAST, NUM_KINDS, WHITE
 
 WILD = WHITE  # the slot the 財神 take in a hand seen through ``face``
@@ -105,8 +105,8 @@ def _sets_only(tiles: Sequence[int]) -> bool:
     """Can the faced tiles (3k of them) be read as sets only, the 白 slot wild?"""
     if len(tiles) % 3:
         return False
-    c0, c1, c2, c3, w = _split(tiles, WILD)
-    return _m_suit(c0)[0] + _m_suit(c1)[0] + _m_suit(c2)[0] + _m_honor(c3)[0] <= w
+    c0, c1, c2, c3, w = split_groups(tiles, WILD)
+    return suit_need(c0)[0] + suit_need(c1)[0] + suit_need(c2)[0] + honor_need(c3)[0] <= w
 
 
 def _seven_pairs(tiles: Sequence[int], melds: Sequence[Meld]) -> bool:

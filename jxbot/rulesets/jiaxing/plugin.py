@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from jxbot import i18n
-from jxbot.game.actions import Action, ActionType
 from jxbot.rules.contract import Score, Settlement
 from jxbot.rules.melds import Meld
 from jxbot.rules.ruleset import JIAXING, Ruleset
@@ -19,7 +18,8 @@ from jxbot.rules.scoring import standard_score_win
 from jxbot.rules.settle import settle
 from jxbot.rules.shape import pattern_waits, pattern_wins, ready_on_everything
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (the picture code asks the rulesets too: it must not load the game engine)
+    from jxbot.game.actions import Action
     from jxbot.game.hand import Hand
 
 
@@ -68,6 +68,8 @@ class Jiaxing:
         return frozenset() if indicator_index is None else frozenset((indicator_index,))
 
     def meld_claims(self, hand: Hand, seat: int, tile: int, *, chow: bool) -> list[Action]:
+        from jxbot.game.actions import Action, ActionType
+
         wc = hand.wildcard
         if tile == wc:
             return []
@@ -138,6 +140,10 @@ class Jiaxing:
         r = hand.result
         assert r is not None
         return (r.contract[0], r.contract[1]) if r.contract else None
+
+    def win_payments(self, rs: Ruleset, *, winner: int, points: int, base: int, stake: int,
+                     discarder: int | None, robbed: int | None) -> list[int] | None:
+        return None
 
     # ---------------------------------------------------------------- match flow, computer players
     def reseat_every(self, rs: Ruleset) -> int | None:
