@@ -64,8 +64,6 @@ SEVEN_PAIRS = "11m33m55p77p22s44s6z6z"  # 14 tiles, the last one is the win tile
 
 @pytest.fixture
 def toy():
-    import cogs.tables  # noqa: F401  (its ruleset choices are read at import: keep them the built-in two)
-
     plugin = rulesets.register(Toy())
     yield plugin
     rulesets.unregister("toy")
@@ -134,9 +132,17 @@ ALICE = 101
 
 
 async def test_the_toy_plays_through_the_cogs(toy, harness):
+    from jxbot.bot import JxTranslator
     from jxbot.table import FakeClock
 
     h = harness
+    # what Discord receives at sync: /mahjong create offers the registered toy, with its own zh-CN name
+    group = h.bot.tree.get_command("mahjong")
+    payload = await group.get_translated_payload(h.bot.tree, JxTranslator())
+    create = next(o for o in payload["options"] if o["name"] == "create")
+    choices = next(o for o in create["options"] if o["name"] == "ruleset")["choices"]
+    assert {c["value"]: c.get("name_localizations", {}).get("zh-CN") for c in choices} == {
+        "jiaxing": "嘉兴", "caishen": "財神", "toy": "七对"}
     cog = h.bot.get_cog("TablesCog")
     cog.clock = FakeClock()
     cog.computer_delay = 0.0
@@ -148,7 +154,7 @@ async def test_the_toy_plays_through_the_cogs(toy, harness):
     assert runner.match.ruleset.name == "toy" and runner.hand is not None and runner.hand.wildcard is None
     runner.config.max_hands = 2
     await runner.set_auto(0, True)
-    await h.settle()
+    await h.settle(timeout=60.0)  # generous: the machine may be loaded
     results = [m for m in h.fake.channel() if m.attachments == ["result.png"]]
     assert len(runner.results) == 2 and len(results) == 2
     # /mahjong rules and /mahjong score ask the toy
