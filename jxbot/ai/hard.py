@@ -249,8 +249,8 @@ class HardPlayer(NormalPlayer):
     def _ready_value(self, tb: _Table, d: int, draws: int, win_mult: float) -> float | None:
         """Expected silver of the ready hand left by discarding ``d``: the chance of a ready hand with
         this many useful unseen tiles × (what the average wait scores × the payers + ``STOP_VALUE``)."""
+        from jxbot.rules import score_win
         from jxbot.rules.melds import Meld
-        from jxbot.rules.scoring import score_win
         from jxbot.rules.shape import waits
 
         view = tb.view

@@ -4,7 +4,7 @@ from . import names  # (registers the zh/en item.<code> labels in jxbot.i18n)
 from .contract import Score, ScoreItem, Settlement, Transfer
 from .melds import Meld, MeldKind
 from .ruleset import JIAXING, RULESETS, Ruleset, get_ruleset
-from .scoring import score_win
+from .score import score_win
 from .settle import multipliers, settle
 from .shape import check_hand, is_complete, is_winning, ready_on_everything, shanten, waits, winning_patterns
 from .tiles import format_tile, format_tiles, parse_tile, parse_tiles, sort_hand, tile_name

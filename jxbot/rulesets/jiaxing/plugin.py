@@ -1,7 +1,7 @@
 """The Jiaxing ruleset (RULES.md part A) as a plug-in: ``PLUGIN`` is registered by ``jxbot.rulesets``.
 
 Its analysis is the core's standard one (``jxbot.rules.shape.pattern_wins``/``pattern_waits``, the
-台 × 2^番 scoring ``jxbot.rules.scoring.standard_score_win``, ``jxbot.rules.settle``), so ``Jiaxing``
+台 × 2^番 scoring ``scoring.standard_score_win`` (in this package), ``jxbot.rules.settle``), so ``Jiaxing``
 is also the class to subclass for a variant that differs in a few places (see docs/rulesets.md).
 """
 
@@ -14,9 +14,10 @@ from jxbot import i18n
 from jxbot.rules.contract import Score, Settlement
 from jxbot.rules.melds import Meld
 from jxbot.rules.ruleset import JIAXING, Ruleset
-from jxbot.rules.scoring import standard_score_win
 from jxbot.rules.settle import settle
 from jxbot.rules.shape import pattern_waits, pattern_wins, ready_on_everything
+
+from .scoring import standard_score_win
 
 if TYPE_CHECKING:  # (the picture code asks the rulesets too: it must not load the game engine)
     from jxbot.game.actions import Action
@@ -117,7 +118,7 @@ class Jiaxing:
 
     def score(self, hand: Hand, seat: int, concealed: Sequence[int], tile: int, *, self_draw: bool,
               robbed_from: int | None, first_turn: bool, cumulative: tuple[str, ...]) -> Score:
-        from jxbot.rules.scoring import score_win
+        from jxbot.rules.score import score_win  # through the registry: a subclass's own score_win
 
         return score_win(
             concealed, tile, hand.melds[seat], wildcard=hand.wildcard, self_draw=self_draw,

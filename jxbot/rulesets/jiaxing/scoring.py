@@ -1,4 +1,5 @@
-"""``score_win``: the 台 and 番 of a winning hand (RULES A5–A7), highest-scoring reading first.
+"""The Jiaxing scoring (``jxbot.rules.score_win`` for a jiaxing table asks ``standard_score_win``): the 台
+and 番 of a winning hand (RULES A5–A7), highest-scoring reading first.
 
 A reading resolves every wildcard: the concealed tiles are split into sets (real tiles with
 wildcards filling the gaps) and a pair, and wildcards left over form whole sets / a pair of any
@@ -12,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from jxbot.rulesets import behaviour  # the registry
-
-from .context import check_context
-from .contract import CUMULATIVE_CODES, TAI_CODES, Score, ScoreItem
-from .melds import Meld, MeldKind
-from .ruleset import Ruleset, get_ruleset
-from .shape import _P, _m_honor, _m_suit, check_hand, is_complete, ready_on_everything
-from .tiles import EAST, GREEN, NUM_KINDS, RED, WHITE, format_tiles
+from jxbot.rules.contract import CUMULATIVE_CODES, TAI_CODES, Score, ScoreItem
+from jxbot.rules.melds import Meld, MeldKind
+from jxbot.rules.ruleset import Ruleset
+from jxbot.rules.shape import TILE_CODE as _P
+from jxbot.rules.shape import check_hand, is_complete, ready_on_everything
+from jxbot.rules.shape import honor_need as _m_honor
+from jxbot.rules.shape import suit_need as _m_suit
+from jxbot.rules.tiles import EAST, GREEN, NUM_KINDS, RED, WHITE, format_tiles
 
 _B9 = 5**9
 _FREE_SET_KINDS = (RED, GREEN, WHITE, EAST, EAST + 1, EAST + 2, EAST + 3, 0, 9, 18)
@@ -135,26 +136,6 @@ def _set_tiles(is_pung: bool, base: int) -> tuple[int, ...]:
 
 def _suit_bit(t: int) -> int:
     return 1 << (t // 9) if t < 27 else 8
-
-
-def score_win(concealed: Sequence[int], win_tile: int, melds: Sequence[Meld] = (), *,
-              wildcard: int | None = None, self_draw: bool = False, kong_draw: bool = False,
-              last_tile: bool = False, robbing_kong: bool = False, seat_wind: int = 0, round_wind: int = 0,
-              first_turn: bool = False, cumulative: int | Sequence[str] = (), stake: int = 1,
-              ruleset: str | Ruleset = "jiaxing", float_run: int = 0) -> Score:
-    """Score a win. ``concealed`` excludes ``win_tile``. Raises ``ValueError`` for an impossible
-    hand (a fifth copy, a wrong tile count, a wildcard in a meld, an unknown cumulative code).
-
-    Not winning → ``Score(winning=False, reason="no_shape" | "no_pattern")``.
-    """
-    rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
-    check_context(melds, self_draw=self_draw, kong_draw=kong_draw, robbing_kong=robbing_kong,
-                  last_tile=last_tile, first_turn=first_turn, seat_wind=seat_wind)
-    # the ruleset's own scoring (jiaxing: standard_score_win below; caishen: multipliers, ``float_run``)
-    return behaviour(rs).score_win(concealed, win_tile, melds, rs=rs, wildcard=wildcard, self_draw=self_draw,
-                                   kong_draw=kong_draw, last_tile=last_tile, robbing_kong=robbing_kong,
-                                   seat_wind=seat_wind, round_wind=round_wind, first_turn=first_turn,
-                                   cumulative=cumulative, stake=stake, float_run=float_run)
 
 
 def standard_score_win(concealed: Sequence[int], win_tile: int, melds: Sequence[Meld] = (), *,
