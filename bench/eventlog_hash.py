@@ -6,7 +6,8 @@ Plays the hands the way ``jxbot simulate`` does (``jxbot.ai.selfplay.play_hand``
 ruleset's default length chained until ``--hands`` hands are done, seats house-backed, no fee), in
 two mixes of computer levels so that the logs cover claims, kongs, contracts and robbed kongs: the
 first half with four ``normal`` players, the second half with ``normal,easy,easy,easy`` (the easy
-players claim and kong more). ``--players`` plays all hands with one mix instead.
+players claim and kong more). ``--players`` plays all hands with one mix instead; ``--rounds N``
+makes matches N wind rounds long (caishen players redraw seats only in a match longer than one 版).
 
 For each hand the canonical JSON (sorted keys, no spaces) of its full event log and of the match's
 result record (dealer rotation, reseating, the cumulative queue carried on) is fed to the hash.
@@ -38,7 +39,7 @@ def canonical(obj: Any) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def run(ruleset: str, hands: int, seed: str, mixes: list[list[str]]) -> dict[str, Any]:
+def run(ruleset: str, hands: int, seed: str, mixes: list[list[str]], rounds: int | None = None) -> dict[str, Any]:
     h = hashlib.sha256()
     counts: dict[str, int] = {}
     t0 = time.perf_counter()
@@ -49,7 +50,7 @@ def run(ruleset: str, hands: int, seed: str, mixes: list[list[str]]) -> dict[str
         m = 0
         while got < want:
             mseed = f"{seed}/mix/{k}/match/{m}"
-            match = Match(mseed, ruleset=ruleset)
+            match = Match(mseed, ruleset=ruleset, rounds=rounds)
             seats = [make_player(lv, f"{mseed}/seat/{i}") for i, lv in enumerate(players)]
             m += 1
             while not match.over and got < want:
@@ -80,9 +81,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=2000)
     ap.add_argument("--seed", default="freeze16")
     ap.add_argument("--players", default=None, help="one mix of four levels instead of the two default mixes")
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="wind rounds per match (default: the ruleset's); caishen reseats only past 4")
     a = ap.parse_args(argv)
     mixes = [a.players.split(",")] if a.players else [list(m) for m in MIXES]
-    print(json.dumps(run(a.ruleset, a.hands, a.seed, mixes), ensure_ascii=False))
+    out = run(a.ruleset, a.hands, a.seed, mixes, a.rounds)
+    if a.rounds is not None:
+        out["rounds"] = a.rounds
+    print(json.dumps(out, ensure_ascii=False))
     return 0
 
 
