@@ -1,6 +1,6 @@
 """Fast, exact shanten for the caishen players: one hand and all its one-tile changes at once.
 
-The caishen players (``jxbot.ai.caishen``) measure a hand as the nearer of an ordinary hand
+The caishen players (``jxbot.rulesets.caishen.ai``) measure a hand as the nearer of an ordinary hand
 (``jxbot.rules.shape.shanten`` with the 白 slot wild, on tiles seen through ``face``) and seven
 pairs. A discard decision asks that of the hand minus each candidate discard, and the useful-draw
 count (ukeire) of the hand plus each of the 34 kinds: several hundred hands that each differ from one
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from jxbot.rules.shape import _GPOW, _GROUP, _P, _combine, _shanten_tables
 from jxbot.rules.tiles import WHITE
 
-WILD = WHITE  # the slot the 財神 take in a hand seen through ``face`` (``jxbot.rules.caishen.WILD``)
+WILD = WHITE  # the slot the 財神 take in a hand seen through ``face`` (``jxbot.rulesets.caishen.rules.WILD``)
 
 _B9 = 5**9
 _NO_PAIRS = 99  # seven pairs are impossible with melds (caishen.pairs_shanten's value)

@@ -6,13 +6,8 @@ import random
 
 from jxbot.ai.caishen_shanten import Faced, ukeire
 from jxbot.rules.shape import shanten
-
-try:  # the caishen ruleset's own package (issue 16), else where it lived before
-    from jxbot.rulesets.caishen import ai as caishen
-    from jxbot.rulesets.caishen.rules import WILD, face
-except ImportError:
-    from jxbot.ai import caishen  # type: ignore[no-redef]
-    from jxbot.rules.caishen import WILD, face  # type: ignore[no-redef]
+from jxbot.rulesets.caishen import ai as caishen  # the caishen ruleset's own package (issue 16)
+from jxbot.rulesets.caishen.rules import WILD, face
 
 
 def _slow(faced, open_melds):
