@@ -95,7 +95,7 @@ LEGEND_H = 30  # its line under the formula
 
 def _formula_h(view: dict) -> int:
     """The formula panel: the formula, and (台/番 rulesets) the legend on a line of its own under it."""
-    return 92 + (0 if view.get("ruleset") == "caishen" else LEGEND_H)
+    return 92 + (0 if of_view(view).multiplier_scoring else LEGEND_H)
 
 
 def _layout_height(view: dict) -> int:
