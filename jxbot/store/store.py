@@ -12,6 +12,7 @@ house account of the scope; a player's balance is never negative nor above 2^63�
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import math
 import sqlite3
@@ -24,6 +25,7 @@ from typing import Any, Literal
 import aiosqlite
 
 from jxbot.i18n import norm_lang
+from jxbot.store import pg
 from jxbot.store.errors import (
     MAX_AMOUNT,
     MIN_HOUSE,
@@ -187,6 +189,28 @@ def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
+def _retrying(method: Any) -> Any:
+    """Re-run a write operation from the start when PostgreSQL aborts its transaction for a conflict with
+    another connection (deadlock, serialisation failure, a unique key another process just took): every
+    operation re-reads what it decides on, so the rerun gives the answer a serial order would. SQLite
+    never raises these (one writer at a time)."""
+
+    @functools.wraps(method)
+    async def run(self: Store, *args: Any, **kw: Any) -> Any:
+        if self._pool is None:
+            return await method(self, *args, **kw)
+        for attempt in range(8):
+            try:
+                return await method(self, *args, **kw)
+            except pg.RETRY_ERRORS:
+                if attempt == 7:
+                    raise
+                await asyncio.sleep(0.002 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    return run
+
+
 def _check_seats(seats: Sequence[int | None]) -> tuple[int | None, ...]:
     if not isinstance(seats, list | tuple) or len(seats) != 4:
         raise InvalidArgument("seats must be a list of 4 user ids or None")
@@ -200,11 +224,16 @@ def _check_seats(seats: Sequence[int | None]) -> tuple[int | None, ...]:
 class Store:
     """Use ``store = await Store.open(path)``; ``await store.close()`` (or ``async with``)."""
 
-    def __init__(self, db: aiosqlite.Connection, rdb: aiosqlite.Connection, scope: Scope, path: str) -> None:
+    def __init__(self, db: Any, rdb: Any, scope: Scope, path: str, *, pool: Any = None) -> None:
         self._db = db
         self._rdb = rdb
         self.scope: Scope = scope
         self.path = path
+        # PostgreSQL (asyncpg pool) when set; ``_db`` is then a pg.PgPoolConn
+        self._pool = pool
+        self.backend: Literal["sqlite", "postgresql"] = "sqlite" if pool is None else "postgresql"
+        # the row lock a write transaction takes on what it reads to decide (PostgreSQL; SQLite has one writer)
+        self._lock = "" if pool is None else " FOR NO KEY UPDATE"
         self._wlock = asyncio.Lock()
         self._rlock = self._wlock if rdb is db else asyncio.Lock()
         # silver held for seated players (RULES A10): (scope, user) -> {hold key (a table id): amount}
@@ -231,6 +260,8 @@ class Store:
             raise InvalidArgument("scope must be 'guild' or 'global'")
         if synchronous not in ("full", "normal"):
             raise InvalidArgument("synchronous must be 'full' or 'normal'")
+        if pg.is_pg_dsn(path):
+            return await cls._open_pg(path, scope)
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
             await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
@@ -262,6 +293,8 @@ class Store:
         a database."""
         from pathlib import Path
 
+        if pg.is_pg_dsn(path):
+            return await cls._open_pg(path, None, readonly=True)
         db = await aiosqlite.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
         try:
             await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
@@ -276,6 +309,64 @@ class Store:
             await db.close()
             raise
         return cls(db, db, row[0] if row else "guild", path)
+
+    @classmethod
+    async def _open_pg(cls, dsn: str, scope: Scope | None, *, readonly: bool = False) -> Store:
+        pool = await pg.connect_pool(dsn, readonly=readonly)
+        try:
+            if readonly:
+                async with pg.pg_transaction(pool, readonly=True) as db:
+                    version = await cls._pg_version(db)
+                    if version > SCHEMA_VERSION:
+                        raise SchemaTooNew(f"database schema {version} > supported {SCHEMA_VERSION}")
+                    if version < SCHEMA_VERSION:
+                        raise SchemaTooOld(
+                            f"database schema {version} < {SCHEMA_VERSION}: `jxbot run` migrates it at start")
+                    row = await cls._one(db, "SELECT value FROM meta WHERE key = 'scope'")
+                db_scope: Scope = row[0] if row else "guild"
+            else:
+                db_scope = await cls._migrate_pg(pool, scope)
+        except BaseException:
+            await pool.close()
+            raise
+        conn = pg.PgPoolConn(pool)
+        return cls(conn, conn, db_scope, dsn, pool=pool)
+
+    @staticmethod
+    async def _pg_version(db: Any) -> int:
+        if (await Store._one(db, "SELECT to_regclass('meta') IS NOT NULL"))[0] is False:
+            return 0
+        row = await Store._one(db, "SELECT value FROM meta WHERE key = 'schema_version'")
+        # a database made at version 1 or 2 before the version row existed cannot happen: the row is
+        # written in the transaction that creates the schema
+        return int(row[0]) if row else 0
+
+    @staticmethod
+    async def _migrate_pg(pool: Any, scope: Scope | None) -> Scope:
+        """The migrations of schema.py in PostgreSQL's dialect, in one transaction under an advisory lock
+        (two processes starting together: the second waits, then finds the schema current)."""
+        async with pg.pg_transaction(pool) as db:
+            await db.execute(f"SELECT pg_advisory_xact_lock({pg.MIGRATE_LOCK})")
+            version = await Store._pg_version(db)
+            if version > SCHEMA_VERSION:
+                raise SchemaTooNew(f"database schema {version} > supported {SCHEMA_VERSION}")
+            steps = pg.pg_migrations()
+            for v in range(version, SCHEMA_VERSION):
+                for stmt in steps[v]:
+                    await db.conn.execute(stmt)
+            if version != SCHEMA_VERSION:
+                await db.execute(
+                    "INSERT INTO meta(key, value) VALUES ('schema_version', ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(SCHEMA_VERSION),))
+            row = await Store._one(db, "SELECT value FROM meta WHERE key = 'scope'")
+            if row is None:
+                db_scope: str = scope or "guild"
+                await db.execute("INSERT INTO meta(key, value) VALUES ('scope', ?)", (db_scope,))
+            else:
+                db_scope = row[0]
+                if scope is not None and scope != db_scope:
+                    raise ScopeMismatch(f"database scope is {db_scope!r}, asked {scope!r}")
+        return db_scope  # type: ignore[return-value]
 
     @staticmethod
     async def _migrate(db: aiosqlite.Connection, scope: Scope | None) -> Scope:
@@ -304,6 +395,9 @@ class Store:
         return db_scope  # type: ignore[return-value]
 
     async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            return
         if self._rdb is not self._db:
             await self._rdb.close()
         await self._db.close()
@@ -315,13 +409,20 @@ class Store:
         await self.close()
 
     async def schema_version(self) -> int:
+        if self._pool is not None:
+            async with self._read() as db:
+                return await self._pg_version(db)
         async with self._read() as db:
             (v,) = await (await db.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
         return int(v)
 
     # ------------------------------------------------------------------------- transactions
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _write(self) -> AsyncIterator[Any]:
+        if self._pool is not None:  # concurrent transactions; the row locks order the conflicting ones
+            async with pg.pg_transaction(self._pool) as pdb:
+                yield pdb
+            return
         async with self._wlock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -333,8 +434,12 @@ class Store:
             await self._db.execute("COMMIT")
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _read(self) -> AsyncIterator[Any]:
         """A consistent snapshot for multi-statement reads."""
+        if self._pool is not None:
+            async with pg.pg_transaction(self._pool, readonly=True) as pdb:
+                yield pdb
+            return
         async with self._rlock:
             await self._rdb.execute("BEGIN")
             try:
@@ -344,18 +449,19 @@ class Store:
 
     # execute_fetchall is one hop to the connection's thread (execute + fetch + close would be three)
     @staticmethod
-    async def _one(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> Any:
+    async def _one(db: Any, sql: str, params: Iterable[Any] = ()) -> Any:
         rows = await db.execute_fetchall(sql, tuple(params))
         return next(iter(rows), None)
 
     @staticmethod
-    async def _all(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+    async def _all(db: Any, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         return list(await db.execute_fetchall(sql, tuple(params)))
 
     def _scope_key(self, guild_id: int) -> int:
         return guild_id if self.scope == "guild" else 0
 
     # ------------------------------------------------------------------------- players
+    @_retrying
     async def ensure_player(self, user_id: int, name: str, lang: str | None = None) -> Player:
         """Create or refresh a player (display name; the language only when given)."""
         _check_id(user_id, "user id")
@@ -372,6 +478,7 @@ class Store:
             row = await self._one(db, "SELECT user_id, name, lang, created_at FROM players WHERE user_id = ?", (user_id,))
         return Player(*row)
 
+    @_retrying
     async def set_lang(self, user_id: int, lang: str | None) -> Player:
         """Set (or with ``None`` clear) a player's language preference."""
         _check_id(user_id, "user id")
@@ -405,6 +512,7 @@ class Store:
         row = await self._one(db, "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return GuildSettings.from_json(guild_id, json.loads(row[0])) if row else GuildSettings(guild_id)
 
+    @_retrying
     async def update_guild_settings(self, guild_id: int, **fields: Any) -> GuildSettings:
         """Change some settings; unknown names or out-of-range values raise ``InvalidArgument``."""
         _check_id(guild_id, "guild id")
@@ -417,6 +525,9 @@ class Store:
                 raise InvalidArgument("allowed_channels must be a list of channel ids")
             fields["allowed_channels"] = tuple(sorted(ch))
         async with self._write() as db:
+            if self._lock:  # one change at a time per guild (the row may not exist yet: an advisory lock)
+                await self._one(db, "SELECT pg_advisory_xact_lock(hashtextextended('settings:' || ?::text, 0))",
+                                (str(guild_id),))
             old = await self._settings(db, guild_id)
             explicit = tuple(sorted(set(old.explicit) | set(fields)))
             new = replace(old, explicit=explicit, **fields).validated()
@@ -435,7 +546,7 @@ class Store:
             sql, params = "SELECT wallet_id, balance FROM wallets WHERE scope = ? AND user_id IS NULL", (scope,)
         else:
             sql, params = "SELECT wallet_id, balance FROM wallets WHERE scope = ? AND user_id = ?", (scope, user_id)
-        row = await self._one(db, sql, params)
+        row = await self._one(db, sql + self._lock, params)
         if row is not None:
             return int(row[0]), int(row[1])
         cur = await db.execute(
@@ -541,6 +652,7 @@ class Store:
                 out.append(int(row[0]) if row else 0)
         return out
 
+    @_retrying
     async def grant_starting(self, guild_id: int, user_id: int, now: float | None = None) -> int:
         """Give the guild's starting grant once per wallet (call on a player's first seat).
 
@@ -572,6 +684,7 @@ class Store:
                 )
             return amount
 
+    @_retrying
     async def daily(self, guild_id: int, user_id: int, now: float | None = None) -> DailyResult:
         """Claim the daily silver: 24 h cooldown (``DailyCooldown`` with ``next_at``).
 
@@ -605,6 +718,7 @@ class Store:
                 )
         return DailyResult(amount=amount, streak=streak, next_at=at + DAY, balance=balances[wid])
 
+    @_retrying
     async def pay(
         self, guild_id: int, from_user: int, to_user: int, amount: int, now: float | None = None
     ) -> PayResult:
@@ -620,6 +734,9 @@ class Store:
         async with self._write() as db:
             await self._require_player(db, from_user)
             await self._require_player(db, to_user)
+            if self._lock:  # both wallets in one order (the lowest id first): two opposite payments cannot deadlock
+                await self._all(db, "SELECT wallet_id FROM wallets WHERE scope = ? AND user_id IN (?, ?) "
+                                "ORDER BY wallet_id" + self._lock, (scope, from_user, to_user))
             fw, fb = await self._wallet(db, scope, from_user, at)
             if fb < amount:
                 raise InsufficientFunds(needed=amount, balance=fb)
@@ -668,6 +785,7 @@ class Store:
         amount = _check_amount(amount, allow_zero=True)
         return await self._house_move(guild_id, user_id, "admin", reason, actor, now, lambda bal: amount - bal)
 
+    @_retrying
     async def _house_move(
         self,
         guild_id: int,
@@ -708,6 +826,7 @@ class Store:
         """Silver held for a seated player in this guild's scope (0 when they sit nowhere)."""
         return self._held(self._scope_key(guild_id), user_id)
 
+    @_retrying
     async def hold(self, guild_id: int, user_id: int, key: str, amount: int, *, check: bool = True) -> int:
         """Hold ``amount`` of a player's silver under ``key`` (a table id) while they sit: :meth:`pay` refuses
         to touch it (``FundsHeld``). A hold is not a ledger row: balances, the ledger and :meth:`check` are
@@ -723,7 +842,8 @@ class Store:
         scope = self._scope_key(guild_id)
         async with self._write() as db:
             await self._require_player(db, user_id)
-            row = await self._one(db, "SELECT balance FROM wallets WHERE scope = ? AND user_id = ?", (scope, user_id))
+            row = await self._one(db, "SELECT balance FROM wallets WHERE scope = ? AND user_id = ?" + self._lock,
+                                  (scope, user_id))
             bal = int(row[0]) if row else 0
             mine = self._holds.get((scope, user_id), {})
             others = sum(v for k, v in mine.items() if k != key)
@@ -784,6 +904,7 @@ class Store:
             settled_at=row[10],
         )
 
+    @_retrying
     async def create_hand(
         self,
         hand_id: str,
@@ -841,6 +962,7 @@ class Store:
             row = await self._one(db, f"SELECT {self._HAND_COLS} FROM hands WHERE hand_id = ?", (hand_id,))
         return self._hand(row) if row else None
 
+    @_retrying
     async def append_event(self, hand_id: str, index: int, event: Any, now: float | None = None) -> bool:
         """Append event ``index`` (0, 1, 2, … in order) to a hand's log.
 
@@ -871,6 +993,7 @@ class Store:
             await db.execute("INSERT INTO hand_events(hand_id, idx, event, at) VALUES (?, ?, ?, ?)", (hand_id, index, text, at))
         return True
 
+    @_retrying
     async def append_events(self, hand_id: str, start: int, events: Sequence[Any], now: float | None = None) -> int:
         """Append events ``start``, ``start + 1``, … in one transaction (a table's move is often two or
         three events: one commit instead of several). The rules of :meth:`append_event` hold for each:
@@ -928,6 +1051,7 @@ class Store:
             rows = await self._all(db, "SELECT event FROM hand_events WHERE hand_id = ? ORDER BY idx", (hand_id,))
         return [json.loads(r[0]) for r in rows]
 
+    @_retrying
     async def settle_hand(
         self,
         hand_id: str,
@@ -954,7 +1078,8 @@ class Store:
         scope = self._scope_key(guild_id)
         async with self._write() as db:
             row = await self._one(
-                db, "SELECT guild_id, seats, status, result, ruleset FROM hands WHERE hand_id = ?", (hand_id,)
+                db, "SELECT guild_id, seats, status, result, ruleset FROM hands WHERE hand_id = ?" + self._lock,
+                (hand_id,)
             )
             if row is None:
                 raise UnknownHand(f"hand {hand_id}")
@@ -964,18 +1089,19 @@ class Store:
             if h_guild != guild_id or tuple(json.loads(h_seats)) != seats_t:
                 raise HandConflict(f"hand {hand_id}: guild or seats differ from the record")
 
-            house_id, house_bal = await self._wallet(db, scope, None, at)
-            balances: dict[int, int] = {house_id: house_bal}
             humans = [u for u in seats_t if u is not None]
+            # the players' wallets (in wallet order), then the house: the order every operation locks them in
             found = {
                 r[0]: (r[1], r[2])
                 for r in await self._all(
                     db,
                     f"SELECT user_id, wallet_id, balance FROM wallets WHERE scope = ? "
-                    f"AND user_id IN ({','.join('?' * len(humans))})",
+                    f"AND user_id IN ({','.join('?' * len(humans))}) ORDER BY wallet_id{self._lock}",
                     (scope, *humans),
                 )
             } if humans else {}
+            house_id, house_bal = await self._wallet(db, scope, None, at)
+            balances: dict[int, int] = {house_id: house_bal}
             seat_wallet: list[int] = []
             for uid in seats_t:
                 if uid is None:
@@ -1160,7 +1286,7 @@ class Store:
         if winner is not None and seats[winner] is not None and patterns:
             await db.executemany(
                 "INSERT INTO member_patterns(guild_id, user_id, pattern, count) VALUES (?, ?, ?, 1) "
-                "ON CONFLICT(guild_id, user_id, pattern) DO UPDATE SET count = count + 1",
+                "ON CONFLICT(guild_id, user_id, pattern) DO UPDATE SET count = member_patterns.count + 1",
                 [(guild_id, seats[winner], p) for p in dict.fromkeys(patterns)],
             )
 
@@ -1180,6 +1306,7 @@ class Store:
         return SettleResult.from_json(json.loads(row[1])) if row[0] == "settled" else None
 
     # ------------------------------------------------------------------------- tables (resume)
+    @_retrying
     async def save_table(
         self,
         table_id: str,
@@ -1197,7 +1324,7 @@ class Store:
         state = _json_text(state_json, "state")
         at = _time(now)
         async with self._write() as db:
-            row = await self._one(db, "SELECT status, guild_id FROM tables WHERE table_id = ?", (table_id,))
+            row = await self._one(db, "SELECT status, guild_id FROM tables WHERE table_id = ?" + self._lock, (table_id,))
             if row is None:
                 await db.execute(
                     "INSERT INTO tables(table_id, guild_id, channel_id, config, state, status, created_at, updated_at) "
@@ -1215,11 +1342,12 @@ class Store:
             )
         return True
 
+    @_retrying
     async def close_table(self, table_id: str, now: float | None = None) -> bool:
         """Mark a table closed. True if it was running; False if already closed."""
         at = _time(now)
         async with self._write() as db:
-            row = await self._one(db, "SELECT status FROM tables WHERE table_id = ?", (table_id,))
+            row = await self._one(db, "SELECT status FROM tables WHERE table_id = ?" + self._lock, (table_id,))
             if row is None:
                 raise UnknownTable(f"table {table_id}")
             if row[0] != "running":
@@ -1262,6 +1390,8 @@ class Store:
     async def suspended_tables(self) -> list[dict[str, Any]]:
         """Tables a runner failure suspended (closed, with a ``suspended`` note in their state; see
         docs/table.md): ``{"table_id", "guild_id", "channel_id", "at", "error", "hand_id"}``, oldest first."""
+        if self._pool is not None:
+            return await self._suspended_tables_pg()
         async with self._read() as db:
             rows = await self._all(
                 db,
@@ -1271,6 +1401,25 @@ class Store:
         out = []
         for r in rows:
             note = json.loads(r[3]) if isinstance(r[3], str) else {}
+            out.append({"table_id": r[0], "guild_id": r[1], "channel_id": r[2], **(note if isinstance(note, dict) else {})})
+        return out
+
+    async def _suspended_tables_pg(self) -> list[dict[str, Any]]:
+        async with self._read() as db:
+            rows = await self._all(
+                db,
+                "SELECT table_id, guild_id, channel_id, state FROM tables WHERE state LIKE '%\"suspended\"%' "
+                "ORDER BY updated_at, table_id",
+            )
+        out = []
+        for r in rows:
+            try:
+                state = json.loads(r[3])
+            except ValueError:
+                continue
+            note = state.get("suspended") if isinstance(state, dict) else None
+            if note is None:
+                continue
             out.append({"table_id": r[0], "guild_id": r[1], "channel_id": r[2], **(note if isinstance(note, dict) else {})})
         return out
 
@@ -1327,7 +1476,7 @@ class Store:
                 # one aggregation gives the page and (as a window count) the number of entries
                 rows = await self._all(
                     db,
-                    f"SELECT user_id, v, COUNT(*) OVER () FROM (SELECT user_id, SUM(delta) AS v {base}) "
+                    f"SELECT user_id, v, COUNT(*) OVER () FROM (SELECT user_id, SUM(delta) AS v {base}) AS t "
                     "ORDER BY v DESC, user_id LIMIT ?4 OFFSET ?5",
                     (guild_id, since, at, page_size, offset),
                 )
@@ -1335,7 +1484,7 @@ class Store:
                     total = rows[0][2]
                 else:  # a page past the end: count separately
                     (total,) = await self._one(
-                        db, f"SELECT COUNT(*) FROM (SELECT user_id {base})", (guild_id, since, at)
+                        db, f"SELECT COUNT(*) FROM (SELECT user_id {base}) AS t", (guild_id, since, at)
                     )
             else:
                 col = _MEMBER_COLUMN[kind]
@@ -1472,21 +1621,22 @@ class Store:
                 problems.append(Problem(code, f"... and {len(rows) - limit} more"))
 
         async with self._read() as db:
-            rows = await self._all(db, "PRAGMA quick_check")
-            if [r[0] for r in rows] != ["ok"]:
-                add("integrity", rows, lambda r: str(r[0]))
-            add(
-                "foreign_key",
-                await self._all(db, "PRAGMA foreign_key_check"),
-                lambda r: f"{r[0]} row {r[1]} references missing {r[2]}",
-            )
+            if self._pool is None:  # PostgreSQL checks its pages and enforces the foreign keys itself
+                rows = await self._all(db, "PRAGMA quick_check")
+                if [r[0] for r in rows] != ["ok"]:
+                    add("integrity", rows, lambda r: str(r[0]))
+                add(
+                    "foreign_key",
+                    await self._all(db, "PRAGMA foreign_key_check"),
+                    lambda r: f"{r[0]} row {r[1]} references missing {r[2]}",
+                )
             add(
                 "balance_mismatch",
                 await self._all(
                     db,
-                    "SELECT w.wallet_id, w.scope, w.user_id, w.balance, "
+                    "SELECT * FROM (SELECT w.wallet_id, w.scope, w.user_id, w.balance, "
                     "(SELECT COALESCE(SUM(l.delta), 0) FROM ledger l WHERE l.wallet_id = w.wallet_id) AS s "
-                    "FROM wallets w WHERE w.balance != s",
+                    "FROM wallets w) AS x WHERE balance != s",
                 ),
                 lambda r: f"wallet {r[0]} (scope {r[1]}, {'house' if r[2] is None else 'user ' + str(r[2])}): "
                 f"balance {r[3]} but ledger sum {r[4]}",
@@ -1496,7 +1646,7 @@ class Store:
                 await self._all(
                     db,
                     "SELECT entry_id, wallet_id, balance_after, run FROM (SELECT entry_id, wallet_id, balance_after, "
-                    "SUM(delta) OVER (PARTITION BY wallet_id ORDER BY entry_id) AS run FROM ledger) "
+                    "SUM(delta) OVER (PARTITION BY wallet_id ORDER BY entry_id) AS run FROM ledger) AS x "
                     "WHERE run != balance_after",
                 ),
                 lambda r: f"ledger row {r[0]} (wallet {r[1]}): balance_after {r[2]} but running sum {r[3]}",
