@@ -95,11 +95,12 @@ async def empty_database() -> str:
     return _shared
 
 
-async def fresh_database() -> str:
+async def fresh_database(*, migrated: bool = True) -> str:
+    """A database of its own: with the current schema, or (``migrated=False``) with no table at all."""
     dsn = server_dsn()
     admin = await asyncpg.connect(dsn)
     try:
-        template = await _template_db(admin, dsn)
+        template = await _template_db(admin, dsn) if migrated else "template0"
         name = f"jxt_{_tag}_{next(_counter)}"
         await admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
     finally:

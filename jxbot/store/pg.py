@@ -18,13 +18,12 @@ from contextlib import asynccontextmanager
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from jxbot.store.dsn import PG_SCHEMES, is_pg_dsn, redact  # noqa: F401 - re-exported
 from jxbot.store.schema import MIGRATIONS
 
-PG_SCHEMES = ("postgresql://", "postgres://")
 # tables whose key the database generates (SQLite's INTEGER PRIMARY KEY rowid alias)
 GENERATED_KEYS = {"wallets": "wallet_id", "txns": "txn_id", "ledger": "entry_id"}
 # serialisation failure, deadlock, unique violation: the operation is re-run from the start
@@ -34,25 +33,6 @@ RETRY_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.UniqueViolationError,
 )
 MIGRATE_LOCK = 0x6A78626F74  # pg_advisory_xact_lock key of the schema migration ("jxbot")
-
-
-def is_pg_dsn(path: str | None) -> bool:
-    return bool(path) and path.startswith(PG_SCHEMES)  # type: ignore[union-attr]
-
-
-def redact(dsn: str) -> str:
-    """The DSN without its password (for messages and logs)."""
-    try:
-        parts = urlsplit(dsn)
-    except ValueError:
-        return "postgresql://…"
-    netloc = parts.netloc
-    if "@" in netloc:
-        cred, host = netloc.rsplit("@", 1)
-        user = cred.split(":", 1)[0]
-        netloc = f"{user}:***@{host}" if ":" in cred else f"{user}@{host}"
-    query = re.sub(r"(?i)(password=)[^&]*", r"\1***", parts.query)
-    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
 # ----------------------------------------------------------------------------- statement translation
