@@ -82,8 +82,8 @@ async def backup_pg(dsn: str, dest: str, *, force: bool = False) -> int:
     try:
         conn = await asyncpg.connect(dsn)
         try:
-            scope = "global" if await conn.fetchval("SELECT value FROM meta WHERE key = 'scope'") == "global" else "guild"
-            made = await Store.open(str(tmp), scope)  # the current schema, empty
+            global_ = await conn.fetchval("SELECT value FROM meta WHERE key = 'scope'") == "global"
+            made = await Store.open(str(tmp), "global" if global_ else "guild")  # the current schema, empty
             await made.close()
             counts = await pg_to_sqlite(conn, str(tmp))
         finally:
