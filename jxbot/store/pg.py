@@ -177,11 +177,19 @@ def pg_migrations() -> list[list[str]]:
     return [[_ddl(s) for s in step] for step in MIGRATIONS]
 
 
+class _StoreConnection(asyncpg.Connection):  # type: ignore[misc]
+    """A pooled connection returned to the pool without the reset round trip (UNLISTEN, RESET ALL, …):
+    the store keeps no session state (its advisory locks are transaction-scoped)."""
+
+    def get_reset_query(self) -> str:
+        return ""
+
+
 async def connect_pool(dsn: str, *, readonly: bool = False, min_size: int = 1, max_size: int = 10) -> asyncpg.Pool:
     settings = {"application_name": "jxbot"}
     if readonly:
         settings["default_transaction_read_only"] = "on"
     pool = await asyncpg.create_pool(dsn, min_size=min_size, max_size=max_size, server_settings=settings,
-                                     command_timeout=60)
+                                     command_timeout=60, connection_class=_StoreConnection)
     assert pool is not None
     return pool
