@@ -168,3 +168,38 @@ async def test_check_on_postgres_finds_each_kind_of_damage(capsys):
         s = await Store.open_readonly(dsn)
         assert {p.code for p in await s.check()} == expected, sql
         await s.close()
+
+
+async def test_postgres_refuses_a_newer_schema_and_another_scope(capsys):
+    from jxbot.store import SCHEMA_VERSION, SchemaTooNew, ScopeMismatch
+
+    dsn = await pgdb.fresh_database()
+    try:
+        await (await Store.open(dsn, "guild")).close()
+        try:
+            await Store.open(dsn, "global")
+        except ScopeMismatch:
+            pass
+        else:
+            raise AssertionError("another scope was accepted")
+        s = await Store.open(dsn, None)  # adopt the database's scope
+        assert s.scope == "guild" and await s.schema_version() == SCHEMA_VERSION
+        await s.close()
+        conn = await asyncpg.connect(dsn)
+        await conn.execute("UPDATE meta SET value = $1 WHERE key = 'schema_version'", str(SCHEMA_VERSION + 1))
+        await conn.close()
+        for opener in (Store.open, Store.open_readonly):
+            try:
+                await opener(dsn)
+            except SchemaTooNew:
+                pass
+            else:
+                raise AssertionError("a newer schema was accepted")
+        assert await asyncio.to_thread(main, ["store", "check", "--db", dsn]) == 2
+        assert "newer than this jxbot" in capsys.readouterr().err
+        down = f"postgresql://jxbot:{SECRET}@127.0.0.1:1/jxbot"
+        assert await asyncio.to_thread(main, ["store", "check", "--db", down]) == 2
+        err = capsys.readouterr().err
+        assert "cannot reach the PostgreSQL server" in err and SECRET not in err
+    finally:
+        await pgdb.drop_database(dsn)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from jxbot.store import DailyCooldown, InsufficientFunds, Store
+import pytest
+
+from jxbot.store import DailyCooldown, FundsHeld, InsufficientFunds, Store
 
 from .conftest import CH, G, settlement, win_result
 
@@ -52,3 +54,19 @@ async def test_two_processes_racing_grants_transfers_and_settles_keep_exact_book
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_hold_and_a_payment_racing_never_leave_the_balance_below_the_holds(store, players):
+    await store.hold(G, 1, "t1", 600)
+    with pytest.raises(FundsHeld):
+        await store.pay(G, 1, 2, 500)
+    assert (await store.pay(G, 1, 2, 400)).from_balance == 600
+    store.release_hold(G, 1, "t1")
+    for k in range(6):  # a seat's hold and a /pay at the same instant: one of them is refused
+        bal = await store.balance(G, 1)
+        out = await asyncio.gather(store.hold(G, 1, f"r{k}", bal - 50), store.pay(G, 1, 2, 100),
+                                   return_exceptions=True)
+        assert sum(isinstance(o, InsufficientFunds) for o in out) == 1, out
+        assert await store.balance(G, 1) >= store.held(G, 1)
+        store.release_hold(G, 1, f"r{k}")
+    assert await store.check() == []
