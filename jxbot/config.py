@@ -148,7 +148,7 @@ class Settings:
         if (v := get("DEV_GUILD_ID")) is not None:
             kw["dev_guild_id"] = _int("DEV_GUILD_ID", v, lo=1, hi=2**64 - 1)
         if (v := get("JXBOT_DB")) is not None:
-            kw["db_path"] = _db_setting(v.strip())
+            kw["db_path"] = _db_setting(v)
         if (v := get("SILVER_SCOPE")) is not None:
             v = v.strip().lower()
             if v not in ("guild", "global"):

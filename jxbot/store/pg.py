@@ -38,6 +38,7 @@ MIGRATE_LOCK = 0x6A78626F74  # pg_advisory_xact_lock key of the schema migration
 # ----------------------------------------------------------------------------- statement translation
 _NUMBERED = re.compile(r"\?(\d+)")
 _INSERT_INTO = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)", re.I)
+_QUERY = re.compile(r"\s*(SELECT|WITH)\b", re.I)
 _MAX2 = re.compile(r"\bMAX\((\w+), (\$\d+)\)")
 
 
@@ -102,7 +103,7 @@ class PgConn:
         if returning:
             key = await self.conn.fetchval(q, *args)
             return PgCursor(1, int(key), [])
-        if q.lstrip()[:6].upper() in ("SELECT", "WITH (", "WITH S"):
+        if _QUERY.match(q):  # a query: keep its rows for fetchone/fetchall
             rows = [_row(r) for r in await self.conn.fetch(q, *args)]
             return PgCursor(len(rows), None, rows)
         status = await self.conn.execute(q, *args)

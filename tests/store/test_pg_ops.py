@@ -203,3 +203,20 @@ async def test_postgres_refuses_a_newer_schema_and_another_scope(capsys):
         assert "cannot reach the PostgreSQL server" in err and SECRET not in err
     finally:
         await pgdb.drop_database(dsn)
+
+
+def test_settings_never_show_the_dsn_password():
+    from jxbot.config import ConfigError, Settings
+
+    s = Settings.from_mapping({"JXBOT_DB": f"postgresql://bot:{SECRET}@db.example:5432/jxbot"})
+    assert s.db_path.endswith("/jxbot") and s.db_shown == "postgresql://bot:***@db.example:5432/jxbot"
+    assert SECRET not in s.describe() and SECRET not in repr(s) and SECRET not in str(s)
+    assert "JXBOT_DB=postgresql://bot:***@db.example:5432/jxbot" in s.describe()
+    for bad in (f"postgresql://bot:{SECRET}@db.example:port/jxbot", f"postgres://bot:{SECRET}@/jxbot"):
+        try:
+            Settings.from_mapping({"JXBOT_DB": bad})
+        except ConfigError as exc:
+            assert SECRET not in str(exc) and "JXBOT_DB" in str(exc)
+        else:
+            raise AssertionError(f"accepted {bad}")
+    assert Settings.from_mapping({"JXBOT_DB": "data/jx.sqlite3"}).db_shown == "data/jx.sqlite3"
