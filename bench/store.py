@@ -310,7 +310,6 @@ async def bench_pg(args: argparse.Namespace, big_sqlite: str, sq: dict) -> dict:
         t0 = time.perf_counter()
         await sqlite_to_pg(big_sqlite, conn)
         copy_s = time.perf_counter() - t0
-        await conn.execute("ANALYZE")
         await conn.close()
         q = await bench_queries(big, args.players)
         out = {"pg_server": version, **{f"pg_{k}": v for k, v in {**w, **q}.items()}, "pg_copy_big_s": round(copy_s, 1)}

@@ -92,6 +92,8 @@ async def sqlite_to_pg(path: str, conn: asyncpg.Connection, *, replace: bool = F
         src.execute("COMMIT")
     finally:
         src.close()
+    # fresh statistics and visibility map for the planner (index-only counts on the leaderboards)
+    await conn.execute("VACUUM (ANALYZE)")
     return counts
 
 
