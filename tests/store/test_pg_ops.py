@@ -220,3 +220,16 @@ def test_settings_never_show_the_dsn_password():
         else:
             raise AssertionError(f"accepted {bad}")
     assert Settings.from_mapping({"JXBOT_DB": "data/jx.sqlite3"}).db_shown == "data/jx.sqlite3"
+
+
+def test_store_migrate_on_sqlite(tmp_path, capsys):
+    db = tmp_path / "new.sqlite3"
+    assert main(["store", "migrate", "--db", str(db)]) == 0
+    assert "migrated schema 0 → 2 (a new database)" in capsys.readouterr().out
+    assert main(["store", "migrate", "--db", str(db)]) == 0
+    assert "schema 2 is current" in capsys.readouterr().out
+    notes = tmp_path / "notes.sqlite3"
+    notes.write_bytes(b"not a database at all\n" * 10)
+    assert main(["store", "migrate", "--db", str(notes)]) == 2
+    assert "not a SQLite database" in capsys.readouterr().err
+    assert notes.read_bytes() == b"not a database at all\n" * 10
