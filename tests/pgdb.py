@@ -40,6 +40,7 @@ def server_dsn() -> str:
         env = os.environ.get("JXBOT_TEST_POSTGRES_DSN")
         if env:
             _dsn = env
+            atexit.register(_drop_ours)  # a server that outlives the run: leave no database of ours on it
         else:
             cluster = PgCluster()
             try:
@@ -106,6 +107,23 @@ async def fresh_database(*, migrated: bool = True) -> str:
     finally:
         await admin.close()
     return with_database(dsn, name)
+
+
+def _drop_ours() -> None:
+    import asyncio
+
+    async def drop() -> None:
+        admin = await asyncpg.connect(server_dsn())
+        try:
+            names = [r[0] for r in await admin.fetch(
+                "SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname LIKE $2",
+                f"jxt_{_tag}_%", f"jxtpl_{_tag}")]
+            for name in names:
+                await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+    asyncio.run(drop())
 
 
 async def drop_database(db_dsn: str) -> None:
