@@ -362,6 +362,12 @@ class StoreBase:
             raise
         return db_scope  # type: ignore[return-value]
 
+    @property
+    def pg_pool(self) -> Any:
+        """The asyncpg pool on PostgreSQL (for what lives beside the store there: leases, LISTEN/NOTIFY),
+        None on SQLite."""
+        return self._pool
+
     async def close(self) -> None:
         if self._pool is not None:
             await self._pool.close()

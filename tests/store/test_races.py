@@ -15,6 +15,7 @@ from .conftest import CH, G, settlement, win_result
 async def test_two_processes_racing_grants_transfers_and_settles_keep_exact_books(db_url):
     a = await Store.open(db_url)
     b = await Store.open(db_url)
+    assert (a.backend, a.pg_pool is None) == (("postgresql", False) if "://" in db_url else ("sqlite", True))
     try:
         for uid in (1, 2, 3, 4):
             await a.ensure_player(uid, f"p{uid}")
