@@ -12,9 +12,9 @@ import json
 import math
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
-from typing import Any, Literal, Self
+from typing import Any, Concatenate, Literal, ParamSpec, Self, TypeVar
 
 import aiosqlite
 
@@ -157,15 +157,20 @@ def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
-def _retrying(method: Any) -> Any:
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_S = TypeVar("_S")
+
+
+def _retrying(method: Callable[Concatenate[_S, _P], Awaitable[_R]]) -> Callable[Concatenate[_S, _P], Awaitable[_R]]:
     """Re-run a write operation from the start when PostgreSQL aborts its transaction for a conflict with
     another connection (deadlock, serialisation failure, a unique key another process just took): every
     operation re-reads what it decides on, so the rerun gives the answer a serial order would. SQLite
     never raises these (one writer at a time)."""
 
     @functools.wraps(method)
-    async def run(self: Any, *args: Any, **kw: Any) -> Any:
-        if self._pool is None:
+    async def run(self: _S, *args: _P.args, **kw: _P.kwargs) -> _R:
+        if self._pool is None:  # type: ignore[attr-defined]
             return await method(self, *args, **kw)
         for attempt in range(8):
             try:
