@@ -35,7 +35,7 @@ async def test_bot_plays_against_the_double(double, start_bot, tmp_path, backend
     await alice.wait_message(lambda m: "私信" in (m.content or "") and str(bob.id) in (m.content or ""))
     s = await alice.click(lobby, label="开始")
     await s.settled()
-    panel = await alice.wait_dm(lambda m: m.image() is not None and len(m.buttons()) > 3)
+    panel = await alice.wait_dm(lambda m: m.image() is not None and len(m.buttons()) > 3, timeout=30)  # loaded CI
     # Alice discards from her DM panel at once (her turn lasts 15 s, so a loaded machine cannot time her out): the press is answered with the new
     # panel (type 7), the same message edited in place
     n = panel.edit_count
