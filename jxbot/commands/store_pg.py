@@ -118,6 +118,31 @@ async def _fingerprint(store: Any) -> dict[str, Any]:
             "ledger": tuple(int(v) for v in led), "scope": store.scope}
 
 
+def _in_use(path: str) -> str | None:
+    """``" (pid N)"`` when a jxbot process holds the database's lock file (jxbot run's flock), else None.
+    Only looks: a lock file that is not there is not created."""
+    import errno
+    import fcntl
+
+    lock = Path(f"{Path(path).resolve()}.lock")
+    try:
+        fd = os.open(lock, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            try:
+                return f" (pid {int(os.pread(fd, 32, 0).decode().split()[0])})"
+            except (OSError, ValueError, IndexError):
+                return ""
+        return None
+    finally:
+        os.close(fd)  # closing drops the shared lock too
+    return None
+
+
 def copy(source: str, target: str, *, replace: bool = False, as_json: bool = False) -> int:
     from jxbot.store.startup import StartupError, check_postgres
 
@@ -128,6 +153,10 @@ def copy(source: str, target: str, *, replace: bool = False, as_json: bool = Fal
     why = _readable(source)
     if why:
         return _fail(why)
+    running = _in_use(source)
+    if running:
+        return _fail(f"{source} is in use by a running jxbot{running}: stop it first (what it writes after the "
+                     "copy would not be in PostgreSQL)")
     shown = redact(target)
     try:
         check_postgres(target)

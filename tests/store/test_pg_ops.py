@@ -139,6 +139,13 @@ async def test_copy_sqlite_to_postgres_verified_and_refusing_a_non_empty_target(
         p = await Store.open(dsn)
         assert await p.balance(G, 3) == 1080
         await p.close()
+        # a source a running bot holds (its flock) is refused: what it writes next would be lost
+        from jxbot.store.startup import ProcessLock
+
+        with ProcessLock(src):
+            assert await asyncio.to_thread(main, ["store", "copy", src, dsn, "--replace"]) == 2
+            err = capsys.readouterr().err
+            assert "in use by a running jxbot" in err and f"pid {os.getpid()}" in err
         # bad input: the wrong way round, a file that is not a database
         assert await asyncio.to_thread(main, ["store", "copy", dsn, src]) == 2
         notdb = tmp_path / "notes.txt"
