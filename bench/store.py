@@ -5,7 +5,13 @@
 - leaderboard and stats query times on a database of 100,000 players and 1,000,000 ledger rows
   (built directly with executemany in one transaction, consistent books), and ``check()`` time there.
 
-Usage: ``python3 bench/store.py [--players 100000] [--rows 1000000] [--dir DIR]``.
+With ``--pg`` (a throwaway PostgreSQL server, made durable like SQLite's FULL: fsync and synchronous
+commit on) or ``--db postgresql://…`` (an existing server; the bench creates and drops its own
+databases there) the same figures on PostgreSQL are printed beside SQLite's, keys prefixed ``pg_``, plus
+``pg_settlements_per_s_2_stores`` (two Store objects = two processes settling at once), the copy time of
+the big database (``pg_copy_big_s``, what ``jxbot store copy`` does) and the ratios PG/SQLite.
+
+Usage: ``python3 bench/store.py [--players 100000] [--rows 1000000] [--dir DIR] [--pg | --db DSN]``.
 """
 
 from __future__ import annotations
@@ -56,6 +62,20 @@ async def bench_writes(path: str, sync: str, n_settle: int, n_events: int) -> di
     for i in range(n_settle):
         await store.settle_hand(f"s{i}", G, seats, make_settlement(i % 4, 30, 1), result)
     settle_s = time.perf_counter() - t0
+    two: dict[str, float] = {}
+    if "://" in path:  # two Store objects (two processes) settling different hands at once
+        for i in range(n_settle):
+            await store.create_hand(f"t{i}", G, CH, "jiaxing", seats, "c")
+        other = await Store.open(path)
+
+        async def run(st: Store, ks: range) -> None:
+            for i in ks:
+                await st.settle_hand(f"t{i}", G, seats, make_settlement(i % 4, 30, 1), result)
+
+        t1 = time.perf_counter()
+        await asyncio.gather(run(store, range(0, n_settle, 2)), run(other, range(1, n_settle, 2)))
+        two["settlements_per_s_2_stores"] = round(n_settle / (time.perf_counter() - t1), 1)
+        await other.close()
     await store.create_hand("ev", G, CH, "jiaxing", seats, "c")
     lat = []
     ev = {"type": "discard", "seat": 0, "tile": 5, "t": 1.5}
@@ -72,6 +92,7 @@ async def bench_writes(path: str, sync: str, n_settle: int, n_events: int) -> di
         "settlements_per_s": round(n_settle / settle_s, 1),
         "appends_per_s": round(n_events / ev_s, 1),
         "append_median_ms": round(statistics.median(lat) * 1000, 3),
+        **two,
     }
 
 
@@ -225,6 +246,8 @@ async def main() -> None:
     ap.add_argument("--settle", type=int, default=1000)
     ap.add_argument("--events", type=int, default=2000)
     ap.add_argument("--dir", default=None, help="where to put the temporary databases")
+    ap.add_argument("--pg", action="store_true", help="also on a throwaway PostgreSQL server (durable settings)")
+    ap.add_argument("--db", default=None, help="also on this PostgreSQL server (postgresql://…)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir) as d:
         full = await bench_writes(os.path.join(d, "w_full.sqlite3"), "full", args.settle, args.events)
@@ -246,7 +269,61 @@ async def main() -> None:
             "db_mb": round(os.path.getsize(big) / 2**20, 1),
             **queries,
         }
+        if args.pg or args.db:
+            out.update(await bench_pg(args, big, out))
     print(json.dumps(out))
+
+
+async def bench_pg(args: argparse.Namespace, big_sqlite: str, sq: dict) -> dict:
+    """The write and query figures on PostgreSQL (keys ``pg_…``) and the ratios to SQLite's."""
+    import asyncpg
+
+    from jxbot.pgcluster import PgCluster
+    from jxbot.store.copying import sqlite_to_pg
+
+    cluster = None
+    if args.db:
+        server = args.db
+    else:
+        cluster = PgCluster()
+        server = cluster.start()
+    made: list[str] = []
+    try:
+        admin = await asyncpg.connect(server)
+        if cluster is not None:  # durable like SQLite's synchronous=FULL: every commit reaches the disk
+            for k in ("fsync", "synchronous_commit", "full_page_writes"):
+                await admin.execute(f"ALTER SYSTEM SET {k} = on")
+            await admin.execute("SELECT pg_reload_conf()")
+        version = await admin.fetchval("SHOW server_version")
+
+        async def new_db(name: str) -> str:
+            name = f"{name}_{os.getpid()}"
+            await admin.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+            made.append(name)
+            base, _, _ = server.rpartition("/")
+            return f"{base}/{name}"
+
+        w = await bench_writes(await new_db("jxbench_w"), "full", args.settle, args.events)
+        big = await new_db("jxbench_big")
+        await (await Store.open(big)).close()
+        conn = await asyncpg.connect(big)
+        t0 = time.perf_counter()
+        await sqlite_to_pg(big_sqlite, conn)
+        copy_s = time.perf_counter() - t0
+        await conn.close()
+        q = await bench_queries(big, args.players)
+        out = {"pg_server": version, **{f"pg_{k}": v for k, v in {**w, **q}.items()}, "pg_copy_big_s": round(copy_s, 1)}
+        for k in ("settlements_per_s", "appends_per_s", "append_median_ms", "lb_balance_p1_ms", "lb_net_week_ms",
+                  "lb_points_ms", "player_stats_ms", "settlements_per_s_big_db", "check_s"):
+            if sq.get(k):
+                out[f"ratio_pg_sqlite_{k}"] = round(out[f"pg_{k}"] / sq[k], 2)
+        return out
+    finally:
+        for name in made:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+        if cluster is not None:
+            cluster.stop()
 
 
 if __name__ == "__main__":

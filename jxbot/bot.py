@@ -544,15 +544,17 @@ def run_bot(settings: Settings, *, sync: bool = True) -> int:
 async def _serve(settings: Settings, sync: bool) -> int:
     import sqlite3
 
+    import asyncpg
+
     from jxbot.store import StoreError
 
     try:
         store = await open_store(settings)
-    except (StoreError, sqlite3.Error) as exc:
+    except (StoreError, sqlite3.Error, OSError, asyncpg.PostgresError) as exc:  # PostgreSQL: gone since the check
         hint = ""
         if getattr(exc, "code", None) == "scope_mismatch":
             hint = " (set SILVER_SCOPE to the database's scope; switching needs a migration of balances)"
-        print(f"jxbot: database {settings.db_path}: {exc}{hint}", file=sys.stderr)
+        print(f"jxbot: database {settings.db_shown}: {exc}{hint}", file=sys.stderr)
         return 2
     bot = JxBot(settings, store=store, sync=sync)
     loop = asyncio.get_running_loop()

@@ -62,6 +62,24 @@ def _float(name: str, value: str, *, lo: float, hi: float) -> float:
     return x
 
 
+def _db_setting(v: str) -> str:
+    """A SQLite path as given, or a PostgreSQL DSN (``postgresql://`` / ``postgres://``) that parses."""
+    from urllib.parse import urlsplit
+
+    from jxbot.store.dsn import is_pg_dsn, redact
+
+    if not is_pg_dsn(v):
+        return v
+    try:
+        parts = urlsplit(v)
+        parts.port  # noqa: B018 - raises on a bad port
+    except ValueError:
+        raise ConfigError(f"JXBOT_DB is not a valid PostgreSQL address: {redact(v)}") from None
+    if not parts.hostname and "host=" not in parts.query:
+        raise ConfigError(f"JXBOT_DB names no server: {redact(v)} (postgresql://USER:PASSWORD@HOST:PORT/DATABASE)")
+    return v
+
+
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -130,7 +148,7 @@ class Settings:
         if (v := get("DEV_GUILD_ID")) is not None:
             kw["dev_guild_id"] = _int("DEV_GUILD_ID", v, lo=1, hi=2**64 - 1)
         if (v := get("JXBOT_DB")) is not None:
-            kw["db_path"] = v
+            kw["db_path"] = _db_setting(v)
         if (v := get("SILVER_SCOPE")) is not None:
             v = v.strip().lower()
             if v not in ("guild", "global"):
@@ -196,11 +214,21 @@ class Settings:
             v = getattr(self, f.name)
             if f.name == "discord_token":
                 v = "(set)" if v else "(not set)"
+            elif f.name == "db_path":
+                v = self.db_shown
             lines.append(f"{self.ENV[f.name]}={v}")
         return "\n".join(lines)
 
+    @property
+    def db_shown(self) -> str:
+        """JXBOT_DB for messages and logs: a PostgreSQL DSN without its password."""
+        from jxbot.store.dsn import is_pg_dsn, redact
+
+        return redact(self.db_path) if is_pg_dsn(self.db_path) else self.db_path
+
     def __repr__(self) -> str:
-        parts = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.name != "discord_token"]
+        parts = [f"{f.name}={self.db_shown if f.name == 'db_path' else getattr(self, f.name)!r}"
+                 for f in fields(self) if f.name != "discord_token"]
         tok = "'***'" if self.discord_token else "None"
         return f"Settings(discord_token={tok}, {', '.join(parts)})"
 

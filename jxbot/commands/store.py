@@ -1,10 +1,17 @@
-"""``jxbot store check|info|backup``: operator tools on the database, safe while the bot runs.
+"""``jxbot store check|info|backup|migrate|copy``: operator tools on the database, safe while the bot runs.
 
 * ``check [--db PATH]``: verify the silver books, read-only (the file is never migrated or written):
   exit 0 consistent, 1 problems found, 2 cannot read it (missing, not a database, another schema).
 * ``info``: schema version, scope and row counts (read-only too).
 * ``backup DEST``: a consistent copy through SQLite's online backup API (one snapshot, while the bot
-  keeps writing); the copy is written beside DEST and renamed into place once verified.
+  keeps writing); the copy is written beside DEST and renamed into place once verified. On PostgreSQL
+  the same: a SQLite file written from one REPEATABLE READ snapshot (restore it with ``copy``).
+* ``migrate``: bring the schema to this version (what ``jxbot run`` does at start), and say so.
+* ``copy SQLITE_PATH postgresql://…``: every row into a PostgreSQL database in one transaction
+  (refused when the target has rows, unless ``--replace``), then ``check`` on both ends and the
+  balances and ledger sums compared.
+
+``--db`` (or ``JXBOT_DB``) is a SQLite file or a ``postgresql://`` DSN; a DSN's password is never printed.
 """
 
 from __future__ import annotations
@@ -26,12 +33,16 @@ def default_db() -> str:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("store", help="database tools: check the ledger, show counts, back up (safe while running)")
-    p.add_argument("action", choices=("check", "info", "backup"),
-                   help="check: verify balances and hands; info: counts; backup DEST: a consistent copy")
-    p.add_argument("dest", nargs="?", help="backup: the file to write")
-    p.add_argument("--db", default=None, help="SQLite file (default: $JXBOT_DB or jxbot.sqlite3)")
+    p.add_argument("action", choices=("check", "info", "backup", "migrate", "copy"),
+                   help="check: verify balances and hands; info: counts; backup DEST: a consistent copy; "
+                   "migrate: bring the schema up to date; copy SQLITE_PATH postgresql://…: move a server's data")
+    p.add_argument("dest", nargs="?", help="backup: the file to write; copy: the SQLite file to read")
+    p.add_argument("target", nargs="?", help="copy: the PostgreSQL database to write (postgresql://…)")
+    p.add_argument("--db", default=None,
+                   help="SQLite file or postgresql:// DSN (default: $JXBOT_DB or jxbot.sqlite3)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--force", action="store_true", help="backup: replace DEST if it exists")
+    p.add_argument("--replace", action="store_true", help="copy: delete the target's rows first")
 
 
 def _fail(msg: str) -> int:
@@ -59,7 +70,19 @@ def _readable(path: str) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from jxbot.store.dsn import is_pg_dsn
+
+    if args.action == "copy":
+        if not args.dest or not args.target:
+            return _fail("copy needs a source and a target: jxbot store copy SQLITE_PATH postgresql://…")
+        from jxbot.commands.store_pg import copy
+
+        return copy(args.dest, args.target, replace=bool(args.replace), as_json=bool(args.json))
     path = args.db or default_db()
+    if is_pg_dsn(path) or args.action == "migrate":
+        from jxbot.commands import store_pg
+
+        return store_pg.run(args, path)
     why = _readable(path)
     if why:
         return _fail(why)
@@ -72,18 +95,21 @@ def run(args: argparse.Namespace) -> int:
 
 async def _run(action: str, path: str, as_json: bool) -> int:
     from jxbot.store import Store, StoreError
+    from jxbot.store.dsn import is_pg_dsn, redact
+
+    shown = redact(path) if is_pg_dsn(path) else path  # a DSN's password is never printed
 
     try:
         store = await Store.open_readonly(path)
     except StoreError as exc:
-        return _fail(f"{path}: {exc}")
+        return _fail(f"{shown}: {exc}")
     except sqlite3.Error as exc:
-        return _fail(f"{path} cannot be read as a jxbot database ({exc})")
+        return _fail(f"{shown} cannot be read as a jxbot database ({exc})")
     try:
         totals = await store.totals()
         if action == "info":
             suspended = await store.suspended_tables()
-            info = {"db": path, "scope": store.scope, "schema": await store.schema_version(), **totals,
+            info = {"db": shown, "scope": store.scope, "schema": await store.schema_version(), **totals,
                     "suspended_tables": len(suspended)}
             if as_json:
                 print(json.dumps({**info, "suspended": suspended}))
@@ -95,18 +121,18 @@ async def _run(action: str, path: str, as_json: bool) -> int:
             return 0
         problems = await store.check()
     except sqlite3.Error as exc:
-        return _fail(f"{path} cannot be read as a jxbot database ({exc})")
+        return _fail(f"{shown} cannot be read as a jxbot database ({exc})")
     finally:
         await store.close()
     if as_json:
         print(json.dumps({"ok": not problems, "problems": [{"code": p.code, "message": p.message} for p in problems]}))
     elif problems:
-        print(f"{len(problems)} problem(s) in {path}:")
+        print(f"{len(problems)} problem(s) in {shown}:")
         for p in problems:
             print(f"  {p}")
     else:
         print(
-            f"ok: {path} is consistent ({totals['wallets']} wallets, {totals['ledger_rows']} ledger rows, "
+            f"ok: {shown} is consistent ({totals['wallets']} wallets, {totals['ledger_rows']} ledger rows, "
             f"{totals['settled_hands']} settled hands)"
         )
     return 1 if problems else 0

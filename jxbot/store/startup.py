@@ -148,8 +148,70 @@ class ProcessLock:
         self.release()
 
 
+def _scrub(text: str, dsn: str) -> str:
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        secret = urlsplit(dsn).password
+    except ValueError:
+        secret = None
+    for s in {secret, unquote(secret)} if secret else ():
+        text = text.replace(s, "***")
+    return text
+
+
+def check_postgres(dsn: str, *, timeout: float = 10.0) -> int:
+    """Refuse a PostgreSQL server ``jxbot run`` cannot use: a DSN that does not parse, a server that does
+    not answer (in ``timeout`` seconds), refused credentials, a missing database, a schema newer than this
+    program. Reads only. Returns the schema version found (0 for an empty database). The password is never
+    in a message."""
+    import asyncio
+
+    from jxbot.store.dsn import redact
+
+    shown = redact(dsn)
+
+    async def probe() -> int:
+        import asyncpg
+
+        conn = await asyncpg.connect(dsn, timeout=timeout)
+        try:
+            if not await conn.fetchval("SELECT to_regclass('meta') IS NOT NULL"):
+                return 0
+            v = await conn.fetchval("SELECT value FROM meta WHERE key = 'schema_version'")
+            return int(v) if v is not None else 0
+        finally:
+            await conn.close()
+
+    try:
+        version = asyncio.run(asyncio.wait_for(probe(), timeout + 5))
+    except TimeoutError:
+        raise StartupError(f"database {shown}: the PostgreSQL server did not answer within {timeout:.0f} s") from None
+    except OSError as exc:
+        raise StartupError(f"database {shown}: cannot reach the PostgreSQL server "
+                           f"({_scrub(exc.strerror or str(exc), dsn)})") from None
+    except Exception as exc:  # asyncpg's errors: bad DSN, authentication, missing database, …
+        what = type(exc).__name__
+        detail = _scrub(str(exc), dsn).splitlines()[0] if str(exc) else what
+        if what in ("InvalidPasswordError", "InvalidAuthorizationSpecificationError"):
+            raise StartupError(f"database {shown}: the server refused the login ({detail})") from None
+        if what == "InvalidCatalogNameError":
+            raise StartupError(f"database {shown}: {detail} (create it first: createdb, or CREATE DATABASE)") from None
+        raise StartupError(f"database {shown}: cannot use it ({detail})") from None
+    if version > SCHEMA_VERSION:
+        raise StartupError(f"database {shown} has schema version {version}, newer than this jxbot knows "
+                           f"({SCHEMA_VERSION}): upgrade jxbot, or restore a backup made by this version")
+    return version
+
+
 def prepare(path: str) -> ProcessLock | None:
-    """``jxbot run``'s start-up: check the database, then take the lock (None for an in-memory database)."""
+    """``jxbot run``'s start-up: check the database, then take the lock (None for an in-memory database).
+    On PostgreSQL the server is checked and no file lock is taken: processes share it."""
+    from jxbot.store.dsn import is_pg_dsn
+
+    if is_pg_dsn(path):
+        check_postgres(path)
+        return None
     check_database(path)
     if _in_memory(path):
         return None

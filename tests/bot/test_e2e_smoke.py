@@ -9,13 +9,20 @@ from tests.e2e.players import Player
 pytestmark = pytest.mark.e2e
 
 
-async def test_bot_plays_against_the_double(double, start_bot, tmp_path):  # noqa: F811
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_bot_plays_against_the_double(double, start_bot, tmp_path, backend):  # noqa: F811
+    if backend == "postgresql":  # the same play, kill and resume with the store on a PostgreSQL server
+        from tests import pgdb
+
+        db = await pgdb.fresh_database(migrated=False)
+    else:
+        db = str(tmp_path / "db.sqlite3")
     guild = double.add_guild("test", locale="zh-CN")
     channel = double.add_text_channel(guild, "mahjong")
     alice = Player.join(double, "alice", guild, channel, locale="en-US")
     bob = Player.join(double, "bob", guild, channel, locale="zh-CN", dms_open=False)
     bot = await start_bot(["-m", "jxbot.cli", "run"],
-                          env={"DEV_GUILD_ID": str(guild.id), "JXBOT_DB": str(tmp_path / "db.sqlite3"),
+                          env={"DEV_GUILD_ID": str(guild.id), "JXBOT_DB": db,
                                "JXBOT_EDIT_INTERVAL": "0.2", "JXBOT_TURN_SECONDS": "15", "JXBOT_CLAIM_WINDOW": "1"})
     await double.wait_commands()
     await double.wait_ready()
@@ -28,7 +35,7 @@ async def test_bot_plays_against_the_double(double, start_bot, tmp_path):  # noq
     await alice.wait_message(lambda m: "私信" in (m.content or "") and str(bob.id) in (m.content or ""))
     s = await alice.click(lobby, label="开始")
     await s.settled()
-    panel = await alice.wait_dm(lambda m: m.image() is not None and len(m.buttons()) > 3)
+    panel = await alice.wait_dm(lambda m: m.image() is not None and len(m.buttons()) > 3, timeout=30)  # loaded CI
     # Alice discards from her DM panel at once (her turn lasts 15 s, so a loaded machine cannot time her out): the press is answered with the new
     # panel (type 7), the same message edited in place
     n = panel.edit_count

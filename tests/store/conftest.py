@@ -4,6 +4,7 @@ import pytest
 
 from jxbot.rules.contract import Settlement, Transfer
 from jxbot.store import Store
+from tests import pgdb
 
 G = 1001  # a guild
 CH = 2001  # a channel
@@ -43,9 +44,19 @@ def win_result(winner: int | None, *, self_draw: bool = False, tai: int = 3, fan
     }
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db_url(request, tmp_path):
+    """Where a test's database lives: a SQLite file, or a fresh PostgreSQL database (the same suite runs
+    on both backends)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "jx.sqlite3")
+        return
+    yield await pgdb.empty_database()
+
+
 @pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(str(tmp_path / "jx.sqlite3"))
+async def store(db_url):
+    s = await Store.open(db_url)
     yield s
     await s.close()
 

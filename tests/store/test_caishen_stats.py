@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
+import asyncpg
 import pytest
 
 from jxbot.store import LEADERBOARD_KINDS, SCHEMA_VERSION, Store
@@ -109,8 +110,8 @@ async def test_a_caishen_hand_played_by_the_engine_is_recorded_with_its_multipli
     assert await store.check() == []
 
 
-async def test_the_migration_fills_in_the_multiplier_of_caishen_hands_already_stored(tmp_path):
-    path = str(tmp_path / "old.sqlite3")
+async def test_the_migration_fills_in_the_multiplier_of_caishen_hands_already_stored(db_url):
+    path = db_url
     store = await Store.open(path)
     for uid in (1, 2, 3, 4):
         await store.ensure_player(uid, f"p{uid}")
@@ -118,12 +119,17 @@ async def test_the_migration_fills_in_the_multiplier_of_caishen_hands_already_st
     await play(store, "c1", 1, 48, caishen_result(1, 16, stake=3), ruleset="caishen", at=T0)
     await play(store, "j1", 0, 40, win_result(0, tai=5, fan=1, stake=4), ruleset="jiaxing", at=T0 + 1)
     await store.close()
-    # take the file back to schema 1 (before multipliers were recorded)
-    con = sqlite3.connect(path)
-    con.executescript("DROP INDEX members_mult; ALTER TABLE members DROP COLUMN best_mult; "
-                      "ALTER TABLE hands DROP COLUMN mult; PRAGMA user_version = 1; "
-                      "UPDATE hands SET tai = 0, fan = 0 WHERE hand_id = 'c1';")  # as schema 1 recorded them
-    con.close()
+    # take the database back to schema 1 (before multipliers were recorded)
+    back = ("DROP INDEX members_mult; ALTER TABLE members DROP COLUMN best_mult; ALTER TABLE hands DROP COLUMN mult; "
+            "UPDATE hands SET tai = 0, fan = 0 WHERE hand_id = 'c1';")  # as schema 1 recorded them
+    if "://" in path:  # PostgreSQL: its migration V2 is the translated one (jsonb instead of json_extract)
+        conn = await asyncpg.connect(path)
+        await conn.execute(back + "UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+        await conn.close()
+    else:
+        con = sqlite3.connect(path)
+        con.executescript(back + "PRAGMA user_version = 1;")
+        con.close()
     store = await Store.open(path)
     try:
         assert await store.schema_version() == SCHEMA_VERSION == 2

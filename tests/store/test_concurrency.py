@@ -12,10 +12,10 @@ from .conftest import CH, G, settlement, win_result
 USERS = (1, 2, 3, 4, 5, 6)
 
 
-async def test_concurrent_settlements_and_payments_keep_the_books(tmp_path):
-    path = str(tmp_path / "c.sqlite3")
+async def test_concurrent_settlements_and_payments_keep_the_books(db_url):
+    path = db_url
     a = await Store.open(path)
-    b = await Store.open(path)  # a second writer connection on the same file
+    b = await Store.open(path)  # a second writer connection on the same file (on PostgreSQL: a second pool)
     for uid in USERS:
         await a.ensure_player(uid, f"p{uid}")
         await a.grant_starting(G, uid)

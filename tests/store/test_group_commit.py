@@ -12,6 +12,13 @@ from jxbot.store.errors import EventConflict, EventOutOfOrder, UnknownHand
 from .test_hands import CH, SEATS, G
 
 
+@pytest.fixture
+def db_url(tmp_path):
+    """SQLite only: the group commit is SQLite's (one writer); on PostgreSQL each move is its own concurrent
+    transaction (the store suite's other event tests run there)."""
+    return str(tmp_path / "jx.sqlite3")
+
+
 async def test_concurrent_moves_of_many_tables_share_commits_and_keep_their_own_errors(store, players):
     n = 40
     for i in range(n):

@@ -40,8 +40,8 @@ async def test_starting_grant_once_per_wallet(store):
     await assert_books_clean(store)
 
 
-async def test_global_scope_shares_one_wallet(tmp_path):
-    s = await Store.open(str(tmp_path / "g.sqlite3"), "global")
+async def test_global_scope_shares_one_wallet(db_url):
+    s = await Store.open(db_url, "global")
     await s.ensure_player(1, "a")
     assert await s.grant_starting(G, 1) == 1000
     assert await s.grant_starting(G + 1, 1) == 0  # one wallet across guilds
