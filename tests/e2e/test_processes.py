@@ -70,8 +70,8 @@ async def test_two_processes_a_table_each_dm_presses_forwarded_and_a_sigkill(dou
     # bob's table runs in the shard-1 process; his DM presses reach shard 0's and are forwarded
     await double.wait_for(lambda: len(b_ap.clicks) >= 3, 40, "bob's first presses")
     b_ap.paused = True
-    await asyncio.sleep(0.5)
     fwd = [c[3] for c in b_ap.clicks]
+    await double.wait_for(lambda: all(a.interaction.shown_at for a in fwd), 10, "the owner's answers")
     assert all(a.interaction.guild is None for a in fwd), "DM presses"
     assert not [a for a in fwd if a.failed], [a.interaction.error for a in fwd]
     assert all(a.response_type == 6 and a.interaction.shown_at is not None for a in fwd), \
@@ -82,8 +82,7 @@ async def test_two_processes_a_table_each_dm_presses_forwarded_and_a_sigkill(dou
     await p1.kill()
     killed = time.monotonic()
     panel = b_ap.panel()
-    assert panel is not None and panel.actions
-    verb, arg, _ = panel.actions[0]
+    assert panel is not None  # any of its buttons (a tile, or the auto-win switch)
     press = await bob.click(panel.message, custom_id=next(b.get("custom_id") for b in panel.message.buttons()
                                                           if (b.get("custom_id") or "").startswith("mj:")))
     note = await press.followup(timeout=10)
