@@ -169,17 +169,23 @@ class ClusterCog(commands.Cog):
             await self.resume_waiting()
 
     async def resume_waiting(self) -> None:
+        """Resume the running tables of this process's shards that no process runs: once the lease of a
+        killed process lapsed, or a table stopped here (a lost lease) whose holder let it lapse."""
         cog = self.tables
         store = self.bot.store
         if cog is None or store is None:
             return
+        left: set[str] = set()
         for rec in await store.running_tables():
             if self.bot.owns_guild(rec.guild_id) and cog.manager.get(rec.table_id) is None:
+                left.add(rec.table_id)
                 try:
                     if await cog._resume(rec):
+                        left.discard(rec.table_id)
                         log.info("table %s resumed (its lease was free)", rec.table_id)
                 except Exception:
                     log.exception("could not resume table %s", rec.table_id)
+        self.waiting = left  # a table closed meanwhile (by its holder) is no longer waited for
 
     def drop(self, table: Any, why: str) -> None:
         """Stop running ``table`` here at once (no await): another process runs it from its stored events."""
@@ -195,6 +201,7 @@ class ClusterCog(commands.Cog):
         for key in [("lobby", table.id), ("table", table.id)] + [("panel", table.id, s) for s in range(4)]:
             co.forget(key)
         self.held.pop(table.id, None)
+        self.waiting.add(table.id)  # resumed here again if its lease lapses while the store says it runs
 
     # ------------------------------------------------------------------ DM presses
     async def forward(self, interaction: discord.Interaction, cid: CustomId) -> bool:

@@ -37,6 +37,18 @@ async def store_check_pg(dsn: str) -> tuple[int, str]:
     return proc.returncode or 0, out.decode(errors="replace")
 
 
+async def steal_lease(dsn: str, table_id: str | None, seconds: float) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(dsn)
+    try:
+        n = await conn.execute("UPDATE jx_table_leases SET owner = 'elsewhere', expires_at = now() + "
+                               "make_interval(secs => $2) WHERE table_id = $1", table_id, seconds)
+    finally:
+        await conn.close()
+    assert n == "UPDATE 1", n
+
+
 async def two_processes(double, start_bot, **extra: str):
     server_dsn()
     dsn = await fresh_database_async()
@@ -95,6 +107,21 @@ async def test_two_processes_a_table_each_dm_presses_forwarded_and_a_sigkill(dou
     a_over = any("牌局结束" in m.content for m in wa.channel.messages)
     assert alice_during or a_over, f"alice's table played on while bob's process was down ({down:.1f} s)"
     assert not [c for c in a_ap.clicks if c[3].failed], "every press of alice's was answered"
+
+    # a lease lost (here: taken over by another owner for 4 s) stops the table in its process at once —
+    # never two runners — and the process resumes it from its events when that lease lapses
+    await asyncio.sleep(1.0)
+    await steal_lease(dsn, wb.table_id, seconds=4)
+    await p1.wait_log("another process holds its lease; stopped in this process", timeout=10)
+    panel = b_ap.panel()
+    assert panel is not None
+    press = await bob.click(panel.message, custom_id=next(b.get("custom_id") for b in panel.message.buttons()
+                                                          if (b.get("custom_id") or "").startswith("mj:")))
+    note = await press.followup(timeout=10)
+    assert "正在重启" in note.content, note.content
+    n_notices = sum("重启" in m.content and "继续" in m.content for m in wb.channel.messages)
+    await double.wait_for(lambda: sum("重启" in m.content and "继续" in m.content for m in wb.channel.messages)
+                          > n_notices, 20, "the table resumed once the other lease lapsed")
 
     # bob plays on after the resume (forwarded again, to the new process) and both matches end
     await asyncio.sleep(1.0)
