@@ -217,13 +217,17 @@ class ClusterCog(commands.Cog):
             return False
         lang = lang_of(interaction)
         interaction.extras["responder"] = "handler"
+        t0 = time.perf_counter()
         try:  # acknowledged at once (Discord's 3 s count from the click); the owner edits the pressed panel
             await interaction.response.defer()
         except discord.HTTPException as exc:
             log.warning("deferring a DM press for table %s failed: %s", cid.table, exc.status)
             return True
+        t1 = time.perf_counter()
         try:
             got = await self.coord.forward(cid.table, raw)
+            log.debug("a DM press for table %s: acknowledged in %.1f ms, handed to its owner in %.1f ms", cid.table,
+                      (t1 - t0) * 1000, (time.perf_counter() - t1) * 1000)
             taken = got is not None and await self.coord.wait_taken(got[0])
         except Exception as exc:
             log.warning("forwarding a DM press for table %s failed: %s", cid.table, type(exc).__name__)
@@ -243,13 +247,17 @@ class ClusterCog(commands.Cog):
         acknowledged by the forwarder, so every answer goes through the webhook (the pressed panel edited,
         or an ephemeral follow-up)."""
         assert self.coord is not None
+        t0 = time.perf_counter()
         raw = await self.coord.take(press_id)
         if raw is None:
             return  # withdrawn: the forwarder answered it
+        t1 = time.perf_counter()
         self.taken += 1
         inter = discord.Interaction(data=raw, state=self.bot._connection)
         inter.response._response_type = discord.InteractionResponseType.deferred_message_update
-        inter.extras["responder"] = "guard"  # answered (deferred) by the forwarder: the handler edits it
+        # answered (deferred) by the forwarder: the handler edits it, with nothing to wait for (not "guard":
+        # after_guard would wait out the acknowledgement guard's timer)
+        inter.extras["responder"] = "forwarder"
         inter.extras["forwarded"] = True
         cid = parse_custom_id(str((raw.get("data") or {}).get("custom_id", "")))
         if cid is None:
@@ -260,6 +268,8 @@ class ClusterCog(commands.Cog):
                 await inter.followup.send(t("bot.err.table_restarting", lang_of(inter)), ephemeral=True)
             return
         await self.bot.dispatch_button(inter, cid)
+        log.debug("a forwarded press for table %s: taken in %.1f ms, answered in %.1f ms", cid.table,
+                  (t1 - t0) * 1000, (time.perf_counter() - t1) * 1000)
 
 
 async def setup(bot: JxBot) -> None:
