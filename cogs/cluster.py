@@ -25,11 +25,15 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs.play import ACTION_VERBS
 from jxbot.bot import CustomId, JxBot, lang_of, parse_custom_id
 from jxbot.cluster.coord import FENCE_SECONDS, HEARTBEAT_SECONDS, Coordinator
 from jxbot.i18n import register, t
 
 log = logging.getLogger("jxbot.cogs.cluster")
+
+# the buttons of a DM panel (cogs/play.py); other DM buttons (a replay viewer in /history…) are no table's
+FORWARDED_VERBS = frozenset(ACTION_VERBS | {"autowin"})
 
 register({
     "bot.err.table_restarting": {
@@ -207,7 +211,7 @@ class ClusterCog(commands.Cog):
     async def forward(self, interaction: discord.Interaction, cid: CustomId) -> bool:
         """On shard 0: a DM press for a table another process runs goes to that process. True: handled here
         (forwarded, or answered "restarting"); False: the table is this process's, run it as usual."""
-        if interaction.guild_id is not None or self.coord is None:
+        if interaction.guild_id is not None or self.coord is None or cid.verb not in FORWARDED_VERBS:
             return False
         cog = self.tables
         if cog is None or cog.manager.get(cid.table) is not None:
@@ -235,8 +239,12 @@ class ClusterCog(commands.Cog):
         if got is not None:
             self.forwarded += 1
         if not taken:
+            key = "bot.err.table_restarting"
+            if got is None:  # no lease row at all: the table ended (its panel's buttons are old), none restarts
+                with contextlib.suppress(Exception):
+                    key = "bot.err.table_restarting" if await self.coord.lease_known(cid.table) else "bot.err.stale"
             with contextlib.suppress(discord.HTTPException):
-                await interaction.followup.send(t("bot.err.table_restarting", lang), ephemeral=True)
+                await interaction.followup.send(t(key, lang), ephemeral=True)
         return True
 
     def _notified(self, press_id: int) -> None:

@@ -138,8 +138,13 @@ class Coordinator:
                                     self.node, table_ids)
 
     async def release_all(self) -> None:
-        """At a clean stop: the next process may take this one's tables at once."""
-        await self.pool.execute("DELETE FROM jx_table_leases WHERE owner = $1", self.node)
+        """At a clean stop: the leases lapse now, so the next process takes the tables at once (the rows stay:
+        a press meanwhile is told the table is restarting, not that it ended)."""
+        await self.pool.execute("UPDATE jx_table_leases SET expires_at = now() WHERE owner = $1", self.node)
+
+    async def lease_known(self, table_id: str) -> bool:
+        """A lease row exists, live or lapsed: some process runs or ran the table and it has not ended."""
+        return await self.pool.fetchval("SELECT 1 FROM jx_table_leases WHERE table_id = $1", table_id) is not None
 
     async def owner_of(self, table_id: str) -> str | None:
         return await self.pool.fetchval(

@@ -51,7 +51,9 @@ async def test_a_clean_stop_frees_the_tables_at_once(two):
     await a.release(["t1"])
     assert await b.acquire("t1", 1) and not await b.acquire("t2", 1)
     await a.release_all()
+    assert await a.lease_known("t2") and await a.owner_of("t2") is None, "lapsed, not forgotten (restarting)"
     assert await b.acquire("t2", 1)
+    assert not await a.lease_known("never-ran")
 
 
 async def test_a_forwarded_press_is_taken_once_by_the_owner(two):
