@@ -40,3 +40,20 @@ def test_environment_and_flags():
         shard_settings(Settings.from_mapping({}), "1", 2)
     with pytest.raises(ConfigError, match="JXBOT_SHARD_IDS needs a shard count"):
         Settings.from_mapping({"JXBOT_SHARD_IDS": "1"})
+
+
+def test_no_shard_setting_is_the_bot_of_before_and_some_shards_load_the_cluster_part():
+    from discord.ext import commands
+
+    from jxbot.bot import JxBot
+    from jxbot.cluster.bot import make_bot
+
+    plain = make_bot(Settings())
+    assert type(plain) is JxBot and not isinstance(plain, commands.AutoShardedBot) and plain.shard_plan is None
+    assert plain.owns_guild(12345 << 22) and plain.press_forwarder is None
+    alone = make_bot(Settings(shard_ids=(0, 1), shard_count=2))
+    assert isinstance(alone, commands.AutoShardedBot) and (alone.shard_ids, alone.shard_count) == ([0, 1], 2)
+    assert "cogs.cluster" not in alone._extensions, "one process with every shard on SQLite: nothing to share"
+    one = make_bot(Settings(shard_ids=(1,), shard_count=2, db_path="postgresql://h/db"))
+    assert "cogs.cluster" in one._extensions
+    assert one.owns_guild(1 << 22) and not one.owns_guild(2 << 22) and not one.owns_guild(None)
