@@ -148,6 +148,7 @@ class ClusterCog(commands.Cog):
         local = {tid: int(t.guild_id) for tid, t in cog.manager.tables.items() if t.state != "ended"}
         t0 = time.monotonic()
         try:
+            await self.coord.keep_listening()
             held = await asyncio.wait_for(self.coord.renew(local), HEARTBEAT_SECONDS * 2)
             gone = [tid for tid in self.held if tid not in local]
             await self.coord.release(gone)
@@ -219,6 +220,9 @@ class ClusterCog(commands.Cog):
         raw = getattr(self.bot, "raw_presses", {}).pop(interaction.id, None)
         if raw is None:
             return False
+        msg = raw.get("message")
+        if isinstance(msg, dict):  # the pressed panel shows the player's tiles: only its id travels
+            raw = {**raw, "message": {**msg, "content": "", "components": [], "attachments": [], "embeds": []}}
         lang = lang_of(interaction)
         interaction.extras["responder"] = "handler"
         t0 = time.perf_counter()

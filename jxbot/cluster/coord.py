@@ -86,10 +86,11 @@ PressHandler = Callable[[int], None]
 class Coordinator:
     """The leases and pending presses of one process (``node``) over an asyncpg pool."""
 
-    def __init__(self, pool: Any, node: str, listener: Any = None) -> None:
+    def __init__(self, pool: Any, node: str, listener: Any = None, dsn: str | None = None) -> None:
         self.pool = pool
         self.node = node
         self._listener = listener
+        self._dsn = dsn
         self.on_press: PressHandler | None = None
 
     @classmethod
@@ -106,10 +107,21 @@ class Coordinator:
         except BaseException:
             await pool.close()
             raise
-        self = cls(pool, node or node_id(), listener)
+        self = cls(pool, node or node_id(), listener, dsn if listen else None)
         if listener is not None:
             await listener.add_listener(CHANNEL, self._notified)
         return self
+
+    async def keep_listening(self) -> None:
+        """Reconnect the LISTEN connection if it was lost (the database restarted): without it no forwarded
+        press would reach this process."""
+        if self._dsn is None or (self._listener is not None and not self._listener.is_closed()):
+            return
+        import asyncpg
+
+        log.warning("cluster: the LISTEN connection was lost; reconnecting")
+        self._listener = await asyncpg.connect(self._dsn)
+        await self._listener.add_listener(CHANNEL, self._notified)
 
     async def close(self) -> None:
         if self._listener is not None:

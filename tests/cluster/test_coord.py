@@ -87,3 +87,14 @@ async def test_a_press_nobody_takes_is_withdrawn_so_it_is_answered_once(two):
     pid, _ = await b.forward("t", {"token": "secret"})
     assert await b.wait_taken(pid, timeout=0.6, every=0.1) is False
     assert await a.take(pid) is None, "withdrawn: the owner can no longer answer it too"
+
+
+async def test_the_owner_listens_again_after_its_connection_is_lost(two):
+    a, b = two
+    got = asyncio.Event()
+    a.on_press = lambda pid: got.set()
+    assert await a.acquire("t", 1)
+    a._listener.terminate()  # the database dropped it
+    await a.keep_listening()
+    await b.forward("t", {"token": "x"})
+    await asyncio.wait_for(got.wait(), 5)
