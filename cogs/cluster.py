@@ -2,11 +2,12 @@
 the table leases and the forwarding of DM presses. Loaded by ``jxbot.cluster.bot.make_bot`` only then.
 
 * **Leases** (``jxbot.cluster.coord``): every table this process runs has a lease row it renews every
-  2 s; a table is started or resumed only under its lease, so two processes never run one table. A
-  lease lost (renewing failed for 7 s, or another process holds it) stops the table here at once —
-  the runner is cancelled, which is safe at any point (the stored log is a prefix of the hand) — and
-  the process that holds the lease resumes it from its events. At start, a table whose lease another
-  process still holds (the lease of a killed process lapses after 10 s) is resumed here once it lapses.
+  3 s; a table is started or resumed only under its lease, so two processes never run one table. A
+  lease lost (renewing failed for 20 s, the database session that signs the leases ended, or another
+  process holds it) stops the table here at once — the runner is cancelled, which is safe at any point
+  (the stored log is a prefix of the hand) — and the process that holds the lease resumes it from its
+  events. A killed process's leases are free at once (its database session is gone); a live one's last
+  30 s. At start, a table whose lease another live process holds is resumed here once it lapses.
 * **DM presses**: Discord delivers every DM interaction to shard 0. A press there for a table this
   process does not run is acknowledged at once (a deferred update) and forwarded, whole, to the
   table's owner (``NOTIFY``); the owner runs the press as if it had received it and answers through
@@ -63,6 +64,7 @@ class ClusterCog(commands.Cog):
     async def cog_load(self) -> None:
         self.coord = await Coordinator.open(self.bot.settings.db_path)
         self.coord.on_press = self._notified
+        self.coord.on_lost = self._session_lost
         self.bot.press_forwarder = self.forward
         self.bot.table_claimer = self.claim
         self.last_ok = time.monotonic()
@@ -191,6 +193,16 @@ class ClusterCog(commands.Cog):
                 except Exception:
                     log.exception("could not resume table %s", rec.table_id)
         self.waiting = left  # a table closed meanwhile (by its holder) is no longer waited for
+
+    def _session_lost(self) -> None:
+        """The LISTEN session (the leases' sign of life) ended: another process may take any of this one's
+        tables from now on, so every one stops here at once; the next beat reconnects and resumes those
+        whose lease it can take again."""
+        cog = self.tables
+        for table in list(cog.manager.tables.values()) if cog is not None else ():
+            if table.state != "ended":
+                self.drop(table, "the database session holding its lease ended")
+        self.fenced = True
 
     def drop(self, table: Any, why: str) -> None:
         """Stop running ``table`` here at once (no await): another process runs it from its stored events."""

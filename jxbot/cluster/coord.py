@@ -7,7 +7,9 @@ Two tables of its own (created at start with ``CREATE TABLE IF NOT EXISTS``, bes
 … WHERE owner = me OR expires_at < now()``): a table changes hands only when its lease has lapsed, so
 two processes never both hold it. Every time is the database server's ``now()`` (the processes' clocks
 play no part). The owner renews all its tables in one statement every :data:`HEARTBEAT_SECONDS`; a row
-not renewed for :data:`LEASE_SECONDS` is free; an owner that could not renew for :data:`FENCE_SECONDS`
+not renewed for :data:`LEASE_SECONDS` is free, and so is a row whose owner's LISTEN session (its backend
+pid, ``owner_pid``) is no longer connected — a killed process's tables are free at once, while a live but
+overloaded one keeps them for the whole lease; an owner that could not renew for :data:`FENCE_SECONDS`
 stops its runners itself, before anyone else may take them.
 
 ``jx_pending_presses`` — a DM press on its way to the table's owner: the gateway payload (its
@@ -32,9 +34,9 @@ from typing import Any
 
 log = logging.getLogger("jxbot.cluster")
 
-HEARTBEAT_SECONDS = 2.0  # every owner renews all its leases this often (one statement)
-LEASE_SECONDS = 10.0  # a lease not renewed for this long is free: 5 beats, so a slow beat or two never loses it
-FENCE_SECONDS = 7.0  # an owner that could not renew for this long stops its runners (3 s before the lease lapses)
+HEARTBEAT_SECONDS = 3.0  # every owner renews all its leases this often (one statement)
+LEASE_SECONDS = 30.0  # a lease not renewed for this long is free: 10 beats, so an overloaded process keeps its tables
+FENCE_SECONDS = 20.0  # an owner that could not renew for this long stops its runners (10 s before the lease lapses)
 TAKE_SECONDS = 2.5  # a forwarded press not taken by its owner in this time is answered "this table is restarting"
 CHANNEL = "jx_presses"
 
@@ -46,6 +48,7 @@ CREATE TABLE IF NOT EXISTS jx_table_leases (
     acquired_at timestamptz NOT NULL DEFAULT now(),
     expires_at  timestamptz NOT NULL
 );
+ALTER TABLE jx_table_leases ADD COLUMN IF NOT EXISTS owner_pid integer NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS jx_pending_presses (
     id         bigserial PRIMARY KEY,
     owner      text NOT NULL,
@@ -56,19 +59,23 @@ CREATE TABLE IF NOT EXISTS jx_pending_presses (
 """
 
 _RENEW = """
-INSERT INTO jx_table_leases AS l (table_id, guild_id, owner, expires_at)
-SELECT t, g, $3, now() + make_interval(secs => $4) FROM unnest($1::text[], $2::bigint[]) AS u(t, g)
+INSERT INTO jx_table_leases AS l (table_id, guild_id, owner, owner_pid, expires_at)
+SELECT t, g, $3, $5, now() + make_interval(secs => $4) FROM unnest($1::text[], $2::bigint[]) AS u(t, g)
 ON CONFLICT (table_id) DO UPDATE
-    SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,
+    SET owner = EXCLUDED.owner, owner_pid = EXCLUDED.owner_pid, expires_at = EXCLUDED.expires_at,
         acquired_at = CASE WHEN l.owner = EXCLUDED.owner THEN l.acquired_at ELSE now() END
     WHERE l.owner = EXCLUDED.owner OR l.expires_at < now()
+       OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = l.owner_pid)
 RETURNING table_id
 """
+
+# a lease is live while it runs and its owner's LISTEN session is connected (a killed process's is gone at once)
+_LIVE = "l.expires_at > now() AND EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = l.owner_pid)"
 
 _FORWARD = """
 WITH p AS (
     INSERT INTO jx_pending_presses (owner, table_id, payload)
-    SELECT owner, table_id, $2::jsonb FROM jx_table_leases WHERE table_id = $1 AND expires_at > now()
+    SELECT owner, table_id, $2::jsonb FROM jx_table_leases l WHERE table_id = $1 AND """ + _LIVE + """
     RETURNING id, owner
 )
 SELECT id, owner, pg_notify($3, owner || ' ' || id) FROM p
@@ -86,15 +93,18 @@ PressHandler = Callable[[int], None]
 class Coordinator:
     """The leases and pending presses of one process (``node``) over an asyncpg pool."""
 
-    def __init__(self, pool: Any, node: str, listener: Any = None, dsn: str | None = None) -> None:
+    def __init__(self, pool: Any, node: str, listener: Any = None, dsn: str | None = None, pid: int = 0) -> None:
         self.pool = pool
         self.node = node
         self._listener = listener
         self._dsn = dsn
+        self.pid = pid  # the LISTEN session's backend pid: the lease rows' sign of life
         self.on_press: PressHandler | None = None
+        self.on_lost: Callable[[], None] | None = None  # the LISTEN session ended: every lease may be taken now
+        self._closing = False
 
     @classmethod
-    async def open(cls, dsn: str, node: str | None = None, *, listen: bool = True) -> Coordinator:
+    async def open(cls, dsn: str, node: str | None = None) -> Coordinator:
         import asyncpg
 
         pool = await asyncpg.create_pool(dsn, min_size=1, max_size=4)
@@ -103,14 +113,25 @@ class Coordinator:
                 await conn.execute("SELECT pg_advisory_xact_lock(7319041)")  # two processes starting at once
                 await conn.execute(DDL)
                 await conn.execute("DELETE FROM jx_pending_presses WHERE created_at < now() - interval '15 minutes'")
-            listener = await asyncpg.connect(dsn) if listen else None
+            listener = await asyncpg.connect(dsn)
+            pid = int(await listener.fetchval("SELECT pg_backend_pid()"))
         except BaseException:
             await pool.close()
             raise
-        self = cls(pool, node or node_id(), listener, dsn if listen else None)
-        if listener is not None:
-            await listener.add_listener(CHANNEL, self._notified)
+        self = cls(pool, node or node_id(), listener, dsn, pid)
+        await self._listen(listener)
         return self
+
+    async def _listen(self, conn: Any) -> None:
+        await conn.add_listener(CHANNEL, self._notified)
+        conn.add_termination_listener(self._terminated)
+
+    def _terminated(self, conn: Any) -> None:
+        if self._closing or conn is not self._listener:
+            return
+        log.warning("cluster: the LISTEN session ended: this process's leases are no longer its own")
+        if self.on_lost is not None:
+            self.on_lost()
 
     async def keep_listening(self) -> None:
         """Reconnect the LISTEN connection if it was lost (the database restarted): without it no forwarded
@@ -121,9 +142,11 @@ class Coordinator:
 
         log.warning("cluster: the LISTEN connection was lost; reconnecting")
         self._listener = await asyncpg.connect(self._dsn)
-        await self._listener.add_listener(CHANNEL, self._notified)
+        self.pid = int(await self._listener.fetchval("SELECT pg_backend_pid()"))  # the next renew records it
+        await self._listen(self._listener)
 
     async def close(self) -> None:
+        self._closing = True
         if self._listener is not None:
             try:
                 await self._listener.close()
@@ -138,7 +161,7 @@ class Coordinator:
         if not tables:
             return set()
         ids = list(tables)
-        rows = await self.pool.fetch(_RENEW, ids, [int(tables[i]) for i in ids], self.node, LEASE_SECONDS)
+        rows = await self.pool.fetch(_RENEW, ids, [int(tables[i]) for i in ids], self.node, LEASE_SECONDS, self.pid)
         return {r["table_id"] for r in rows}
 
     async def acquire(self, table_id: str, guild_id: int) -> bool:
@@ -159,8 +182,8 @@ class Coordinator:
         return await self.pool.fetchval("SELECT 1 FROM jx_table_leases WHERE table_id = $1", table_id) is not None
 
     async def owner_of(self, table_id: str) -> str | None:
-        return await self.pool.fetchval(
-            "SELECT owner FROM jx_table_leases WHERE table_id = $1 AND expires_at > now()", table_id)
+        return await self.pool.fetchval(f"SELECT owner FROM jx_table_leases l WHERE table_id = $1 AND {_LIVE}",
+                                        table_id)
 
     # ------------------------------------------------------------------ pending presses
     async def forward(self, table_id: str, payload: dict[str, Any]) -> tuple[int, str] | None:

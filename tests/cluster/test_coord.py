@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import asyncpg
 import pytest
 
 from jxbot.cluster import coord as coord_mod
@@ -93,8 +94,33 @@ async def test_the_owner_listens_again_after_its_connection_is_lost(two):
     a, b = two
     got = asyncio.Event()
     a.on_press = lambda pid: got.set()
+    lost = asyncio.Event()
+    a.on_lost = lost.set
     assert await a.acquire("t", 1)
-    a._listener.terminate()  # the database dropped it
+    killer = await asyncpg.connect(a._dsn)
+    await killer.execute("SELECT pg_terminate_backend($1)", a.pid)  # the database dropped the session
+    await killer.close()
+    await asyncio.wait_for(lost.wait(), 5)  # told at once: its tables must stop
     await a.keep_listening()
-    await b.forward("t", {"token": "x"})
+    assert await a.renew({"t": 1}) == {"t"}, "its next beat records the new session"
+    assert await b.forward("t", {"token": "x"}) is not None
     await asyncio.wait_for(got.wait(), 5)
+
+
+async def test_a_dead_owners_tables_are_free_at_once_a_live_ones_for_the_whole_lease(two, pg_dsn):
+    a, b = two
+    assert await a.renew({"t1": 1, "t2": 1}) == {"t1", "t2"}
+    assert not await b.acquire("t1", 1), "alive (its session is connected), lease running: not b's"
+    # a is killed: its database sessions end with the process
+    a._listener.terminate()
+    await a.pool.close()
+    c = await Coordinator.open(pg_dsn, "node-c")
+    try:
+        for _ in range(50):  # the server notices the closed socket within milliseconds
+            if await c.owner_of("t1") is None:
+                break
+            await asyncio.sleep(0.05)
+        assert await c.owner_of("t1") is None, "the dead owner's lease is not live"
+        assert await c.acquire("t1", 1) and await c.renew({"t2": 1}) == {"t2"}, "taken over without waiting"
+    finally:
+        await c.close()
