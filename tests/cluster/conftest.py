@@ -1,20 +1,15 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
-import pytest
 import pytest_asyncio
 
-from tests.cluster.pg import fresh_database_async, server_dsn, stop_server
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[str]:
-    dsn = server_dsn()
-    yield dsn
-    stop_server()
+from tests.pgdb import drop_database, fresh_database
 
 
 @pytest_asyncio.fixture
-async def pg_dsn(pg_server: str) -> AsyncIterator[str]:
-    yield await fresh_database_async()
+async def pg_dsn() -> AsyncIterator[str]:
+    """A database of its own on the tests' PostgreSQL server (tests/pgdb.py: skips without one, fails in CI)."""
+    dsn = await fresh_database(migrated=False)
+    yield dsn
+    await drop_database(dsn)

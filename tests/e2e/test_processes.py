@@ -12,7 +12,6 @@ import time
 
 import pytest
 
-from tests.cluster.pg import fresh_database_async, server_dsn
 from tests.e2e.players import AutoPlayer, Player, Style
 from tests.e2e.scenario import (
     BOT_ARGV,
@@ -24,6 +23,7 @@ from tests.e2e.scenario import (
     payments,
     result_messages,
 )
+from tests.pgdb import fresh_database
 
 pytestmark = pytest.mark.e2e
 
@@ -50,8 +50,7 @@ async def steal_lease(dsn: str, table_id: str | None, seconds: float) -> None:
 
 
 async def two_processes(double, start_bot, **extra: str):
-    server_dsn()
-    dsn = await fresh_database_async()
+    dsn = await fresh_database()
     double.shard_count = 2
     worlds = []
     for shard, name in ((0, "alice"), (1, "bob")):
