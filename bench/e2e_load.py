@@ -34,6 +34,7 @@ from tests.e2e.players import AutoPlayer, Player, Style  # noqa: E402
 from tests.e2e.scenario import World, fast_env, open_table  # noqa: E402
 
 PRESS_RE = re.compile(r"press timing \(ms\): (.*)")
+FWD_RE = re.compile(r"(ack|handover|take|answer)_p50_ms=([0-9.]+)")
 LAG_RE = re.compile(r"event loop lag: .*?p99_ms=([0-9.]+).*?max_ms=([0-9.]+)")
 
 
@@ -313,6 +314,7 @@ async def main_processes(args: argparse.Namespace) -> dict:
             ap.stopping = True
         double.notify()
         await asyncio.gather(*(ap.stop() for ap in aps), return_exceptions=True)
+        await asyncio.gather(*(b.stop(timeout=15) for b in bots))  # SIGTERM: each logs its last forwarding figures
         presses = [i for i in double.interactions.values() if i.type == 3 and i.created_at >= t0 and i.guild is None]
         by_shard0 = {p.id for w in worlds if w.guild is guilds[0] for p in w.players}
         local = [i.shown_latency * 1000 for i in presses if i.user.id in by_shard0 and i.shown_latency is not None]
@@ -322,6 +324,11 @@ async def main_processes(args: argparse.Namespace) -> dict:
         bot_errors = [ln for log in logs for ln in log.splitlines() if " ERROR " in ln or ln.startswith("Traceback")]
         player_errors = [e for ap in aps for e in ap.errors]
         lags = [float(m.group(1)) for log in logs for m in LAG_RE.finditer(log)]
+        parts: dict[str, list[float]] = {}  # the processes' own per-minute figures of forwarding's parts
+        for log in logs:
+            for m in FWD_RE.finditer(log):
+                parts.setdefault(m.group(1), []).append(float(m.group(2)))
+        out["forwarding_parts_p50_ms"] = {k: round(sorted(v)[len(v) // 2], 1) for k, v in parts.items()}
         out.update({
             "seconds": round(duration, 1), "tables_finished": done, "dm_presses": len(presses),
             "p50_ms": q(local + fwd, 0.50), "p99_ms": q(local + fwd, 0.99),

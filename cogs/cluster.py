@@ -33,6 +33,8 @@ from jxbot.i18n import register, t
 
 log = logging.getLogger("jxbot.cogs.cluster")
 
+TIMINGS_EVERY = 20  # heartbeats (a minute) between two log lines of forwarding timings
+
 # the buttons of a DM panel (cogs/play.py); other DM buttons (a replay viewer in /history…) are no table's
 FORWARDED_VERBS = frozenset(ACTION_VERBS | {"autowin"})
 
@@ -54,6 +56,8 @@ class ClusterCog(commands.Cog):
         self.last_ok = time.monotonic()
         self.forwarded = 0
         self.taken = 0
+        self.timings: dict[str, list[float]] = {}  # forwarding's parts, logged once a minute (log_timings)
+        self._beats = 0
         self._beat: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -73,6 +77,7 @@ class ClusterCog(commands.Cog):
         log.info("cluster: this process is %s, %s", self.coord.node, plan.label() if plan else "all shards")
 
     async def cog_unload(self) -> None:
+        self.log_timings()
         if self._beat is not None:
             self._beat.cancel()
         for task in list(self._tasks):
@@ -90,6 +95,23 @@ class ClusterCog(commands.Cog):
         except Exception as exc:
             log.warning("cluster: releasing the leases failed (%s); they lapse in a few seconds", type(exc).__name__)
         await self.coord.close()
+
+    def _timing(self, what: str, seconds: float) -> None:
+        self.timings.setdefault(what, []).append(seconds * 1000)
+
+    def log_timings(self) -> None:
+        """One INFO line a minute about the forwarded DM presses: on shard 0's process how long the
+        acknowledgement and the hand-over (one statement: row + NOTIFY) took, on the owner how long taking
+        the press and answering it (the move, its picture, the webhook edit) took; p50/p99 in ms."""
+        if not self.timings:
+            return
+        parts = []
+        for what, xs in sorted(self.timings.items()):
+            xs.sort()
+            parts.append(f"{what}_n={len(xs)} {what}_p50_ms={xs[len(xs) // 2]:.1f} "
+                         f"{what}_p99_ms={xs[min(len(xs) - 1, int(0.99 * len(xs)))]:.1f}")
+        log.info("cluster: forwarded DM presses: %s", " ".join(parts))
+        self.timings.clear()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -134,6 +156,9 @@ class ClusterCog(commands.Cog):
     async def _heartbeat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
+            self._beats += 1
+            if self._beats % TIMINGS_EVERY == 0:
+                self.log_timings()
             try:
                 await self.beat()
             except asyncio.CancelledError:
@@ -246,8 +271,8 @@ class ClusterCog(commands.Cog):
         t1 = time.perf_counter()
         try:
             got = await self.coord.forward(cid.table, raw)
-            log.debug("a DM press for table %s: acknowledged in %.1f ms, handed to its owner in %.1f ms", cid.table,
-                      (t1 - t0) * 1000, (time.perf_counter() - t1) * 1000)
+            self._timing("ack", t1 - t0)
+            self._timing("handover", time.perf_counter() - t1)
             taken = got is not None and await self.coord.wait_taken(got[0])
         except Exception as exc:
             log.warning("forwarding a DM press for table %s failed: %s", cid.table, type(exc).__name__)
@@ -292,8 +317,8 @@ class ClusterCog(commands.Cog):
                 await inter.followup.send(t("bot.err.table_restarting", lang_of(inter)), ephemeral=True)
             return
         await self.bot.dispatch_button(inter, cid)
-        log.debug("a forwarded press for table %s: taken in %.1f ms, answered in %.1f ms", cid.table,
-                  (t1 - t0) * 1000, (time.perf_counter() - t1) * 1000)
+        self._timing("take", t1 - t0)
+        self._timing("answer", time.perf_counter() - t1)
 
 
 async def setup(bot: JxBot) -> None:
