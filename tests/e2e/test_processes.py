@@ -18,7 +18,10 @@ from tests.e2e.scenario import (
     REPO,
     Recorder,
     World,
+    events_of,
     fast_env,
+    hands_of,
+    open_hand_ids,
     open_table,
     payments,
     result_messages,
@@ -35,6 +38,16 @@ async def store_check_pg(dsn: str) -> tuple[int, str]:
                                                 stderr=asyncio.subprocess.STDOUT)
     out, _ = await asyncio.wait_for(proc.communicate(), 60)
     return proc.returncode or 0, out.decode(errors="replace")
+
+
+async def open_hand_ids_of(dsn: str, w: World) -> list[str]:
+    from jxbot.store import Store
+
+    store = await Store.open(dsn, scope=None)
+    try:
+        return [h.hand_id for h in await store.open_hands() if h.guild_id == w.guild.id]
+    finally:
+        await store.close()
 
 
 async def steal_lease(dsn: str, table_id: str | None, seconds: float) -> None:
@@ -90,6 +103,9 @@ async def test_two_processes_a_table_each_dm_presses_forwarded_and_a_sigkill(dou
     assert "cluster: this process is" in p1.log()
 
     # SIGKILL the process running bob's table mid-hand; alice's table (the other process) never pauses
+    bob_hands = [h for h in await open_hand_ids(dsn) if h not in await open_hand_ids_of(dsn, wa)]
+    assert len(bob_hands) == 1
+    before = await events_of(dsn, bob_hands[0])
     await p1.kill()
     killed = time.monotonic()
     panel = b_ap.panel()
@@ -132,6 +148,11 @@ async def test_two_processes_a_table_each_dm_presses_forwarded_and_a_sigkill(dou
         await ap.stop()
     after = [c[3] for c in b_ap.clicks[len(fwd):]]
     assert after and not [a for a in after if a.failed], "bob's presses work after the restart"
+
+    # one runner at a time: bob's hand went on from where it was and was settled once
+    after = await events_of(dsn, bob_hands[0])
+    assert after[: len(before)] == before, "resumed where it was, no re-deal, no second runner's events"
+    assert [h.hand_id for h in await hands_of(dsn, wb.guild.id, bob.id)] == bob_hands
 
     # silver across both servers: each result's balances, and the books
     for w in (wa, wb):
