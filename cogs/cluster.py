@@ -263,20 +263,23 @@ class ClusterCog(commands.Cog):
         lang = lang_of(interaction)
         interaction.extras["responder"] = "handler"
         t0 = time.perf_counter()
-        try:  # acknowledged at once (Discord's 3 s count from the click); the owner edits the pressed panel
-            await interaction.response.defer()
-        except discord.HTTPException as exc:
-            log.warning("deferring a DM press for table %s failed: %s", cid.table, exc.status)
-            return True
+        # acknowledged first (Discord's 3 s count from the click), then handed over: the owner's answer (an
+        # edit of the pressed panel, or an ephemeral follow-up) needs the acknowledgement to have reached Discord
+        if not await self._acknowledge(interaction, cid, t0):
+            return True  # too late for Discord: the player saw "This interaction failed"; nothing was moved
+        got: tuple[int, str] | None = None
+        taken = False
         t1 = time.perf_counter()
         try:
             got = await self.coord.forward(cid.table, raw)
-            self._timing("ack", t1 - t0)
             self._timing("handover", time.perf_counter() - t1)
-            taken = got is not None and await self.coord.wait_taken(got[0])
         except Exception as exc:
             log.warning("forwarding a DM press for table %s failed: %s", cid.table, type(exc).__name__)
-            taken = False
+        if got is not None:
+            try:
+                taken = await self.coord.wait_taken(got[0])
+            except Exception as exc:
+                log.warning("waiting for the owner of table %s failed: %s", cid.table, type(exc).__name__)
         if got is not None:
             self.forwarded += 1
         if not taken:
@@ -286,6 +289,15 @@ class ClusterCog(commands.Cog):
                     key = "bot.err.table_restarting" if await self.coord.lease_known(cid.table) else "bot.err.stale"
             with contextlib.suppress(discord.HTTPException):
                 await interaction.followup.send(t(key, lang), ephemeral=True)
+        return True
+
+    async def _acknowledge(self, interaction: discord.Interaction, cid: CustomId, t0: float) -> bool:
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException as exc:
+            log.warning("deferring a DM press for table %s failed: %s", cid.table, exc.status)
+            return False
+        self._timing("ack", time.perf_counter() - t0)
         return True
 
     def _notified(self, press_id: int) -> None:
