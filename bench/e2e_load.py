@@ -34,6 +34,7 @@ from tests.e2e.players import AutoPlayer, Player, Style  # noqa: E402
 from tests.e2e.scenario import World, fast_env, open_table  # noqa: E402
 
 PRESS_RE = re.compile(r"press timing \(ms\): (.*)")
+FWD_RE = re.compile(r"(ack|handover|take|answer)_p50_ms=([0-9.]+)")
 LAG_RE = re.compile(r"event loop lag: .*?p99_ms=([0-9.]+).*?max_ms=([0-9.]+)")
 
 
@@ -167,6 +168,8 @@ async def main(args: argparse.Namespace) -> dict:
             and (q(own, 0.50) or 1e9) <= 150 and (q(own, 0.99) or 1e9) <= 400,
             "bot_log": str(tmp / "bot.log"),
         })
+        shown = [x * 1000 for x in double.shown_latencies(clicks)]  # click → the answer shown (as --processes)
+        out["shown_p50_ms"], out["shown_p99_ms"] = q(shown, 0.50), q(shown, 0.99)
     finally:
         await bot.kill()
         await double.stop()
@@ -241,6 +244,120 @@ async def sweep(args: argparse.Namespace) -> dict:
     return out
 
 
+async def main_processes(args: argparse.Namespace) -> dict:
+    """``--processes N --db postgresql[://…]``: the tables spread over N bot processes (``jxbot run --shards i
+    --shard-count N``, one server per shard) sharing one PostgreSQL database, beside the same load on one
+    process with SQLite (measured first, in the same run). Every DM press reaches shard 0's process; the
+    presses at the other processes' tables are forwarded to their owner (LISTEN/NOTIFY), acknowledged at
+    once and answered by the owner's webhook edit. Figures: click → the answer shown (the response, or the
+    edit of a deferred press), p50/p99 for the presses answered in place and for the forwarded ones."""
+    from jxbot.pgcluster import PgCluster
+
+    single: dict | None = None
+    if args.reference:
+        ref = argparse.Namespace(**{**vars(args), "processes": 1})
+        single = await main(ref)
+    cluster = None
+    dsn = args.db
+    if dsn in ("postgresql", "postgres"):
+        cluster = PgCluster()
+        dsn = cluster.start()
+    n = args.processes
+    tmp = Path(tempfile.mkdtemp(prefix="jxbot-load-procs-"))
+    double = DiscordDouble()
+    await double.start()
+    double.shard_count = n
+    guilds = [double.add_guild(f"load-{i}", locale="zh-CN", shard=i) for i in range(n)]
+    bots: list[BotProcess] = []
+    out: dict = {"bench": "e2e_load_processes", "processes": n, "tables": args.tables,
+                 "humans_per_table": args.humans, "db": "postgresql"}
+    try:
+        for i in range(n):
+            env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO), **double.env(),
+                   **fast_env(dsn, JXBOT_COMPUTER_DELAY=str(args.computer_delay),
+                              JXBOT_EDIT_INTERVAL=str(args.edit_interval), JXBOT_MAX_HANDS=str(args.hands),
+                              JXBOT_LAG_LOG="10", LOG_LEVEL="INFO")}
+            env.pop("DEV_GUILD_ID", None)
+            bot = BotProcess(["-m", "jxbot.cli", "run", "--shards", str(i), "--shard-count", str(n)], env,
+                             tmp / f"bot{i}.log", tmp)
+            await bot.start()
+            bots.append(bot)
+        await double.wait_commands(timeout=90)
+        for bot in bots:
+            await bot.wait_log("logged in as", timeout=90)
+        worlds: list[World] = []
+        for i in range(args.tables):
+            g = guilds[i % n]
+            ch = double.add_text_channel(g, f"mahjong-{i}")
+            players = [Player.join(double, f"p{i}-{j}", g, ch) for j in range(args.humans)]
+            worlds.append(World(double, g, ch, players, bots[i % n], tmp, None))  # type: ignore[arg-type]
+        sem = asyncio.Semaphore(args.concurrency)
+
+        async def open_one(w: World) -> None:
+            async with sem:
+                await open_table(w, seated=w.players)
+
+        t_open = time.monotonic()
+        opened = await asyncio.gather(*(open_one(w) for w in worlds), return_exceptions=True)
+        open_errors = [repr(e)[:200] for e in opened if isinstance(e, BaseException)]
+        out["open_s"] = round(time.monotonic() - t_open, 1)
+        t0 = time.monotonic()
+        aps = [AutoPlayer(p, Style(claim="greedy"), think=args.think).start() for w in worlds for p in w.players]
+        done = 0
+        while time.monotonic() - t0 < args.seconds:
+            await asyncio.sleep(1.0)
+            done = sum(any("牌局结束" in m.content for m in w.channel.messages) for w in worlds)
+            if done == len(worlds):
+                break
+        duration = time.monotonic() - t0
+        for ap in aps:
+            ap.stopping = True
+        double.notify()
+        await asyncio.gather(*(ap.stop() for ap in aps), return_exceptions=True)
+        await asyncio.gather(*(b.stop(timeout=15) for b in bots))  # SIGTERM: each logs its last forwarding figures
+        presses = [i for i in double.interactions.values() if i.type == 3 and i.created_at >= t0 and i.guild is None]
+        by_shard0 = {p.id for w in worlds if w.guild is guilds[0] for p in w.players}
+        local = [i.shown_latency * 1000 for i in presses if i.user.id in by_shard0 and i.shown_latency is not None]
+        fwd = [i.shown_latency * 1000 for i in presses if i.user.id not in by_shard0 and i.shown_latency is not None]
+        unanswered = [i for i in presses if i.response_type is None]
+        logs = [b.log() for b in bots]
+        bot_errors = [ln for log in logs for ln in log.splitlines() if " ERROR " in ln or ln.startswith("Traceback")]
+        player_errors = [e for ap in aps for e in ap.errors]
+        lags = [float(m.group(1)) for log in logs for m in LAG_RE.finditer(log)]
+        parts: dict[str, list[float]] = {}  # the processes' own per-minute figures of forwarding's parts
+        for log in logs:
+            for m in FWD_RE.finditer(log):
+                parts.setdefault(m.group(1), []).append(float(m.group(2)))
+        out["forwarding_parts_p50_ms"] = {k: round(sorted(v)[len(v) // 2], 1) for k, v in parts.items()}
+        out.update({
+            "seconds": round(duration, 1), "tables_finished": done, "dm_presses": len(presses),
+            "p50_ms": q(local + fwd, 0.50), "p99_ms": q(local + fwd, 0.99),
+            "local_p50_ms": q(local, 0.50), "local_p99_ms": q(local, 0.99), "local_n": len(local),
+            "forwarded_p50_ms": q(fwd, 0.50), "forwarded_p99_ms": q(fwd, 0.99), "forwarded_n": len(fwd),
+            "forwarding_overhead_p50_ms": round((q(fwd, 0.5) or 0) - (q(local, 0.5) or 0), 1) if fwd and local else None,
+            "loop_lag_p99_ms": max(lags) if lags else None,
+            "errors": len(unanswered) + len(double.rejections) + len(double.errors) + len(player_errors)
+            + len(bot_errors) + len(open_errors),
+            "unanswered": len(unanswered), "rejections": len(double.rejections), "player_errors": len(player_errors),
+            "bot_log_errors": len(bot_errors), "open_errors": len(open_errors),
+            "error_samples": (open_errors + [str(r) for r in double.rejections[:3]] + player_errors[:3]
+                              + bot_errors[:3])[:8],
+            "bot_logs": [str(b.log_path) for b in bots],
+        })
+        if single is not None:
+            out["single_sqlite"] = {k: single.get(k) for k in ("shown_p50_ms", "shown_p99_ms", "own_panel_p50_ms",
+                                                               "own_panel_p99_ms", "tables_finished", "errors")}
+            if single.get("shown_p99_ms") and out["p99_ms"]:  # the same measure: click → the answer shown
+                out["p99_ratio_vs_single"] = round(out["p99_ms"] / single["shown_p99_ms"], 2)
+    finally:
+        for bot in bots:
+            await bot.kill()
+        await double.stop()
+        if cluster is not None:
+            cluster.stop()
+    return out
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=100)
@@ -257,5 +374,12 @@ if __name__ == "__main__":
     ap.add_argument("--sweep", default="", help="e.g. 1,2,4: the request budget per number of people per table")
     ap.add_argument("--sweep-tables", type=int, default=20)
     ap.add_argument("--sweep-seconds", type=float, default=40.0)
+    ap.add_argument("--processes", type=int, default=1, help="bot processes, one shard each (needs --db postgresql)")
+    ap.add_argument("--db", default="", help="with --processes: postgresql://… or 'postgresql' (a throwaway server)")
+    ap.add_argument("--no-reference", dest="reference", action="store_false",
+                    help="with --processes: skip the single-process SQLite run measured first")
     a = ap.parse_args()
-    print(json.dumps(asyncio.run(sweep(a) if a.sweep else main(a)), ensure_ascii=False))
+    if a.processes > 1 and not a.db.startswith("postgres"):
+        ap.error("--processes needs --db postgresql://… (or --db postgresql for a throwaway server)")
+    run = main_processes(a) if a.processes > 1 else sweep(a) if a.sweep else main(a)
+    print(json.dumps(asyncio.run(run), ensure_ascii=False))

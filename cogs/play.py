@@ -766,6 +766,7 @@ class Session:
         self.table.session = self
         task = self.runner.start()
         task.add_done_callback(self._done)
+        self.bot.dispatch("table_running", self.table)  # cogs/cluster.py: its lease is taken at once
 
     def refresh(self) -> None:
         """Send every seat and the channel their current view again (after a resume). A running hand is

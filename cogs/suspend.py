@@ -121,17 +121,19 @@ def over_tables(running: list[Any]) -> set[str]:
     return over
 
 
-async def void_suspended(cog: Any, default_lang: str = "zh") -> int:
+async def void_suspended(cog: Any, default_lang: str = "zh", owns: Any = None) -> int:
     """At start: settle as void every open hand whose table no longer runs (suspended, or closed by a
-    failure that could not even be recorded). Returns how many hands were voided."""
+    failure that could not even be recorded). Returns how many hands were voided. ``owns(guild_id)``:
+    only those guilds' tables and hands (the others belong to other processes; jxbot.cluster)."""
     store = cog.bot.store
     if store is None or not hasattr(store, "open_hands"):
         return 0
-    running = await store.running_tables()
+    everywhere = await store.running_tables()
+    running = [r for r in everywhere if owns is None or owns(r.guild_id)]
     over = over_tables(running)
     for tid in over:  # marked suspended (or superseded) but the close did not reach the store
         await store.close_table(tid)
-    live = {r.table_id for r in running} - over
+    live = {r.table_id for r in everywhere} - over
     n = 0
     for h in await store.open_hands():
         if h.table_id is None or h.table_id in live:

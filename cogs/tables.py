@@ -677,11 +677,13 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         from cogs.suspend import void_suspended
 
         try:  # hands left open by a table that failed: void (docs/table.md, "A table that fails")
-            await void_suspended(self, self.bot.settings.lang)
+            await void_suspended(self, self.bot.settings.lang, owns=self.bot.owns_guild)
         except Exception:
             log.exception("voiding the hands of suspended tables failed")
         n = 0
         for rec in await store.running_tables():  # (the suspended ones were closed just above)
+            if not self.bot.owns_guild(rec.guild_id):
+                continue  # another process holds this guild's shard: its table is that process's
             try:
                 n += bool(await self._resume(rec))
             except Exception:
@@ -696,6 +698,9 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         table = Table.from_json(tj)
         if self.manager.get(table.id) is not None:
             return False  # opened in this process before on_ready: live, not a leftover of a restart
+        claim = self.bot.table_claimer
+        if claim is not None and not await claim(rec):
+            return False  # another process still holds its lease: resumed here once it lapses (cogs/cluster.py)
         self.manager.add(table)
         store = self.bot.store
         if table.hold and store is not None and hasattr(store, "hold"):  # holds live in memory: re-install

@@ -367,14 +367,19 @@ def missing_permissions(perms: discord.Permissions) -> list[str]:
 
 
 class JxBot(commands.Bot):
+    # several processes (jxbot.cluster, docs/bot.md "Running N processes"); unset: this process is the only one
+    shard_plan: Any = None  # jxbot.cluster.ShardPlan: the shards (and so the guilds' tables) of this process
+    press_forwarder: Callable[[discord.Interaction, CustomId], Awaitable[bool]] | None = None  # True: forwarded
+    table_claimer: Callable[[Any], Awaitable[bool]] | None = None  # resume: False while another process runs it
+
     def __init__(self, settings: Settings, *, store: Any = None, sync: bool = True,
-                 extensions: tuple[str, ...] = EXTENSIONS) -> None:
+                 extensions: tuple[str, ...] = EXTENSIONS, **client_options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels, roles and permissions; nothing privileged
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=JxTree,
                          # nothing pings unless a message names whom it may ping (jxbot.safety.ping)
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), **client_options)
         self.settings = settings
         self.store = store
         self._own_store = store is None
@@ -396,6 +401,8 @@ class JxBot(commands.Bot):
         if handler is None:
             await reply(interaction, t("bot.err.stale", lang))
             return
+        if self.press_forwarder is not None and await self.press_forwarder(interaction, cid):
+            return  # a DM press for a table another process runs: forwarded to it (jxbot.cluster)
         ack_later(interaction, update=True)
         try:
             await handler(interaction, cid)
@@ -426,6 +433,10 @@ class JxBot(commands.Bot):
     async def _report_failure(self, interaction: discord.Interaction) -> None:
         with contextlib.suppress(discord.HTTPException):
             await reply(interaction, t("bot.err.internal", lang_of(interaction)))
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """This process runs the guild's tables (always, unless it holds only some of the shards)."""
+        return self.shard_plan is None or self.shard_plan.owns(guild_id)
 
     # -- life cycle
     async def setup_hook(self) -> None:
@@ -556,7 +567,9 @@ async def _serve(settings: Settings, sync: bool) -> int:
             hint = " (set SILVER_SCOPE to the database's scope; switching needs a migration of balances)"
         print(f"jxbot: database {settings.db_shown}: {exc}{hint}", file=sys.stderr)
         return 2
-    bot = JxBot(settings, store=store, sync=sync)
+    from jxbot.cluster.bot import make_bot
+
+    bot = make_bot(settings, store=store, sync=sync)  # JxBot, or the sharded one with --shards
     loop = asyncio.get_running_loop()
 
     def stop() -> None:  # SIGTERM (systemctl stop / restart): log out and close the store cleanly

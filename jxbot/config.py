@@ -110,6 +110,9 @@ class Settings:
     lag_log: float = 0.0  # log the event loop's lag every this many seconds (0: off); for load tests
     unsafe_discord_debug: bool = False  # UNSAFE: discord.py's DEBUG logs carry tokens and message payloads
     owner_ids: tuple[int, ...] = ()  # the bot's owners besides the application's owner (global-scope money)
+    # Discord shards this process connects (None: all of them, unsharded as before); see docs/bot.md, "N processes"
+    shard_ids: tuple[int, ...] | None = None
+    shard_count: int | None = None
 
     ENV = {
         "discord_token": "DISCORD_TOKEN",
@@ -136,6 +139,8 @@ class Settings:
         "lag_log": "JXBOT_LAG_LOG",
         "unsafe_discord_debug": "JXBOT_UNSAFE_DISCORD_DEBUG",
         "owner_ids": "JXBOT_OWNER_IDS",
+        "shard_ids": "JXBOT_SHARD_IDS",
+        "shard_count": "JXBOT_SHARD_COUNT",
     }
 
     @classmethod
@@ -187,6 +192,12 @@ class Settings:
         if (v := get("JXBOT_OWNER_IDS")) is not None:
             kw["owner_ids"] = tuple(_int("JXBOT_OWNER_IDS", x, lo=1, hi=2**64 - 1)
                                     for x in v.replace(",", " ").split())
+        if (v := get("JXBOT_SHARD_COUNT")) is not None:
+            kw["shard_count"] = _int("JXBOT_SHARD_COUNT", v, lo=1, hi=4096)
+        if (v := get("JXBOT_SHARD_IDS")) is not None:
+            from jxbot.cluster.shards import parse_shard_ids
+
+            kw["shard_ids"] = parse_shard_ids(v, kw.get("shard_count"), "JXBOT_SHARD_IDS")  # type: ignore[arg-type]
         s = cls(**kw)  # type: ignore[arg-type]
         if not s.min_stake <= s.default_stake <= s.max_stake:
             raise ConfigError("JXBOT_DEFAULT_STAKE must lie between JXBOT_MIN_STAKE and JXBOT_MAX_STAKE")

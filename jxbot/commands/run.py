@@ -22,6 +22,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)")
     p.add_argument("--env-file", default=".env", help="settings file read before the environment (default .env)")
     p.add_argument("--no-sync", action="store_true", help="do not sync slash commands at start")
+    p.add_argument("--shards", metavar="IDS", help="connect only these Discord shards, e.g. 0-3 or 0,2 "
+                   "(JXBOT_SHARD_IDS; needs --shard-count; several processes need JXBOT_DB=postgresql://…)")
+    p.add_argument("--shard-count", type=int, metavar="N", help="the bot's total number of shards (JXBOT_SHARD_COUNT)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,6 +34,13 @@ def run(args: argparse.Namespace) -> int:
         settings = Settings.load(args.env_file)
     except ConfigError as exc:
         print(f"jxbot: bad setting: {exc}", file=sys.stderr)
+        return 2
+    from jxbot.cluster.settings import shard_settings
+
+    try:  # --shards / --shard-count over JXBOT_SHARD_IDS / JXBOT_SHARD_COUNT; a partial set needs PostgreSQL
+        settings, sync_here = shard_settings(settings, args.shards, args.shard_count)
+    except ConfigError as exc:
+        print(f"jxbot: {exc}", file=sys.stderr)
         return 2
     if not settings.has_token:
         print(HOW_TO_GET_A_TOKEN, file=sys.stderr)
@@ -48,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from jxbot.bot import run_bot
 
     try:
-        return run_bot(settings, sync=not args.no_sync)
+        return run_bot(settings, sync=not args.no_sync and sync_here)
     finally:
         if lock is not None:
             lock.release()

@@ -111,6 +111,25 @@ class Session:
     def wants(self, intent: int) -> bool:
         return bool(self.intents & intent)
 
+    def carries(self, guild_id: int | None) -> bool:
+        """Discord's routing: a guild's events go to shard ``(guild_id >> 22) % n``; DMs (no guild) to
+        shard 0. An unsharded session gets everything."""
+        if self.shard is None:
+            return True
+        shard_id, count = int(self.shard[0]), int(self.shard[1])
+        if guild_id is None:
+            return shard_id == 0
+        return (int(guild_id) >> 22) % count == shard_id
+
+
+GUILD_EVENTS_BY_ID = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")
+
+
+def event_guild(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to (None: a DM or a global event, which shard 0 carries)."""
+    gid = data.get("id") if event in GUILD_EVENTS_BY_ID else data.get("guild_id")
+    return int(gid) if gid else None
+
 
 class Gateway:
     def __init__(self, double: DiscordDouble) -> None:
@@ -129,8 +148,9 @@ class Gateway:
 
     def dispatch(self, event: str, data: dict[str, Any], intent: int = 0,
                  on_sent: Callable[[], None] | None = None) -> None:
+        gid = event_guild(event, data)
         for s in self.live_sessions():
-            if intent == 0 or s.wants(intent):
+            if (intent == 0 or s.wants(intent)) and s.carries(gid):
                 s.dispatch(event, data, on_sent)
 
     async def drop(self, code: int | None = None) -> int:
@@ -203,19 +223,25 @@ class Gateway:
         if d.get("token") != self.double.token:
             await conn.close(4004)  # authentication failed
             return
-        # a fresh IDENTIFY (e.g. the bot process restarted): sessions nobody is attached to are gone
+        shard = d.get("shard")
+        if shard is not None and (not isinstance(shard, list) or len(shard) != 2
+                                  or not 0 <= int(shard[0]) < int(shard[1])):
+            await conn.close(4010)  # invalid shard
+            return
+        # a fresh IDENTIFY (e.g. the bot process restarted): the detached sessions of that shard are gone
+        # (another process's shards keep theirs)
         for sid, s in list(self.sessions.items()):
-            if s.conn is None:
+            if s.conn is None and s.shard == shard:
                 s.invalid = True
                 del self.sessions[sid]
         dbl = self.double
-        session = Session(dbl.bot.id, int(d.get("intents", 0)), d.get("shard"))
+        session = Session(dbl.bot.id, int(d.get("intents", 0)), shard)
         self.sessions[session.id] = session
         session.conn = conn
         conn.session = session
         self.identifies += 1
         host = conn.request.host
-        guilds = [g for g in dbl.guilds.values() if dbl.bot.id in g.members]
+        guilds = [g for g in dbl.guilds.values() if dbl.bot.id in g.members and session.carries(g.id)]
         ready: dict[str, Any] = {
             "v": 10, "user": {**dbl.bot.to_json(), "verified": True, "mfa_enabled": False, "flags": 0},
             "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],

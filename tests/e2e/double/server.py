@@ -79,6 +79,7 @@ class DiscordDouble:
         self.rejections: list[tuple[str, str, int, int, str]] = []  # (method, template, status, code, message)
         self.limiter = RateLimiter()
         self.gateway = Gateway(self)
+        self.shard_count = 1  # what GET /gateway/bot recommends; add_guild(shard=i) picks an id on shard i
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
@@ -152,8 +153,10 @@ class DiscordDouble:
 
     # ------------------------------------------------------------------ world building
     def add_guild(self, name: str = "jxbot test", locale: str = "zh-CN", bot_permissions: int = st.BOT_ROLE_DEFAULT,
-                  everyone_permissions: int = st.EVERYONE_DEFAULT) -> Guild:
+                  everyone_permissions: int = st.EVERYONE_DEFAULT, shard: int | None = None) -> Guild:
         gid = st.snowflake()
+        if shard is not None:  # an id Discord routes to ``shard`` of ``shard_count`` ((id >> 22) % count)
+            gid = ((gid >> 22) - (gid >> 22) % self.shard_count + shard) << 22 | (gid & 0x3FFFFF)
         g = Guild(gid, name, owner_id=self.owner.id, locale=locale)
         g.roles[gid] = Role(gid, "@everyone", everyone_permissions, 0)
         bot_role = Role(st.snowflake(), self.bot.username, bot_permissions, 1, managed=True)
@@ -167,7 +170,8 @@ class DiscordDouble:
 
     def _dispatch_guild_create(self, g: Guild) -> None:
         for s in self.gateway.live_sessions():
-            s.dispatch("GUILD_CREATE", g.create_json(None if s.wants(1 << 1) else [self.bot.id]))
+            if s.carries(g.id):
+                s.dispatch("GUILD_CREATE", g.create_json(None if s.wants(1 << 1) else [self.bot.id]))
 
     def add_text_channel(self, guild: Guild, name: str = "mahjong") -> Channel:
         ch = Channel(st.snowflake(), 0, name=name, guild_id=guild.id, position=len(guild.channels))
@@ -304,6 +308,12 @@ class DiscordDouble:
     def latencies(self) -> list[float]:
         """Click → callback seconds of every answered interaction."""
         return [i.latency for i in self.interactions.values() if i.latency is not None]
+
+    def shown_latencies(self, interactions: Any = None) -> list[float]:
+        """Click → the answer in front of the user (the response, or for a deferred one the edit or
+        follow-up that carried its result), in seconds."""
+        items = self.interactions.values() if interactions is None else interactions
+        return [i.shown_latency for i in items if i.shown_latency is not None]
 
     def latency_stats(self) -> dict[str, float | int]:
         """Click-to-response figures for the load test: answered/unanswered counts, p50/p99/max in ms."""
@@ -625,7 +635,7 @@ class DiscordDouble:
         return jresp({"url": f"ws://{request.host}/"})
 
     async def h_gateway_bot(self, request: web.Request) -> web.Response:
-        return jresp({"url": f"ws://{request.host}/", "shards": 1, "session_start_limit": {
+        return jresp({"url": f"ws://{request.host}/", "shards": self.shard_count, "session_start_limit": {
             "total": 1000, "remaining": 999, "reset_after": 86400000, "max_concurrency": 1}})
 
     async def h_me(self, request: web.Request) -> web.Response:
@@ -879,6 +889,8 @@ class DiscordDouble:
             raise ApiError(400, 50035, "Invalid Form Body", {"type": {"_errors": [{"code": "BASE_TYPE_CHOICES", "message": "Value must be one of {4, 5, 6, 7, 9}."}]}})
         inter.response_type = rtype
         inter.acked_at = arrived
+        if rtype in (4, 7, 9):
+            inter.shown_at = arrived  # the answer itself is what the user sees
         self.notify()
         if request.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)
@@ -897,6 +909,8 @@ class DiscordDouble:
         if inter.response_type is None:
             raise unknown("Webhook", 10015)
         payload, files = await self._read_body(request)
+        if inter.shown_at is None:
+            inter.shown_at = request[ARRIVED]
         orig = inter.original
         if inter.response_type == 5 and orig is not None and orig.flags & st.LOADING:
             msg = self.edit_message(orig, payload, files)  # the first followup fills the "thinking" message
@@ -925,6 +939,8 @@ class DiscordDouble:
             self.delete_message(msg)
             return web.Response(status=204)
         payload, files = await self._read_body(request)
+        if inter.shown_at is None:
+            inter.shown_at = request[ARRIVED]  # a deferred press: its result edits the original
         return jresp(self.edit_message(msg, payload, files).to_json())
 
     # --- out-of-process control (python -m tests.e2e.double)

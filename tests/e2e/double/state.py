@@ -351,6 +351,7 @@ class Interaction:
     created_at: float = field(default_factory=time.monotonic)
     sent_at: float | None = None  # written to the bot's websocket
     acked_at: float | None = None  # the callback arrived
+    shown_at: float | None = None  # the answer the user sees arrived (a response with content, or after a defer its edit)
     response_type: int | None = None
     original: Message | None = None  # the @original message, once there is one
     followups: list[Message] = field(default_factory=list)
@@ -361,3 +362,8 @@ class Interaction:
     def latency(self) -> float | None:
         """Click → the bot's callback, in seconds."""
         return None if self.acked_at is None else self.acked_at - self.created_at
+
+    @property
+    def shown_latency(self) -> float | None:
+        """Click → what the user sees as the answer (after a deferral: its webhook edit or follow-up)."""
+        return None if self.shown_at is None else self.shown_at - self.created_at

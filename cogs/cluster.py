@@ -1,0 +1,337 @@
+"""One process among several (``jxbot run --shards … --shard-count …`` with ``JXBOT_DB=postgresql://…``):
+the table leases and the forwarding of DM presses. Loaded by ``jxbot.cluster.bot.make_bot`` only then.
+
+* **Leases** (``jxbot.cluster.coord``): every table this process runs has a lease row it renews every
+  3 s; a table is started or resumed only under its lease, so two processes never run one table. A
+  lease lost (renewing failed for 20 s, the database session that signs the leases ended, or another
+  process holds it) stops the table here at once — the runner is cancelled, which is safe at any point
+  (the stored log is a prefix of the hand) — and the process that holds the lease resumes it from its
+  events. A killed process's leases are free at once (its database session is gone); a live one's last
+  30 s. At start, a table whose lease another live process holds is resumed here once it lapses.
+* **DM presses**: Discord delivers every DM interaction to shard 0. A press there for a table this
+  process does not run is acknowledged at once (a deferred update) and forwarded, whole, to the
+  table's owner (``NOTIFY``); the owner runs the press as if it had received it and answers through
+  the interaction's webhook (editing the pressed panel). A press for a table nobody holds (its process
+  is down or restarting), or that its owner did not take within 2.5 s, is told "this table is restarting".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from cogs.play import ACTION_VERBS
+from jxbot.bot import CustomId, JxBot, lang_of, parse_custom_id
+from jxbot.cluster.coord import FENCE_SECONDS, HEARTBEAT_SECONDS, Coordinator
+from jxbot.i18n import register, t
+
+log = logging.getLogger("jxbot.cogs.cluster")
+
+TIMINGS_EVERY = 20  # heartbeats (a minute) between two log lines of forwarding timings
+
+# the buttons of a DM panel (cogs/play.py); other DM buttons (a replay viewer in /history…) are no table's
+FORWARDED_VERBS = frozenset(ACTION_VERBS | {"autowin"})
+
+register({
+    "bot.err.table_restarting": {
+        "zh": "这张牌桌正在重启，请几秒钟后再按一次。",
+        "en": "This table is restarting. Please press again in a few seconds.",
+    },
+})
+
+
+class ClusterCog(commands.Cog):
+    def __init__(self, bot: JxBot) -> None:
+        self.bot = bot
+        self.coord: Coordinator | None = None
+        self.held: dict[str, int] = {}  # table id -> guild id: the leases this process holds
+        self.waiting: set[str] = set()  # tables to resume here once another process's lease lapses
+        self.fenced = False  # renewing failed for FENCE_SECONDS: every table was stopped here
+        self.last_ok = time.monotonic()
+        self.forwarded = 0
+        self.taken = 0
+        self.timings: dict[str, list[float]] = {}  # forwarding's parts, logged once a minute (log_timings)
+        self._beats = 0
+        self._beat: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def tables(self) -> Any:
+        return self.bot.get_cog("TablesCog")
+
+    async def cog_load(self) -> None:
+        self.coord = await Coordinator.open(self.bot.settings.db_path)
+        self.coord.on_press = self._notified
+        self.coord.on_lost = self._session_lost
+        self.bot.press_forwarder = self.forward
+        self.bot.table_claimer = self.claim
+        self.last_ok = time.monotonic()
+        self._beat = asyncio.create_task(self._heartbeat(), name="cluster-heartbeat")
+        plan = self.bot.shard_plan
+        log.info("cluster: this process is %s, %s", self.coord.node, plan.label() if plan else "all shards")
+
+    async def cog_unload(self) -> None:
+        self.log_timings()
+        if self._beat is not None:
+            self._beat.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        if self.coord is None:
+            return
+        cog = self.tables
+        runners = [t.session.runner._task for t in (cog.manager.tables.values() if cog else ())
+                   if t.session is not None and t.session.runner is not None and t.session.runner._task is not None]
+        for task in runners:  # no table of this process may run once its lease is given back
+            task.cancel()
+        await asyncio.gather(*runners, return_exceptions=True)
+        try:
+            await self.coord.release_all()  # a clean stop: the restarted process takes the tables at once
+        except Exception as exc:
+            log.warning("cluster: releasing the leases failed (%s); they lapse in a few seconds", type(exc).__name__)
+        await self.coord.close()
+
+    def _timing(self, what: str, seconds: float) -> None:
+        self.timings.setdefault(what, []).append(seconds * 1000)
+
+    def log_timings(self) -> None:
+        """One INFO line a minute about the forwarded DM presses: on shard 0's process how long the
+        acknowledgement and the hand-over (one statement: row + NOTIFY) took, on the owner how long taking
+        the press and answering it (the move, its picture, the webhook edit) took; p50/p99 in ms."""
+        if not self.timings:
+            return
+        parts = []
+        for what, xs in sorted(self.timings.items()):
+            xs.sort()
+            parts.append(f"{what}_n={len(xs)} {what}_p50_ms={xs[len(xs) // 2]:.1f} "
+                         f"{what}_p99_ms={xs[min(len(xs) - 1, int(0.99 * len(xs)))]:.1f}")
+        log.info("cluster: forwarded DM presses: %s", " ".join(parts))
+        self.timings.clear()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ leases
+    async def claim(self, rec: Any) -> bool:
+        """Before a table is resumed here: its lease (False: another process holds it; retried each beat)."""
+        assert self.coord is not None
+        try:
+            ok = await self.coord.acquire(rec.table_id, rec.guild_id)
+        except Exception as exc:
+            log.warning("cluster: acquiring the lease of table %s failed: %s", rec.table_id, type(exc).__name__)
+            ok = False
+        if ok:
+            self.held[rec.table_id] = int(rec.guild_id)
+            self.waiting.discard(rec.table_id)
+        else:
+            if rec.table_id not in self.waiting:
+                log.info("table %s: its lease is held by another process; it resumes here when that lapses",
+                         rec.table_id)
+            self.waiting.add(rec.table_id)
+        return ok
+
+    @commands.Cog.listener()
+    async def on_table_running(self, table: Any) -> None:
+        """A table started here (a new one; a resumed one holds its lease already): take its lease now."""
+        if self.coord is None or table.id in self.held:
+            return
+        try:
+            ok = await self.coord.acquire(table.id, table.guild_id)
+        except Exception as exc:
+            log.warning("cluster: acquiring the lease of table %s failed: %s (next beat)", table.id,
+                        type(exc).__name__)
+            return
+        if ok:
+            self.held[table.id] = int(table.guild_id)
+        else:
+            self.drop(table, "its lease is held by another process")
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            self._beats += 1
+            if self._beats % TIMINGS_EVERY == 0:
+                self.log_timings()
+            try:
+                await self.beat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: heartbeat failed")
+
+    async def beat(self) -> None:
+        """Renew every lease of this process in one statement; stop what it lost; resume what waits."""
+        assert self.coord is not None
+        cog = self.tables
+        if cog is None:
+            return
+        local = {tid: int(t.guild_id) for tid, t in cog.manager.tables.items() if t.state != "ended"}
+        t0 = time.monotonic()
+        try:
+            await self.coord.keep_listening()
+            held = await asyncio.wait_for(self.coord.renew(local), HEARTBEAT_SECONDS * 2)
+            gone = [tid for tid in self.held if tid not in local]
+            await self.coord.release(gone)
+        except (TimeoutError, OSError, Exception) as exc:
+            log.warning("cluster: renewing %d leases failed: %s", len(local), type(exc).__name__)
+            if time.monotonic() - self.last_ok > FENCE_SECONDS and local:
+                log.error("cluster: no lease renewed for %.0f s: stopping this process's %d tables (they resume "
+                          "where a lease can be taken)", time.monotonic() - self.last_ok, len(local))
+                for tid in list(local):
+                    table = cog.manager.get(tid)
+                    if table is not None:
+                        self.drop(table, "its lease could not be renewed")
+                self.fenced = True
+            return
+        self.last_ok = t0
+        self.held = {tid: local[tid] for tid in held}
+        for tid in set(local) - held:
+            table = cog.manager.get(tid)
+            if table is not None:
+                self.drop(table, "another process holds its lease")
+        if self.waiting or self.fenced:
+            self.fenced = False
+            await self.resume_waiting()
+
+    async def resume_waiting(self) -> None:
+        """Resume the running tables of this process's shards that no process runs: once the lease of a
+        killed process lapsed, or a table stopped here (a lost lease) whose holder let it lapse."""
+        cog = self.tables
+        store = self.bot.store
+        if cog is None or store is None:
+            return
+        left: set[str] = set()
+        for rec in await store.running_tables():
+            if self.bot.owns_guild(rec.guild_id) and cog.manager.get(rec.table_id) is None:
+                left.add(rec.table_id)
+                try:
+                    if await cog._resume(rec):
+                        left.discard(rec.table_id)
+                        log.info("table %s resumed (its lease was free)", rec.table_id)
+                except Exception:
+                    log.exception("could not resume table %s", rec.table_id)
+        self.waiting = left  # a table closed meanwhile (by its holder) is no longer waited for
+
+    def _session_lost(self) -> None:
+        """The LISTEN session (the leases' sign of life) ended: another process may take any of this one's
+        tables from now on, so every one stops here at once; the next beat reconnects and resumes those
+        whose lease it can take again."""
+        cog = self.tables
+        for table in list(cog.manager.tables.values()) if cog is not None else ():
+            if table.state != "ended":
+                self.drop(table, "the database session holding its lease ended")
+        self.fenced = True
+
+    def drop(self, table: Any, why: str) -> None:
+        """Stop running ``table`` here at once (no await): another process runs it from its stored events."""
+        log.warning("table %s: %s; stopped in this process", table.id, why)
+        session = table.session
+        runner = session.runner if session is not None else None
+        if runner is not None and runner._task is not None:
+            runner._task.cancel()
+        cog = self.tables
+        if cog is not None and cog.manager.get(table.id) is table:
+            cog.manager.remove(table.id)  # the seats this process reserved; the store's row stays running
+        co = self.bot.coalescer
+        for key in [("lobby", table.id), ("table", table.id)] + [("panel", table.id, s) for s in range(4)]:
+            co.forget(key)
+        self.held.pop(table.id, None)
+        self.waiting.add(table.id)  # resumed here again if its lease lapses while the store says it runs
+
+    # ------------------------------------------------------------------ DM presses
+    async def forward(self, interaction: discord.Interaction, cid: CustomId) -> bool:
+        """On shard 0: a DM press for a table another process runs goes to that process. True: handled here
+        (forwarded, or answered "restarting"); False: the table is this process's, run it as usual."""
+        if interaction.guild_id is not None or self.coord is None or cid.verb not in FORWARDED_VERBS:
+            return False
+        cog = self.tables
+        if cog is None or cog.manager.get(cid.table) is not None:
+            return False
+        raw = getattr(self.bot, "raw_presses", {}).pop(interaction.id, None)
+        if raw is None:
+            return False
+        msg = raw.get("message")
+        if isinstance(msg, dict):  # the pressed panel shows the player's tiles: only its id travels
+            raw = {**raw, "message": {**msg, "content": "", "components": [], "attachments": [], "embeds": []}}
+        lang = lang_of(interaction)
+        interaction.extras["responder"] = "handler"
+        t0 = time.perf_counter()
+        # acknowledged first (Discord's 3 s count from the click), then handed over: the owner's answer (an
+        # edit of the pressed panel, or an ephemeral follow-up) needs the acknowledgement to have reached Discord
+        if not await self._acknowledge(interaction, cid, t0):
+            return True  # too late for Discord: the player saw "This interaction failed"; nothing was moved
+        got: tuple[int, str] | None = None
+        taken = False
+        t1 = time.perf_counter()
+        try:
+            got = await self.coord.forward(cid.table, raw)
+            self._timing("handover", time.perf_counter() - t1)
+        except Exception as exc:
+            log.warning("forwarding a DM press for table %s failed: %s", cid.table, type(exc).__name__)
+        if got is not None:
+            try:
+                taken = await self.coord.wait_taken(got[0])
+            except Exception as exc:
+                log.warning("waiting for the owner of table %s failed: %s", cid.table, type(exc).__name__)
+        if got is not None:
+            self.forwarded += 1
+        if not taken:
+            key = "bot.err.table_restarting"
+            if got is None:  # no lease row at all: the table ended (its panel's buttons are old), none restarts
+                with contextlib.suppress(Exception):
+                    key = "bot.err.table_restarting" if await self.coord.lease_known(cid.table) else "bot.err.stale"
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.followup.send(t(key, lang), ephemeral=True)
+        return True
+
+    async def _acknowledge(self, interaction: discord.Interaction, cid: CustomId, t0: float) -> bool:
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException as exc:
+            log.warning("deferring a DM press for table %s failed: %s", cid.table, exc.status)
+            return False
+        self._timing("ack", time.perf_counter() - t0)
+        return True
+
+    def _notified(self, press_id: int) -> None:
+        self._spawn(self._run_forwarded(press_id))
+
+    async def _run_forwarded(self, press_id: int) -> None:
+        """The owner: take a forwarded press and run it as if this process had received it. It was
+        acknowledged by the forwarder, so every answer goes through the webhook (the pressed panel edited,
+        or an ephemeral follow-up)."""
+        assert self.coord is not None
+        t0 = time.perf_counter()
+        raw = await self.coord.take(press_id)
+        if raw is None:
+            return  # withdrawn: the forwarder answered it
+        t1 = time.perf_counter()
+        self.taken += 1
+        inter = discord.Interaction(data=raw, state=self.bot._connection)
+        inter.response._response_type = discord.InteractionResponseType.deferred_message_update
+        # answered (deferred) by the forwarder: the handler edits it, with nothing to wait for (not "guard":
+        # after_guard would wait out the acknowledgement guard's timer)
+        inter.extras["responder"] = "forwarder"
+        inter.extras["forwarded"] = True
+        cid = parse_custom_id(str((raw.get("data") or {}).get("custom_id", "")))
+        if cid is None:
+            return
+        cog = self.tables
+        if cog is None or cog.manager.get(cid.table) is None:  # stopped here meanwhile
+            with contextlib.suppress(discord.HTTPException):
+                await inter.followup.send(t("bot.err.table_restarting", lang_of(inter)), ephemeral=True)
+            return
+        await self.bot.dispatch_button(inter, cid)
+        self._timing("take", t1 - t0)
+        self._timing("answer", time.perf_counter() - t1)
+
+
+async def setup(bot: JxBot) -> None:
+    await bot.add_cog(ClusterCog(bot))

@@ -1,0 +1,52 @@
+"""The bot of one process among several: discord.py's ``AutoShardedBot`` with the shard ids of
+``--shards`` (``JXBOT_SHARD_IDS``) out of ``--shard-count`` (``JXBOT_SHARD_COUNT``).
+
+Without shard settings :func:`make_bot` returns the plain :class:`~jxbot.bot.JxBot`, exactly as
+before. With them, the process connects its shards only, runs the tables of the guilds on them
+(``JxBot.owns_guild``) and, with the PostgreSQL store, loads ``cogs.cluster``: table leases and the
+forwarding of DM presses to the process that runs the table (docs/bot.md, "Running N processes").
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from discord.ext import commands
+
+from jxbot.bot import EXTENSIONS, JxBot
+from jxbot.cluster.settings import is_postgres
+from jxbot.cluster.shards import ShardPlan
+from jxbot.config import Settings
+
+RAW_KEPT = 512  # DM presses whose gateway payload is kept until their handler runs (normally at once)
+
+
+class ShardedJxBot(JxBot, commands.AutoShardedBot):  # type: ignore[misc]
+    """:class:`JxBot` over ``AutoShardedBot`` (several gateway sessions in one process)."""
+
+    def __init__(self, settings: Settings, plan: ShardPlan, **kw: Any) -> None:
+        super().__init__(settings, shard_ids=list(plan.ids), shard_count=plan.count, **kw)
+        self.shard_plan = plan
+        # the DM presses' gateway payloads, as Discord sent them, by interaction id: a press for a
+        # table another process runs is forwarded whole (its token included: only that process answers it)
+        self.raw_presses: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+
+        def keep_dm_press(data: Any) -> None:
+            if isinstance(data, dict) and data.get("type") == 3 and not data.get("guild_id"):
+                self.raw_presses[int(data["id"])] = data
+                while len(self.raw_presses) > RAW_KEPT:
+                    self.raw_presses.popitem(last=False)
+            parse(data)
+
+        parsers["INTERACTION_CREATE"] = keep_dm_press
+
+
+def make_bot(settings: Settings, *, store: Any = None, sync: bool = True) -> JxBot:
+    plan = ShardPlan.of(settings.shard_ids, settings.shard_count)
+    if plan is None:
+        return JxBot(settings, store=store, sync=sync)
+    extensions = EXTENSIONS + (("cogs.cluster",) if is_postgres(settings.db_path) else ())
+    return ShardedJxBot(settings, plan, store=store, sync=sync, extensions=extensions)
