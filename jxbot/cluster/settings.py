@@ -35,4 +35,11 @@ def shard_settings(settings: Settings, shards: str | None, shard_count: int | No
             f"{plan.label()}: the other shards run in other processes, which must share one database — "
             f"set JXBOT_DB=postgresql://… (SQLite, {settings.db_path}, is for a single process holding "
             f"every shard; see docs/bot.md, \"Running N processes\")")
+    if not plan.complete and settings.silver_scope == "global":
+        # a seated player's stake is held in the memory of the process that runs the table (RULES A10,
+        # Store.hold); with one wallet for every server a /pay served by another process would not see it
+        raise ConfigError(
+            f"{plan.label()}: SILVER_SCOPE=global needs one process holding every shard (a stake held at a "
+            "table lives in the process running it, and another process's /pay could spend it); use "
+            "SILVER_SCOPE=guild with several processes")
     return settings, plan.has_dms

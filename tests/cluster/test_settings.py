@@ -38,6 +38,10 @@ def test_environment_and_flags():
     assert whole.shard_ids == (0, 1), "every shard in one process works on SQLite"
     with pytest.raises(ConfigError, match=r"shards 1 of 2.*JXBOT_DB=postgresql"):
         shard_settings(Settings.from_mapping({}), "1", 2)
+    pg_global = Settings.from_mapping({"JXBOT_DB": "postgresql://h/db", "SILVER_SCOPE": "global"})
+    with pytest.raises(ConfigError, match="SILVER_SCOPE=global needs one process holding every shard"):
+        shard_settings(pg_global, "1", 2)  # held stakes are per process: another process's /pay would spend them
+    assert shard_settings(pg_global, "0-1", 2)[0].silver_scope == "global", "one process with every shard: fine"
     with pytest.raises(ConfigError, match="JXBOT_SHARD_IDS needs a shard count"):
         Settings.from_mapping({"JXBOT_SHARD_IDS": "1"})
 
