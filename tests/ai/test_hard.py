@@ -102,3 +102,15 @@ def test_hard_caishen_does_not_feed_a_third_chow():
         v["ruleset"] = "caishen"
         assert choose("hard", v).tile == tile(hard_tile)
         assert choose("normal", v).tile == tile("5m")
+
+
+def test_hard_caishen_claims_while_seven_pairs_is_as_near():
+    # four pairs: seven pairs and the ordinary hand are both two from ready, so the normal player sits
+    # on seven pairs and passes; the pung of 1万 puts the ordinary hand one from ready (a claimed plain
+    # hand wins by self-draw like a concealed one), which the hard player takes
+    v = build_view("1133m123p23355s2z", wildcard="9p", phase="claim", last_discard=(3, "1m"),
+                   actions=[{"type": "peng", "seat": 0, "tile": tile("1m")}, {"type": "pass", "seat": 0}])
+    v["ruleset"] = "caishen"
+    v["turn"] = 3
+    assert choose("hard", v).type == ActionType.PUNG
+    assert choose("normal", v).type == ActionType.PASS

@@ -5,12 +5,16 @@ ordinary hand and seven pairs, float a 財神 when the hand stays ready) and add
 
 * **value of a ready hand.** Among discards that leave the hand ready, it picks the one whose waits
   are worth most: the sum over the unseen tiles of the multiplier a self-draw of that tile would score
-  (``jxbot.rulesets.caishen.rules.analyse``: 財神頭 ×4, 單釣財神頭 ×8, 財神會 ×4, seven pairs ×4 …), not only the
-  number of waits.
+  (``jxbot.rulesets.caishen.rules.analyse``: 財神頭 ×4, 單釣財神頭 ×8, 財神會 ×4, seven pairs ×4 …) plus the one a
+  win on a discard would score where a pattern allows it (財神頭 ×4, seven pairs ×2; a plain hand
+  wins only by self-draw), not only the number of waits.
+* **claims while on seven pairs.** It claims (碰/吃/杠) whenever that brings the hand nearer to ready
+  than the nearer of its ordinary and seven-pairs readings, also while seven pairs is the nearer one
+  (the normal player then passes): a claimed plain hand wins by self-draw like a concealed one.
 * **大包 defence.** When the next seat has already chowed twice from this seat's discards, a tile it
   could chow a third time (大包: this seat would pay everyone's share) costs a step of shanten.
 
-Claims, wins and floats are the normal caishen player's. Deterministic: ties go to the tile least
+Wins and floats are the normal caishen player's. Deterministic: ties go to the tile least
 worth keeping, then the lowest kind.
 """
 
@@ -19,14 +23,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jxbot.rules.melds import Meld
+from jxbot.rules.shape import shanten
+from jxbot.rules.tiles import WHITE
 
 from . import ai as caishen
-from .rules import analyse, face
+from .rules import WILD, analyse, face
 
 if TYPE_CHECKING:
     from jxbot.ai.players import Table as _Table
 
 DABAO_STEP = 1.0  # shanten given up rather than feed the next seat its third chow (大包)
+RON_WEIGHT = 1  # a wait's win on a discard (a pattern hand: 財神頭 ×4, seven pairs ×2) against a self-draw
 
 
 def _dabao_risk(tb: _Table) -> set[int]:
@@ -56,7 +63,8 @@ def _dabao_risk(tb: _Table) -> set[int]:
 
 
 def _ready_value(tb: _Table, rest: list[int], melds: list[Meld]) -> int:
-    """Σ over unseen kinds of (copies unseen × the multiplier a self-draw of it would score)."""
+    """Σ over unseen kinds of copies unseen × (the multiplier a self-draw of it would score + the one a
+    win on a discard would, when that win is allowed: ×2 or more)."""
     cs = tb.wild
     assert cs is not None
     un = tb.unseen
@@ -67,6 +75,10 @@ def _ready_value(tb: _Table, rest: list[int], melds: list[Meld]) -> int:
         mult, _items, _p, ok = analyse(rest, k, melds, caishen=cs, self_draw=True)
         if ok and mult >= 2:
             total += un[k] * mult
+        # a pattern hand also wins on the others' discards (plain hands need the self-draw)
+        rm, _i, _p, rok = analyse(rest, k, melds, caishen=cs, self_draw=False)
+        if rok and rm >= 2:
+            total += RON_WEIGHT * un[k] * rm
     return total
 
 
@@ -112,9 +124,57 @@ def _turn(tb: _Table) -> dict:
     return discards[pick[2]]
 
 
+def _claim(tb: _Table) -> dict:
+    """碰/吃/杠 a discard when that brings the hand nearer to ready than it is (the nearer of an ordinary
+    hand and seven pairs). Unlike the normal player it also claims while seven pairs is the nearer
+    hand: a claimed plain hand wins by self-draw like a concealed one, so speed is what pays (measured:
+    passing every chow loses 0.4 silver a hand against the normal field)."""
+    bt = tb.by_type
+    passes = bt.get("pass")
+    ld = tb.view.get("last_discard") or {}
+    x = ld.get("tile")
+    if x is None or not passes:
+        return caishen.decide(tb)
+    cs = tb.wild
+    assert cs is not None
+    melds = len(tb.melds)
+    now, _kind = caishen.hand_shanten(caishen._faced(tb.hand, cs), melds)
+    best: tuple[int, dict] | None = None
+    for a in bt.get("peng", []) + bt.get("gang", []) + bt.get("chi", []):
+        rest = list(tb.hand)
+        typ = a["type"]
+        try:
+            if typ == "peng":
+                rest.remove(x)
+                rest.remove(x)
+            elif typ == "gang":
+                for _ in range(3):
+                    rest.remove(x)
+            else:
+                lo = a["tile"]
+                for k in (lo, lo + 1, lo + 2):
+                    k = WHITE if k == cs else k
+                    if k != x:
+                        rest.remove(k)
+        except ValueError:
+            continue
+        f = caishen._faced(rest, cs)
+        if typ == "gang":
+            s = shanten(f, (), WILD)
+        else:
+            outs = [i for i in range(len(f)) if f[i] != WILD] or list(range(len(f)))
+            s = min(shanten([*f[:i], *f[i + 1:]], (), WILD) for i in outs)
+        if s < now and (best is None or s < best[0]):
+            best = (s, a)
+    return best[1] if best is not None else passes[0]
+
+
 def decide(tb: _Table) -> dict:
     """The action of a ``hard`` player at a caishen table (``tb.actions`` are the legal ones)."""
     bt = tb.by_type
+    if tb.wild is not None and "discard" not in bt and "tsumo" not in bt and "hu" not in bt \
+            and "persist" not in bt:
+        return _claim(tb)
     if tb.wild is None or "tsumo" in bt or "hu" in bt or "discard" not in bt:
         return caishen.decide(tb)
     return _turn(tb)
