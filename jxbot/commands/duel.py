@@ -96,20 +96,13 @@ def run(args: argparse.Namespace) -> int:
         if lv not in LEVELS:
             sys.stderr.write(f"jxbot duel: unknown {name} level {lv!r}; levels: {', '.join(LEVELS)}\n")
             return 2
-    if args.hands < 1:
-        sys.stderr.write("jxbot duel: --hands must be at least 1\n")
-        return 2
-    if args.jobs < 1:
+    from .simulate import ProgressBar, bad_run_args
+
+    if args.hands >= 1 and args.jobs < 1:
         sys.stderr.write("jxbot duel: --jobs must be at least 1\n")
         return 2
-    try:
-        from jxbot.rules import get_ruleset
-
-        get_ruleset(args.ruleset)
-    except ValueError as exc:
-        sys.stderr.write(f"jxbot duel: {exc}\n")
+    if bad_run_args("duel", args.hands, args.ruleset):
         return 2
-    from .simulate import ProgressBar
 
     bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     s = run_duel(args.challenger, args.field, args.hands, str(args.seed), args.ruleset, jobs=args.jobs,

@@ -161,21 +161,28 @@ def render(stats: dict, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
+def bad_run_args(command: str, hands: int, ruleset: str) -> bool:
+    """The checks ``jxbot simulate`` and ``jxbot duel`` share: says what is wrong on stderr (True) or nothing."""
+    problem = "--hands must be at least 1" if hands < 1 else None
+    if problem is None:
+        from jxbot.rules import get_ruleset
+
+        try:
+            get_ruleset(ruleset)
+        except ValueError as exc:
+            problem = str(exc)
+    if problem is not None:
+        sys.stderr.write(f"jxbot {command}: {problem}\n")
+    return problem is not None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         players = parse_players(args.players)
     except ValueError as exc:
         sys.stderr.write(f"jxbot simulate: {exc}\n")
         return 2
-    if args.hands < 1:
-        sys.stderr.write("jxbot simulate: --hands must be at least 1\n")
-        return 2
-    try:
-        from jxbot.rules import get_ruleset
-
-        get_ruleset(args.ruleset)
-    except ValueError as exc:
-        sys.stderr.write(f"jxbot simulate: {exc}\n")
+    if bad_run_args("simulate", args.hands, args.ruleset):
         return 2
     bar = ProgressBar(sys.stderr)
     stats = run_sim(args.hands, players, str(args.seed), args.ruleset, jobs=max(1, args.jobs),
