@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import re
 import signal
@@ -31,6 +32,18 @@ from jxbot.i18n import has, norm_lang, t
 log = logging.getLogger("jxbot.bot")
 
 EXTENSIONS = ("cogs.tables", "cogs.play", "cogs.economy", "cogs.admin", "cogs.replay")
+
+
+async def load_cog_module(bot: commands.Bot, name: str) -> None:
+    """Import ``name`` (once, as any import does) and run its ``setup(bot)``.
+
+    Not ``load_extension``: that executes the module's file again into a fresh module object, so a cog
+    module another cog had already imported (cogs.tables imports cogs.play) would exist twice, with two
+    sets of classes and module state (the drawing pools, the picture gate, the counters). The bot never
+    reloads a cog, so it loses nothing by this."""
+    module = importlib.import_module(name)
+    await module.setup(bot)
+
 
 # --------------------------------------------------------------------------------------------------
 # custom ids
@@ -446,7 +459,7 @@ class JxBot(commands.Bot):
         if self.store is None:
             self.store = await open_store(self.settings)
         for ext in self._extensions:
-            await self.load_extension(ext)
+            await load_cog_module(self, ext)
         if self._sync:
             await self.sync_commands()
         if self.settings.lag_log > 0:
@@ -469,6 +482,9 @@ class JxBot(commands.Bot):
                 last = time.monotonic()
                 log.info("event loop lag: n=%d p50_ms=%.1f p99_ms=%.1f max_ms=%.1f", len(xs), xs[len(xs) // 2],
                          xs[min(len(xs) - 1, int(0.99 * len(xs)))], xs[-1])
+                from cogs.play import pictures_report
+
+                log.info("pictures drawn: %s", pictures_report())
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         if self.settings.dev_guild_id:

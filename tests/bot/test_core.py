@@ -228,3 +228,26 @@ async def test_the_ack_guard_and_a_slow_answer_never_both_answer():
     assert not take_response(j)
     await after_guard(j)
     assert j.response.sent == ["defer"]
+
+
+async def test_each_cog_module_exists_once(fake, monkeypatch):
+    """cogs.tables imports cogs.play; the bot loading cogs.play must not make a second copy of it (two
+    sets of classes, drawing pools and counters: the table's panels would use one, the press handler the
+    other)."""
+    import sys
+
+    bot = await make_bot(fake, monkeypatch)
+    try:
+        for cog in bot.cogs.values():
+            cls = type(cog)
+            assert getattr(sys.modules[cls.__module__], cls.__name__) is cls, cls
+        for name, module in list(sys.modules.items()):
+            if not name.startswith("cogs."):
+                continue
+            for attr, value in vars(module).items():
+                home = getattr(value, "__module__", None)
+                if callable(value) and home and home.startswith("cogs.") and home != name \
+                        and hasattr(sys.modules[home], attr):
+                    assert getattr(sys.modules[home], attr) is value, f"{name}.{attr} is a stale copy of {home}"
+    finally:
+        await bot.close()
