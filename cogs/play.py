@@ -7,12 +7,10 @@ through the coalescer; an ephemeral panel when DMs are closed), the channel is a
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import copy
 import io
 import json
 import logging
-import threading
 import time
 import weakref
 from collections.abc import Sequence
@@ -22,7 +20,7 @@ import discord
 from discord.ext import commands
 
 from cogs.lobby import Table
-from jxbot import rulesets
+from jxbot import drawing, rulesets
 from jxbot.ai.strings import computer_name
 from jxbot.bot import (
     BUTTON_ACK_AFTER,
@@ -55,21 +53,10 @@ DM_TRIES = 2  # a DM panel that cannot be sent is tried this many times (discord
 # ---------------------------------------------------------------------------------------------- render
 
 
-# Pictures are drawn in worker threads, so drawing never stalls the event loop. Two pools: one thread for
-# everything that can wait (table pictures, results, panels nobody acts on) and two for the pictures a
-# player is waiting for (the panel answering a press, a panel with buttons to act on). Few threads on
-# purpose: drawing holds the GIL most of the time, and more drawing threads would starve the event loop
-# and the store's thread (under load a press would wait seconds for its event to be stored).
-_POOLS: dict[bool, concurrent.futures.ThreadPoolExecutor] = {}
-
-
-def _pool(urgent: bool) -> concurrent.futures.ThreadPoolExecutor:
-    pool = _POOLS.get(urgent)
-    if pool is None:
-        pool = _POOLS[urgent] = concurrent.futures.ThreadPoolExecutor(
-            max_workers=2 if urgent else 1, thread_name_prefix="jxbot-render-now" if urgent else "jxbot-render")
-    return pool
-
+# Pictures are drawn off the event loop by jxbot.drawing: in worker processes (the default with a core to
+# spare) or threads, in two lanes: "now" for the pictures a player is waiting for (the panel answering a
+# press, a panel with buttons to act on) and "later" for everything that can wait (table pictures, results,
+# panels nobody acts on).
 
 # When the bot is busy (this many background pictures already waiting for the drawing thread), a table
 # message's picture is redrawn at most every BUSY_PICTURE_EVERY s; its status text still follows every move.
@@ -82,21 +69,22 @@ def background_pictures_waiting() -> int:
     return _WAITING.get(asyncio.get_running_loop(), 0)
 
 
-BACKGROUND_REST = 1.0  # after a background picture, rest this many times as long as it took to draw
+BACKGROUND_REST = 1.0  # drawing in threads: after a background picture, rest this many times as long as it took
 MAX_REST = 0.1  # seconds
 _GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
 async def render_async(kind: str, view: dict, lang: str, *, urgent: bool = False) -> bytes | None:
-    """:func:`render_png` in a worker thread; ``urgent`` pictures never queue behind the others.
+    """A picture drawn off the event loop; ``urgent`` pictures never queue behind the others.
 
-    Background pictures take turns and rest after each (as long again as it took): drawing holds the GIL,
-    and under load it would otherwise leave the event loop and the store's thread waiting for it, and
-    every press waiting for them. The table pictures then come less often; the pictures players wait for
-    do not wait."""
-    loop = asyncio.get_running_loop()
+    Background pictures take turns (the number waiting paces the busy tables' pictures). Drawn in threads
+    they also rest after each, as long again as it took: drawing holds the GIL, and under load it would
+    otherwise leave the event loop and the store's thread waiting for it, and every press waiting for them.
+    In processes the later lane's lower priority does that."""
+    pictures = drawing.drawing()
     if urgent:
-        return await loop.run_in_executor(_pool(True), render_png, kind, view, lang)
+        return await pictures.draw(kind, view, lang, urgent=True)
+    loop = asyncio.get_running_loop()
     gate = _GATES.get(loop)
     if gate is None:
         gate = _GATES[loop] = asyncio.Lock()  # one per event loop (tests run several)
@@ -107,45 +95,23 @@ async def render_async(kind: str, view: dict, lang: str, *, urgent: bool = False
         _WAITING[loop] -= 1
     try:
         t0 = time.perf_counter()
-        png = await loop.run_in_executor(_pool(False), render_png, kind, view, lang)
-        # (capped: the first pictures of a process are slow while the sprite caches fill)
-        await asyncio.sleep(min(MAX_REST, (time.perf_counter() - t0) * BACKGROUND_REST))
+        png = await pictures.draw(kind, view, lang, urgent=False)
+        if not pictures.in_processes:
+            # (capped: the first pictures of a process are slow while the sprite caches fill)
+            await asyncio.sleep(min(MAX_REST, (time.perf_counter() - t0) * BACKGROUND_REST))
     finally:
         gate.release()
     return png
 
 
-# pictures drawn since the last report, per kind: [count, thread CPU seconds] (JXBOT_LAG_LOG logs them)
-PICTURES: dict[str, list[float]] = {}
-_PICTURES_LOCK = threading.Lock()  # the drawing threads add to it
-
-
-def pictures_report() -> str:
-    """``hand=12/55ms table=3/21ms``: pictures drawn and the CPU they took since the last call."""
-    with _PICTURES_LOCK:
-        rows = sorted(PICTURES.items())
-        PICTURES.clear()
-    return " ".join(f"{k}={int(n)}/{cpu * 1000:.0f}ms" for k, (n, cpu) in rows) or "none"
-
-
 def render_png(kind: str, view: dict, lang: str) -> bytes | None:
-    """PNG bytes from ``render`` (hand / table / result), or None if rendering is unavailable."""
-    try:
-        import render
-        fn = getattr(render, f"render_{kind}")
-    except (ImportError, AttributeError):
-        return None
-    t0 = time.thread_time()
-    try:
-        return fn(view, lang)
-    except Exception:
-        log.exception("rendering the %s image failed", kind)
-        return None
-    finally:
-        with _PICTURES_LOCK:
-            row = PICTURES.setdefault(kind, [0, 0.0])
-            row[0] += 1
-            row[1] += time.thread_time() - t0
+    """PNG bytes from ``render`` (hand / table / result) drawn here and now, or None if rendering is
+    unavailable."""
+    png, cpu, error = drawing.draw(kind, view, lang)
+    drawing.count(kind, cpu)
+    if error is not None:
+        log.error("rendering the %s image failed:\n%s", kind, error.rstrip())
+    return png
 
 
 def when(deadline: float | None) -> str:

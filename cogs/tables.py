@@ -77,9 +77,14 @@ def display_name(user: discord.abc.User) -> str:
     return safe_display_name(user)
 
 
-RULESET_CHOICES = [  # every ruleset registered when the cog loads (its name: bot.choice.ruleset.<name>)
-    *(app_commands.Choice(name=ls(f"bot.choice.ruleset.{n}"), value=n) for n in rulesets.names()),
-]
+def ruleset_choices() -> list[app_commands.Choice[str]]:
+    """Every ruleset registered now (its name: bot.choice.ruleset.<name>)."""
+    return [app_commands.Choice(name=ls(f"bot.choice.ruleset.{n}"), value=n) for n in rulesets.names()]
+
+
+# the commands' ruleset choices: every ruleset registered when the cog loads (setup() refreshes this very
+# list, which the commands share, so a plug-in registered after this module's import is offered too)
+RULESET_CHOICES = ruleset_choices()
 LEVEL_CHOICES = [app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES]
 
 
@@ -773,4 +778,5 @@ def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str, *, rules
 
 
 async def setup(bot: JxBot) -> None:
+    RULESET_CHOICES[:] = ruleset_choices()
     await bot.add_cog(TablesCog(bot))

@@ -25,7 +25,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from jxbot import botstrings  # noqa: F401  (registers the bot's strings)
+from jxbot import (
+    botstrings,  # noqa: F401  (registers the bot's strings)
+    drawing,
+)
 from jxbot.config import Settings
 from jxbot.i18n import has, norm_lang, t
 
@@ -467,6 +470,9 @@ class JxBot(commands.Bot):
         from jxbot.ai.warm import warm_tables_off_loop
 
         await warm_tables_off_loop()  # shanten tables in a thread, before any table starts (issue 18)
+        n = self.settings.draw_processes
+        pictures = drawing.configure(drawing.auto_processes() if n is None else n)
+        self._warm_task = asyncio.create_task(pictures.warm(), name="warm-drawing")
 
     async def _sample_lag(self, every: float, tick: float = 0.05) -> None:
         """How late a ``tick``-second sleep wakes up = how long other work held the event loop."""
@@ -482,9 +488,7 @@ class JxBot(commands.Bot):
                 last = time.monotonic()
                 log.info("event loop lag: n=%d p50_ms=%.1f p99_ms=%.1f max_ms=%.1f", len(xs), xs[len(xs) // 2],
                          xs[min(len(xs) - 1, int(0.99 * len(xs)))], xs[-1])
-                from cogs.play import pictures_report
-
-                log.info("pictures drawn: %s", pictures_report())
+                log.info("pictures drawn: %s", drawing.report())
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         if self.settings.dev_guild_id:
@@ -507,6 +511,7 @@ class JxBot(commands.Bot):
         try:
             if getattr(self, "_lag_task", None) is not None:
                 self._lag_task.cancel()
+            drawing.drawing().close()
             for task in list(self.coalescer._tasks.values()):
                 task.cancel()
             if self._own_store and self.store is not None and hasattr(self.store, "close"):

@@ -107,6 +107,7 @@ class Settings:
     computer_delay: float = 1.0  # pacing of computer moves, so people can follow them
     max_hands: int | None = None  # end every match after this many hands (None: the ruleset's match length)
     test_seed: int | None = None  # TESTS ONLY: every table's wall from this seed (predictable!)
+    draw_processes: int | None = None  # pictures drawn in this many processes (0: threads; None: auto)
     lag_log: float = 0.0  # log the event loop's lag every this many seconds (0: off); for load tests
     unsafe_discord_debug: bool = False  # UNSAFE: discord.py's DEBUG logs carry tokens and message payloads
     owner_ids: tuple[int, ...] = ()  # the bot's owners besides the application's owner (global-scope money)
@@ -137,6 +138,7 @@ class Settings:
         "max_hands": "JXBOT_MAX_HANDS",
         "test_seed": "JXBOT_TEST_SEED",
         "lag_log": "JXBOT_LAG_LOG",
+        "draw_processes": "JXBOT_DRAW_PROCESSES",
         "unsafe_discord_debug": "JXBOT_UNSAFE_DISCORD_DEBUG",
         "owner_ids": "JXBOT_OWNER_IDS",
         "shard_ids": "JXBOT_SHARD_IDS",
@@ -184,6 +186,10 @@ class Settings:
         for name, (flo, fhi) in floats.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _float(cls.ENV[name], v, lo=flo, hi=fhi)
+        if (v := get("JXBOT_DRAW_PROCESSES")) is not None and v.strip().lower() != "auto":
+            if not v.strip().isdigit() or int(v) > 32:
+                raise ConfigError(f"JXBOT_DRAW_PROCESSES must be 'auto' or a whole number from 0 to 32, not {v!r}")
+            kw["draw_processes"] = int(v)
         if (v := get("JXBOT_UNSAFE_DISCORD_DEBUG")) is not None:
             v = v.strip().lower()
             if v not in ("0", "1", "true", "false", "yes", "no"):

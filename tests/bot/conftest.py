@@ -10,6 +10,7 @@ replies per user, and the interaction callbacks. Interactions enter exactly wher
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -400,6 +401,8 @@ def fake() -> FakeDiscord:
 async def make_bot(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, *, store: Any = None,
                    settings: Settings | None = None) -> JxBot:
     settings = settings or Settings.from_mapping({"JXBOT_EDIT_INTERVAL": "0", "JXBOT_NEXT_HAND_SECONDS": "0"})
+    if settings.draw_processes is None:  # in-process bots draw in threads (tests/bot/test_drawing.py: processes)
+        settings = dataclasses.replace(settings, draw_processes=0)
     bot = JxBot(settings, store=store, sync=False)
     monkeypatch.setattr(bot.http, "request", fake.request)
     monkeypatch.setattr(wh.async_context.get(), "request", fake.webhook)

@@ -107,12 +107,13 @@ def test_background_pictures_take_turns_in_every_event_loop(monkeypatch):
     import time
 
     import cogs.play as play
+    from jxbot import drawing
 
     def fake_png(kind, view, lang):
         time.sleep(0.02)
-        return b"png"
+        return b"png", 0.02, None
 
-    monkeypatch.setattr(play, "render_png", fake_png)
+    monkeypatch.setattr(drawing, "draw", fake_png)
 
     async def burst():
         t0 = time.perf_counter()

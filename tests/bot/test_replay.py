@@ -24,19 +24,18 @@ MANAGE = discord.Permissions(manage_guild=True)
 
 @pytest.fixture
 def drawn(harness, monkeypatch):
-    """Every view the renderer is given, by kind (the pictures are drawn from these and nothing else).
-    After the bot's start: loading an extension puts a fresh cogs.play module in sys.modules."""
-    import sys
+    """Every view the renderer is given, by kind (the pictures are drawn from these and nothing else;
+    the in-process bots draw in threads, so the spy sees every picture)."""
+    from jxbot import drawing
 
-    play = sys.modules["cogs.play"]
     seen: list[tuple[str, dict]] = []
-    real = play.render_png
+    real = drawing.draw
 
-    def spy(kind: str, view: dict, lang: str) -> bytes | None:
+    def spy(kind: str, view: dict, lang: str) -> tuple[bytes | None, float, str | None]:
         seen.append((kind, view))
         return real(kind, view, lang)
 
-    monkeypatch.setattr(play, "render_png", spy)
+    monkeypatch.setattr(drawing, "draw", spy)
     return seen
 
 
@@ -144,6 +143,7 @@ async def test_a_player_steps_through_the_hand_and_each_picture_is_the_logged_st
 async def test_a_stranger_sees_no_concealed_tile_and_the_setting_decides_after(harness, drawn):
     h, fake = harness, harness.fake
     hand_id, res = await played(h)
+    drawn.clear()  # (Alice's own pictures of the live hand): from here on, what the replay draws
     await h.click(MALLORY, res, custom_id=res.button(prefix="mj:replay:")["custom_id"])
     v = viewer(fake, MALLORY)
     assert v.attachments == ["table.png"] and "public tiles only" in v.content
