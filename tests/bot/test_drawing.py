@@ -1,0 +1,130 @@
+"""Pictures drawn in worker processes (jxbot/drawing.py): the same pictures as in threads, the later lane at
+a lower priority, a dead worker replaced, no worker outliving a killed bot, errors in the bot's log."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from jxbot import drawing
+from jxbot.config import ConfigError, Settings
+from render import demo
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie (exited, not yet reaped) is gone for our purpose
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return True
+
+
+async def test_processes_draw_the_same_pictures_and_the_later_lane_yields():
+    d = drawing.Drawing(1)
+    drawing.report()  # (the count starts afresh)
+    try:
+        view = demo.seat_view()
+        png_now = await d.draw("hand", view, "zh", urgent=True)
+        png_later = await d.draw("table", demo.table_view(), "en", urgent=False)
+        assert png_now == drawing.draw("hand", view, "zh")[0]  # byte for byte what a thread draws
+        assert png_later == drawing.draw("table", demo.table_view(), "en")[0]
+        now_pids = list(getattr(d._pool(True), "_processes", {}))
+        later_pids = list(getattr(d._pool(False), "_processes", {}))
+        assert now_pids and later_pids and os.getpid() not in now_pids + later_pids
+        base = os.getpriority(os.PRIO_PROCESS, 0)  # (19 at most: under `nice -n 19` both lanes are at 19)
+        assert os.getpriority(os.PRIO_PROCESS, later_pids[0]) == min(19, base + drawing.LATER_NICE)
+        assert os.getpriority(os.PRIO_PROCESS, now_pids[0]) == os.getpriority(os.PRIO_PROCESS, 0)
+        counted = dict(part.split("=") for part in drawing.report().split())  # the JXBOT_LAG_LOG line
+        assert counted["hand"].startswith("1/") and counted["table"].startswith("1/")  # drawn in the workers
+    finally:
+        d.close()
+
+
+async def test_a_killed_worker_is_replaced_and_the_picture_still_arrives(caplog):
+    d = drawing.Drawing(1)
+    try:
+        assert await d.draw("hand", demo.seat_view(), "zh", urgent=True)
+        (pid,) = list(getattr(d._pool(True), "_processes", {}))
+        os.kill(pid, signal.SIGKILL)
+        for _ in range(50):
+            if not alive(pid):
+                break
+            await asyncio.sleep(0.05)
+        with caplog.at_level(logging.WARNING, logger="jxbot.drawing"):
+            png = await d.draw("hand", demo.seat_view(), "zh", urgent=True)
+        assert png and png.startswith(b"\x89PNG")
+        assert pid not in d.worker_pids()
+        assert "a new one takes over" in caplog.text
+    finally:
+        d.close()
+
+
+async def test_a_failing_picture_is_logged_by_the_bot_with_its_traceback(caplog):
+    d = drawing.Drawing(1)
+    try:
+        with caplog.at_level(logging.ERROR, logger="jxbot.drawing"):
+            png = await d.draw("hand", {"hand": "not tiles", "seats": 3}, "zh", urgent=True)
+        assert png is None
+        assert "rendering the hand image failed" in caplog.text and "Traceback" in caplog.text
+        assert await d.draw("hand", demo.seat_view(), "zh", urgent=True)  # the worker is still there
+    finally:
+        d.close()
+
+
+def test_no_drawing_process_outlives_a_killed_bot(tmp_path):
+    """The bot SIGKILLed (as by the OOM killer or kill -9): its drawing processes exit within seconds."""
+    script = tmp_path / "bot.py"
+    script.write_text(textwrap.dedent("""
+        import asyncio, os, sys, time
+        from jxbot import drawing
+        from render import demo
+
+        async def main():
+            d = drawing.Drawing(1)
+            await d.draw("hand", demo.seat_view(), "zh", urgent=True)
+            await d.draw("table", demo.table_view(), "zh", urgent=False)
+            print(" ".join(map(str, d.worker_pids())), flush=True)
+            time.sleep(60)
+
+        if __name__ == "__main__":
+            asyncio.run(main())
+    """))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=REPO,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
+    try:
+        assert proc.stdout is not None
+        pids = [int(x) for x in proc.stdout.readline().split()]
+        assert len(pids) == 2 and all(alive(p) for p in pids)
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 5 * drawing.PARENT_CHECK + 5
+        while any(alive(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [p for p in pids if alive(p)], "drawing processes left behind by a killed bot"
+    finally:
+        proc.kill()
+
+
+def test_the_setting_and_its_messages():
+    assert Settings.from_mapping({}).draw_processes is None  # auto
+    assert Settings.from_mapping({"JXBOT_DRAW_PROCESSES": "auto"}).draw_processes is None
+    assert Settings.from_mapping({"JXBOT_DRAW_PROCESSES": "0"}).draw_processes == 0
+    assert Settings.from_mapping({"JXBOT_DRAW_PROCESSES": " 2 "}).draw_processes == 2
+    for bad in ("two", "-1", "33", "1.5"):
+        with pytest.raises(ConfigError, match="JXBOT_DRAW_PROCESSES must be 'auto' or a whole number from 0 to 32"):
+            Settings.from_mapping({"JXBOT_DRAW_PROCESSES": bad})
+    assert drawing.auto_processes() == (1 if (os.cpu_count() or 1) >= 2 else 0)
