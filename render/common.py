@@ -6,6 +6,7 @@ import functools
 import io
 import math
 from collections.abc import Sequence
+from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
@@ -272,8 +273,27 @@ SWATCHES = ((60, 80, 130), (110, 80, 150), (110, 110, 110), (170, 60, 40), (170,
             (40, 84, 68), (120, 70, 20), (255, 226, 150), (200, 40, 40), (236, 110, 100), (110, 220, 140))
 
 
+PALETTE_FILE = Path(__file__).resolve().parent / "assets" / "palette.bin"  # 768 bytes: build_palette()'s
+
+
 @functools.lru_cache(maxsize=1)
 def palette() -> Image.Image:
+    """The palette of every image: the shipped copy of :func:`build_palette` (cutting it takes most of a
+    second, in every process that draws: the bot, each drawing worker, each test worker), else cut now.
+    tests/render/test_render_images.py checks the copy against a fresh cut; :func:`write_palette` writes a
+    new copy after a change of the colours or the demo images."""
+    try:
+        flat = PALETTE_FILE.read_bytes()
+    except OSError:
+        return build_palette()
+    if len(flat) != 768:
+        return build_palette()
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(list(flat))
+    return pal
+
+
+def build_palette() -> Image.Image:
     """One 256-colour palette for every image, cut (median cut) once from the demo images.
 
     The felt's own colours (a posterised ramp of FELT_STEPS steps, about one level apart) are reserved
@@ -334,3 +354,9 @@ def seat_order(viewer: int | None) -> Sequence[int]:
     """Seats at the bottom, right, top and left of the table (play runs counterclockwise)."""
     base = viewer if viewer is not None else 0
     return [(base + k) % 4 for k in range(4)]
+
+
+def write_palette() -> None:
+    """Write the shipped palette afresh (after a change of the colours or the demo images):
+    ``python3 -c "import render.common as c; c.write_palette()"``."""
+    PALETTE_FILE.write_bytes(bytes((build_palette().getpalette() or [])[:768]))

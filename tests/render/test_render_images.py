@@ -204,3 +204,21 @@ def test_warm_up_builds_the_caches_the_first_image_needs():
     render.warm_up()
     assert common.palette.cache_info().currsize == 1
     assert tiles.sprite.cache_info().currsize > 30
+
+
+def test_the_shipped_palette_is_the_one_the_images_give():
+    """render/assets/palette.bin spares each drawing process the ~1 s median cut. It must stay the cut of
+    the current colours: the reserved colours (felt ramp, text, tiles) exactly, the cut's rest near enough
+    that a Pillow update does not fail this but a changed colour scheme does (then run
+    ``python3 -c "import render.common as c; c.write_palette()"``)."""
+    from render import common as C
+
+    shipped = list(C.PALETTE_FILE.read_bytes())
+    fresh = C.build_palette().getpalette() or []
+    assert len(shipped) == 768 and C.palette().getpalette() == shipped  # what the images use
+    rgb = lambda flat: [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]  # noqa: E731
+    want, have = rgb(fresh), rgb(shipped)
+    reserved = len(C.felt_ramp()) + 20
+    assert have[:reserved] == want[:reserved]
+    near = sum(1 for c in want if min(sum((a - b) ** 2 for a, b in zip(c, h, strict=True)) for h in have) <= 12 ** 2)
+    assert near >= 0.95 * len(want)
