@@ -93,7 +93,7 @@ async def main(args: argparse.Namespace) -> dict:
 
         t0 = time.monotonic()
         wall0 = time.time()
-        cpu0 = cpu_seconds(bot)
+        cpu0, draw0 = cpu_seconds(bot), drawing_cpu_seconds(bot)
         if args.profile and bot.proc is not None:
             bot.proc.send_signal(signal.SIGUSR1)  # bench/profile_bot.py: the profile counts from here
         aps = [AutoPlayer(p, Style(claim="greedy"), think=args.think).start() for w in worlds for p in w.players]
@@ -108,6 +108,7 @@ async def main(args: argparse.Namespace) -> dict:
         duration = time.monotonic() - t0
         t_end, wall_end = time.monotonic(), time.time()
         cpu_used = cpu_seconds(bot) - cpu0
+        draw_used = drawing_cpu_seconds(bot) - draw0
         for ap in aps:
             ap.stopping = True
         double.notify()
@@ -152,6 +153,9 @@ async def main(args: argparse.Namespace) -> dict:
             # the bot process's CPU time (all threads) while the tables played, per move and per second
             "bot_cpu_s": round(cpu_used, 1), "bot_cpu_ms_per_move": round(1000 * cpu_used / moves, 1) if moves else None,
             "bot_cpu_share": round(cpu_used / duration, 2) if duration else None,
+            # the bot's drawing processes (jxbot/drawing.py; 0 when it draws in threads, counted above then)
+            "drawing_cpu_s": round(draw_used, 1),
+            "drawing_cpu_ms_per_move": round(1000 * draw_used / moves, 1) if moves else None,
             "load_avg_1m": round(os.getloadavg()[0], 2),
             "loop_lag_p99_ms": max(lags) if lags else None,
             "loop_lag_max_ms": max(lag_max) if lag_max else None,
@@ -200,6 +204,21 @@ def cpu_seconds(bot: BotProcess) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def drawing_cpu_seconds(bot: BotProcess) -> float:
+    """User + system CPU time of the bot's child processes still running (its drawing workers)."""
+    if bot.proc is None:
+        return 0.0
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == bot.proc.pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def moves_in(db: Path, since: float, until: float) -> tuple[int, float | None]:
