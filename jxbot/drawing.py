@@ -138,9 +138,12 @@ class Drawing:
                 if attempt == 1:
                     self._fall_back(e)
                 continue
-            except (OSError, RuntimeError) as e:  # processes could not be started here
+            except OSError as e:  # no process could be started (out of processes or memory): threads
                 self._replace(urgent, pool)
                 self._fall_back(e)
+                continue
+            except RuntimeError:  # the pool was shut down meanwhile (configure(), close()): a fresh one
+                self._replace(urgent, pool, quiet=True)
                 continue
             count(kind, cpu)
             if error is not None:
@@ -148,12 +151,13 @@ class Drawing:
             return png
         return None
 
-    def _replace(self, urgent: bool, broken: cf.Executor) -> None:
+    def _replace(self, urgent: bool, broken: cf.Executor, *, quiet: bool = False) -> None:
         with self._lock:
             if self._pools.get(urgent) is broken:
                 del self._pools[urgent]
         broken.shutdown(wait=False, cancel_futures=True)
-        log.warning("a drawing worker stopped; a new one takes over")
+        if not quiet:
+            log.warning("a drawing worker stopped; a new one takes over")
 
     async def warm(self) -> None:
         """Start the processes and fill their caches now, not at the first player's press (in the background:

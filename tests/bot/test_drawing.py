@@ -69,6 +69,8 @@ async def test_a_killed_worker_is_replaced_and_the_picture_still_arrives(caplog)
         assert png and png.startswith(b"\x89PNG")
         assert pid not in d.worker_pids()
         assert "a new one takes over" in caplog.text
+        d.close()  # (as at a bot's close while a coalesced edit still draws): the next picture starts afresh
+        assert await d.draw("table", demo.table_view(), "zh", urgent=False) and d.in_processes
     finally:
         d.close()
 
