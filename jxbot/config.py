@@ -233,6 +233,8 @@ class Settings:
                 v = "(set)" if v else "(not set)"
             elif f.name == "db_path":
                 v = self.db_shown
+            elif f.name == "draw_processes" and v is None:
+                v = "auto"
             lines.append(f"{self.ENV[f.name]}={v}")
         return "\n".join(lines)
 
