@@ -72,7 +72,7 @@ def _worker_start(nice: int, parent: int) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot handles Ctrl-C and shuts the workers down
-    if nice:
+    if nice and hasattr(os, "nice"):  # (not on Windows)
         with contextlib.suppress(OSError):
             os.nice(nice)
 
