@@ -94,6 +94,7 @@ async def main(args: argparse.Namespace) -> dict:
         t0 = time.monotonic()
         wall0 = time.time()
         cpu0 = cpu_seconds(bot)
+        drv0 = time.process_time()  # the driver's own CPU (the double + the scripted players, this process)
         if args.profile and bot.proc is not None:
             bot.proc.send_signal(signal.SIGUSR1)  # bench/profile_bot.py: the profile counts from here
         aps = [AutoPlayer(p, Style(claim="greedy"), think=args.think).start() for w in worlds for p in w.players]
@@ -108,6 +109,7 @@ async def main(args: argparse.Namespace) -> dict:
         duration = time.monotonic() - t0
         t_end, wall_end = time.monotonic(), time.time()
         cpu_used = cpu_seconds(bot) - cpu0
+        drv_used = time.process_time() - drv0
         for ap in aps:
             ap.stopping = True
         double.notify()
@@ -152,6 +154,11 @@ async def main(args: argparse.Namespace) -> dict:
             # the bot process's CPU time (all threads) while the tables played, per move and per second
             "bot_cpu_s": round(cpu_used, 1), "bot_cpu_ms_per_move": round(1000 * cpu_used / moves, 1) if moves else None,
             "bot_cpu_share": round(cpu_used / duration, 2) if duration else None,
+            # the load driver's own CPU (this process): Discord's servers and the players' clients do this
+            # work elsewhere in production; here it competes with the bot for the same cores
+            "driver_cpu_s": round(drv_used, 1),
+            "driver_cpu_ms_per_move": round(1000 * drv_used / moves, 1) if moves else None,
+            "driver_cpu_share": round(drv_used / duration, 2) if duration else None,
             "load_avg_1m": round(os.getloadavg()[0], 2),
             "loop_lag_p99_ms": max(lags) if lags else None,
             "loop_lag_max_ms": max(lag_max) if lag_max else None,
