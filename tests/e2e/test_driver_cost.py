@@ -120,3 +120,35 @@ async def test_buttons_and_panels_follow_every_edit() -> None:
 
     double.edit_message(msg, {"content": "hand over", "components": []}, [])
     assert msg.buttons() == [] and ap.panel() is None
+
+
+async def test_uploads_read_in_one_go_as_aiohttps_reader_reads_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message with files, sent as discord.py sends it (aiohttp's FormData), is kept the same whether the
+    double splits the body at once or streams it through aiohttp's multipart reader (bodies > 20 MiB)."""
+    import json
+
+    import aiohttp
+
+    png = b"\x89PNG\r\n\x1a\n" + b"\r\n--not-the-boundary\r\n\r\n" * 50 + bytes(range(256)) * 40
+    kept: list[tuple[str, list[tuple[str, bytes, str | None]]]] = []
+    for fast in (True, False):
+        if not fast:
+            monkeypatch.setattr(double_server, "FAST_MULTIPART_MAX", 0)
+        async with DiscordDouble() as double:
+            guild = double.add_guild("g")
+            channel = double.add_text_channel(guild, "mahjong")
+            form = aiohttp.FormData()
+            form.add_field("payload_json", json.dumps({"content": "牌 hand", "attachments": [
+                {"id": 0, "filename": "hand.png"}, {"id": 1, "filename": "表.png"}]}), content_type="application/json")
+            form.add_field("files[0]", png, filename="hand.png", content_type="image/png")
+            form.add_field("files[1]", png[::-1], filename="表.png", content_type="application/octet-stream")
+            async with aiohttp.ClientSession() as http, http.post(
+                    f"{double.api_base}/channels/{channel.id}/messages", data=form,
+                    headers={"Authorization": f"Bot {double.token}"}) as resp:
+                assert resp.status == 200, await resp.text()
+            msg = channel.messages[-1]
+            kept.append((msg.content, [(a.filename, a.data, a.content_type) for a in msg.attachments]))
+            assert not double.errors and not double.rejections
+    assert kept[0] == kept[1]
+    assert kept[0][0] == "牌 hand" and [f for f, _, _ in kept[0][1]] == ["hand.png", "表.png"]
+    assert kept[0][1][0][1] == png and kept[0][1][1][1] == png[::-1]
