@@ -107,8 +107,13 @@ class Action:
 
 def message_text(m: Message) -> str:
     """The text a person reads in a message: content, embed titles/descriptions/fields, v2 text displays."""
-    parts = [m.content]
-    for e in m.embeds:
+    return text_of(m.content, m.embeds, m.components)
+
+
+def text_of(content: str, embeds: list[dict[str, Any]], components: list[dict[str, Any]]) -> str:
+    """:func:`message_text` of a message's content, embeds and components."""
+    parts = [content]
+    for e in embeds:
         parts += [e.get("title") or "", e.get("description") or ""]
         for f in e.get("fields") or []:
             parts += [f.get("name") or "", f.get("value") or ""]
@@ -124,7 +129,7 @@ def message_text(m: Message) -> str:
             if isinstance(c.get("components"), list):
                 walk(c["components"])
 
-    walk(m.components)
+    walk(components)
     return "\n".join(p for p in parts if p)
 
 
