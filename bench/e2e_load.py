@@ -247,7 +247,8 @@ async def sweep(args: argparse.Namespace) -> dict:
         r = await main(sub)
         out["by_humans"][h] = {k: r.get(k) for k in (
             "rest_per_move", "rest_per_hand", "discards_per_hand", "rest_per_s_per_table", "tables_per_token_at_50rps",
-            "own_panel_p50_ms", "own_panel_p99_ms", "p99_ms", "errors", "error_samples")}
+            "own_panel_p50_ms", "own_panel_p99_ms", "p99_ms", "errors", "error_samples",
+            "bot_cpu_share", "driver_cpu_share", "driver_cpu_ms_per_move")}
     return out
 
 
@@ -309,6 +310,7 @@ async def main_processes(args: argparse.Namespace) -> dict:
         open_errors = [repr(e)[:200] for e in opened if isinstance(e, BaseException)]
         out["open_s"] = round(time.monotonic() - t_open, 1)
         t0 = time.monotonic()
+        drv0 = time.process_time()  # the driver's own CPU, as in main()
         aps = [AutoPlayer(p, Style(claim="greedy"), think=args.think).start() for w in worlds for p in w.players]
         done = 0
         while time.monotonic() - t0 < args.seconds:
@@ -317,6 +319,7 @@ async def main_processes(args: argparse.Namespace) -> dict:
             if done == len(worlds):
                 break
         duration = time.monotonic() - t0
+        out["driver_cpu_share"] = round((time.process_time() - drv0) / duration, 2) if duration else None
         for ap in aps:
             ap.stopping = True
         double.notify()
