@@ -95,6 +95,8 @@ async def main(args: argparse.Namespace) -> dict:
         wall0 = time.time()
         cpu0 = cpu_seconds(bot)
         drv0 = time.process_time()  # the driver's own CPU (the double + the scripted players, this process)
+        drv_lag: list[float] = []
+        lag_task = asyncio.create_task(sample_lag(drv_lag))
         if args.profile and bot.proc is not None:
             bot.proc.send_signal(signal.SIGUSR1)  # bench/profile_bot.py: the profile counts from here
         aps = [AutoPlayer(p, Style(claim="greedy"), think=args.think).start() for w in worlds for p in w.players]
@@ -110,6 +112,7 @@ async def main(args: argparse.Namespace) -> dict:
         t_end, wall_end = time.monotonic(), time.time()
         cpu_used = cpu_seconds(bot) - cpu0
         drv_used = time.process_time() - drv0
+        lag_task.cancel()
         for ap in aps:
             ap.stopping = True
         double.notify()
@@ -159,6 +162,8 @@ async def main(args: argparse.Namespace) -> dict:
             "driver_cpu_s": round(drv_used, 1),
             "driver_cpu_ms_per_move": round(1000 * drv_used / moves, 1) if moves else None,
             "driver_cpu_share": round(drv_used / duration, 2) if duration else None,
+            # the driver's event-loop lag: it delays every click's dispatch and stamps every answer's arrival
+            "driver_loop_lag_p99_ms": q(drv_lag, 0.99), "driver_loop_lag_max_ms": round(max(drv_lag), 1) if drv_lag else None,
             "load_avg_1m": round(os.getloadavg()[0], 2),
             "loop_lag_p99_ms": max(lags) if lags else None,
             "loop_lag_max_ms": max(lag_max) if lag_max else None,
@@ -181,6 +186,15 @@ async def main(args: argparse.Namespace) -> dict:
         await bot.kill()
         await double.stop()
     return out
+
+
+async def sample_lag(out: list[float], every: float = 0.05) -> None:
+    """The event loop's lag in this process (ms): how late a ``sleep(every)`` wakes, until cancelled."""
+    loop = asyncio.get_running_loop()
+    while True:
+        t = loop.time()
+        await asyncio.sleep(every)
+        out.append((loop.time() - t - every) * 1000)
 
 
 def press_stages(log: str) -> dict:
