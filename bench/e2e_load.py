@@ -94,6 +94,9 @@ async def main(args: argparse.Namespace) -> dict:
         t0 = time.monotonic()
         wall0 = time.time()
         cpu0, draw0 = cpu_seconds(bot), drawing_cpu_seconds(bot)
+        drv0 = time.process_time()  # the driver's own CPU (the double + the scripted players, this process)
+        drv_lag: list[float] = []
+        lag_task = asyncio.create_task(sample_lag(drv_lag))
         if args.profile and bot.proc is not None:
             bot.proc.send_signal(signal.SIGUSR1)  # bench/profile_bot.py: the profile counts from here
         aps = [AutoPlayer(p, Style(claim="greedy"), think=args.think).start() for w in worlds for p in w.players]
@@ -109,6 +112,8 @@ async def main(args: argparse.Namespace) -> dict:
         t_end, wall_end = time.monotonic(), time.time()
         cpu_used = cpu_seconds(bot) - cpu0
         draw_used = drawing_cpu_seconds(bot) - draw0
+        drv_used = time.process_time() - drv0
+        lag_task.cancel()
         for ap in aps:
             ap.stopping = True
         double.notify()
@@ -156,6 +161,13 @@ async def main(args: argparse.Namespace) -> dict:
             # the bot's drawing processes (jxbot/drawing.py; 0 when it draws in threads, counted above then)
             "drawing_cpu_s": round(draw_used, 1),
             "drawing_cpu_ms_per_move": round(1000 * draw_used / moves, 1) if moves else None,
+            # the load driver's own CPU (this process): Discord's servers and the players' clients do this
+            # work elsewhere in production; here it competes with the bot for the same cores
+            "driver_cpu_s": round(drv_used, 1),
+            "driver_cpu_ms_per_move": round(1000 * drv_used / moves, 1) if moves else None,
+            "driver_cpu_share": round(drv_used / duration, 2) if duration else None,
+            # the driver's event-loop lag: it delays every click's dispatch and stamps every answer's arrival
+            "driver_loop_lag_p99_ms": q(drv_lag, 0.99), "driver_loop_lag_max_ms": round(max(drv_lag), 1) if drv_lag else None,
             "load_avg_1m": round(os.getloadavg()[0], 2),
             "loop_lag_p99_ms": max(lags) if lags else None,
             "loop_lag_max_ms": max(lag_max) if lag_max else None,
@@ -178,6 +190,15 @@ async def main(args: argparse.Namespace) -> dict:
         await bot.kill()
         await double.stop()
     return out
+
+
+async def sample_lag(out: list[float], every: float = 0.05) -> None:
+    """The event loop's lag in this process (ms): how late a ``sleep(every)`` wakes, until cancelled."""
+    loop = asyncio.get_running_loop()
+    while True:
+        t = loop.time()
+        await asyncio.sleep(every)
+        out.append((loop.time() - t - every) * 1000)
 
 
 def press_stages(log: str) -> dict:
@@ -259,7 +280,8 @@ async def sweep(args: argparse.Namespace) -> dict:
         r = await main(sub)
         out["by_humans"][h] = {k: r.get(k) for k in (
             "rest_per_move", "rest_per_hand", "discards_per_hand", "rest_per_s_per_table", "tables_per_token_at_50rps",
-            "own_panel_p50_ms", "own_panel_p99_ms", "p99_ms", "errors", "error_samples")}
+            "own_panel_p50_ms", "own_panel_p99_ms", "p99_ms", "errors", "error_samples",
+            "bot_cpu_share", "driver_cpu_share", "driver_cpu_ms_per_move")}
     return out
 
 
@@ -321,6 +343,7 @@ async def main_processes(args: argparse.Namespace) -> dict:
         open_errors = [repr(e)[:200] for e in opened if isinstance(e, BaseException)]
         out["open_s"] = round(time.monotonic() - t_open, 1)
         t0 = time.monotonic()
+        drv0 = time.process_time()  # the driver's own CPU, as in main()
         aps = [AutoPlayer(p, Style(claim="greedy"), think=args.think).start() for w in worlds for p in w.players]
         done = 0
         while time.monotonic() - t0 < args.seconds:
@@ -329,6 +352,7 @@ async def main_processes(args: argparse.Namespace) -> dict:
             if done == len(worlds):
                 break
         duration = time.monotonic() - t0
+        out["driver_cpu_share"] = round((time.process_time() - drv0) / duration, 2) if duration else None
         for ap in aps:
             ap.stopping = True
         double.notify()

@@ -41,7 +41,7 @@ class Action:
 
         def done() -> bool:
             return i.response_type is not None or i.error is not None or time.monotonic() - i.created_at > window
-        await self.double.wait_for(done, timeout, f"a response to interaction {i.id}")
+        await self.double.wait_for(done, timeout, f"a response to interaction {i.id}", keys=[("i", i.id)])
         if i.response_type is None and i.error is None:
             i.error = f"no response within {window:g}s"
             self.double.notify()
@@ -57,12 +57,12 @@ class Action:
         await self.response(timeout)
         i = self.interaction
         await self.double.wait_for(lambda: i.original is None or not i.original.flags & LOADING, timeout,
-                                   "the deferred response to be filled")
+                                   "the deferred response to be filled", keys=[("i", i.id)])
         return self
 
     async def followup(self, n: int = 1, timeout: float = 5.0) -> Message:
         i = self.interaction
-        await self.double.wait_for(lambda: len(i.followups) >= n, timeout, f"followup #{n}")
+        await self.double.wait_for(lambda: len(i.followups) >= n, timeout, f"followup #{n}", keys=[("i", i.id)])
         return i.followups[n - 1]
 
     @property
@@ -107,8 +107,13 @@ class Action:
 
 def message_text(m: Message) -> str:
     """The text a person reads in a message: content, embed titles/descriptions/fields, v2 text displays."""
-    parts = [m.content]
-    for e in m.embeds:
+    return text_of(m.content, m.embeds, m.components)
+
+
+def text_of(content: str, embeds: list[dict[str, Any]], components: list[dict[str, Any]]) -> str:
+    """:func:`message_text` of a message's content, embeds and components."""
+    parts = [content]
+    for e in embeds:
         parts += [e.get("title") or "", e.get("description") or ""]
         for f in e.get("fields") or []:
             parts += [f.get("name") or "", f.get("value") or ""]
@@ -124,7 +129,7 @@ def message_text(m: Message) -> str:
             if isinstance(c.get("components"), list):
                 walk(c["components"])
 
-    walk(m.components)
+    walk(components)
     return "\n".join(p for p in parts if p)
 
 
@@ -191,13 +196,13 @@ class Player:
                 if not m.deleted and m.author.id == bot and (predicate is None or predicate(m)):
                     return m
             return None
-        return await self.double.wait_for(find, timeout, f"a DM to {self.name}")
+        return await self.double.wait_for(find, timeout, f"a DM to {self.name}", keys=[("user", self.user.id)])
 
     async def wait_edited(self, message: Message, since: int | None = None, timeout: float = 5.0) -> Message:
         """Wait until ``message`` was edited after edit number ``since`` (default: its count now)."""
         base = message.edit_count if since is None else since
         return await self.double.wait_for(lambda: message if message.edit_count > base else None, timeout,
-                                          f"an edit of message {message.id}")
+                                          f"an edit of message {message.id}", keys=[("ch", message.channel_id)])
 
     def channel_messages(self, channel: Channel | None = None) -> list[Message]:
         """What this player sees in a channel: public messages and its own ephemerals."""
@@ -216,7 +221,8 @@ class Player:
 
         def find() -> Message | None:
             return next((m for m in reversed(ch.visible_messages(self.user.id)) if predicate(m)), None)
-        return await self.double.wait_for(find, timeout, f"a message in #{ch.name} for {self.name}")
+        return await self.double.wait_for(find, timeout, f"a message in #{ch.name} for {self.name}",
+                                          keys=[("ch", ch.id)])
 
     def can_see(self, m: Message) -> bool:
         if m.deleted:
@@ -541,6 +547,8 @@ class AutoPlayer:
         self.clicks: list[tuple[Panel, str, int | None, Action]] = []
         self.errors: list[str] = []
         self._done: set[tuple[int, str | None, str | None]] = set()
+        # each message's Panel, read once per version: message id -> (edit count, components, Panel or None)
+        self._panels: dict[int, tuple[int, object, Panel | None]] = {}
         self.paused = False
         self.stopping = False
         self.task: asyncio.Task[None] | None = None
@@ -554,12 +562,21 @@ class AutoPlayer:
             me = self.player.user.id
             cands += [m for m in itertools.islice(reversed(ch.messages), 60) if m.ephemeral_for == me]
         for m in cands:
-            if m.deleted or not any((b.get("custom_id") or "").startswith("mj:") for b in m.buttons()):
+            if m.deleted or self._read(m) is None:
                 continue
             when = m.edit_times[-1] if m.edit_times else m.created_at
             if best is None or when > best[0]:
                 best = (when, m)
-        return None if best is None else Panel(best[1])
+        return None if best is None else self._read(best[1])
+
+    def _read(self, m: Message) -> Panel | None:
+        """``m`` as a Panel if it carries jxbot's buttons (read once per version of the message)."""
+        got = self._panels.get(m.id)
+        if got is not None and got[0] == m.edit_count and got[1] is m.components:
+            return got[2]
+        p = Panel(m) if any((b.get("custom_id") or "").startswith("mj:") for b in m.buttons()) else None
+        self._panels[m.id] = (m.edit_count, m.components, p)
+        return p
 
     def _ready(self) -> Panel | bool | None:
         if self.stopping:
@@ -573,7 +590,9 @@ class AutoPlayer:
 
     async def step(self, timeout: float = 30.0) -> tuple[Panel, str, int | None, Action]:
         """Wait for buttons to act on, act once."""
-        p = await self.player.double.wait_for(self._ready, timeout, f"{self.player.name}'s turn")
+        # woken only by changes to the messages this player alone sees (its DMs and ephemerals), stop()
+        p = await self.player.double.wait_for(self._ready, timeout, f"{self.player.name}'s turn",
+                                              keys=[("user", self.player.user.id)])
         if not isinstance(p, Panel):
             raise asyncio.CancelledError
         self._done.add(p.key)

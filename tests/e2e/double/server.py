@@ -6,15 +6,17 @@ would show and faults on request. Start it in-process (``await double.start()``)
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
 import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
 from aiohttp import web
+from aiohttp.helpers import parse_mimetype
+from aiohttp.multipart import content_disposition_filename, parse_content_disposition
 
 from . import state as st
 from .faults import Faults, RateLimiter, RateLimitRule, RouteFault
@@ -27,6 +29,8 @@ T = TypeVar("T")
 API_PREFIX = "/api/v10"
 MAX_FILE = 10 * 1024 * 1024
 TOKEN_TTL = 15 * 60
+FAST_MULTIPART_MAX = 2 * MAX_FILE  # larger bodies take aiohttp's streaming reader (its limits and answers)
+POLL = 0.25  # a waiter re-checks its predicate at least this often (time-based predicates, unnotified state)
 ARRIVED: Any = web.RequestKey("arrived", float) if hasattr(web, "RequestKey") else "arrived"
 
 
@@ -50,6 +54,41 @@ def jresp(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
 
 def unknown(what: str, code: int) -> ApiError:
     return ApiError(404, code, f"Unknown {what}")
+
+
+def split_multipart(raw: bytes, boundary: str) -> list[tuple[dict[str, str], bytes]]:
+    """The parts of a multipart body: (headers by lower-case name, raw bytes), as aiohttp's reader reads
+    them (``part.read(decode=False)``). Raises ValueError if it is not well formed."""
+    pieces = (b"\r\n" + raw).split(b"\r\n--" + boundary.encode())
+    out: list[tuple[dict[str, str], bytes]] = []
+    for piece in pieces[1:]:
+        if piece.startswith(b"--"):  # the close delimiter
+            return out
+        head, sep, body = piece.partition(b"\r\n\r\n")
+        lines = head.decode("utf-8", "surrogateescape").split("\r\n")
+        if not sep or lines[0].strip(" \t"):  # (only transport padding may follow a delimiter)
+            raise ValueError("malformed multipart part")
+        headers: dict[str, str] = {}
+        for line in lines[1:]:
+            key, colon, value = line.partition(":")
+            if not colon:
+                raise ValueError(f"malformed multipart header {line!r}")
+            headers[key.strip().lower()] = value.strip()
+        out.append((headers, body))
+    raise ValueError("multipart body without its close delimiter")
+
+
+@functools.lru_cache(maxsize=512)
+def _disposition(header: str | None) -> tuple[str | None, str | None]:
+    """A multipart part's name and filename, as aiohttp's ``part.name`` / ``part.filename`` read them; each
+    of those parses the header again, and the bot sends the same few headers all the time."""
+    _, params = parse_content_disposition(header)
+    return content_disposition_filename(params, "name"), content_disposition_filename(params, "filename")
+
+
+def _wake(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
 
 
 class DiscordDouble:
@@ -80,7 +119,8 @@ class DiscordDouble:
         self.limiter = RateLimiter()
         self.gateway = Gateway(self)
         self.shard_count = 1  # what GET /gateway/bot recommends; add_guild(shard=i) picks an id on shard i
-        self._changed = asyncio.Event()
+        # waiters by key (None: unkeyed, woken by every change); see notify()
+        self._waiters: dict[Hashable, set[asyncio.Future[None]]] = {}
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
         self.host = "127.0.0.1"
@@ -126,13 +166,40 @@ class DiscordDouble:
         await self.stop()
 
     # ------------------------------------------------------------------ waiting for state
-    def notify(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
+    def notify(self, *keys: Hashable) -> None:
+        """A state change: wake every unkeyed waiter and the waiters of any of ``keys`` (without keys:
+        every waiter). Keys: ``("ch", channel_id)`` a message of that channel, ``("user", user_id)`` a
+        message that user alone sees (a DM or an ephemeral), ``("i", interaction_id)`` an interaction's
+        answer. Keyed waiting keeps the load driver's cost linear in the number of players: a change
+        wakes the few players it concerns, not all of them."""
+        if keys:
+            groups = [self._waiters.pop(k, None) for k in (None, *keys)]
+        else:
+            groups = list(self._waiters.values())
+            self._waiters.clear()
+        for g in groups:
+            for fut in g or ():
+                if not fut.done():
+                    fut.set_result(None)
 
-    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "condition") -> T:
-        """Re-check ``predicate`` on every state change until it returns something truthy."""
+    def notify_message(self, msg: Message) -> None:
+        """``msg`` was posted, edited or deleted."""
+        ch = self.channels.get(msg.channel_id)
+        if msg.ephemeral_for is not None:
+            self.notify(("ch", msg.channel_id), ("user", msg.ephemeral_for))
+        elif ch is not None and ch.recipient is not None:
+            self.notify(("ch", msg.channel_id), ("user", ch.recipient.id))
+        else:
+            self.notify(("ch", msg.channel_id))
+
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "condition", *,
+                       keys: Iterable[Hashable] | None = None) -> T:
+        """Re-check ``predicate`` on every state change until it returns something truthy. With ``keys``
+        (see :meth:`notify`), only changes under those keys (or notified without keys) wake it early: the
+        predicate must read only what they cover. Every waiter re-checks at least every 0.25 s."""
         deadline = time.monotonic() + timeout
+        loop = asyncio.get_running_loop()
+        ks: tuple[Hashable, ...] = (None,) if keys is None else tuple(keys)
         while True:
             result = predicate()
             if result:
@@ -140,9 +207,19 @@ class DiscordDouble:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
-            ev = self._changed
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(ev.wait(), min(left, 0.25))
+            fut: asyncio.Future[None] = loop.create_future()
+            for k in ks:
+                self._waiters.setdefault(k, set()).add(fut)
+            timer = loop.call_later(min(left, POLL), _wake, fut)
+            try:
+                await fut
+            finally:
+                timer.cancel()
+                for k in ks:
+                    if (g := self._waiters.get(k)) is not None:
+                        g.discard(fut)
+                        if not g:
+                            del self._waiters[k]
 
     async def wait_ready(self, timeout: float = 15.0) -> None:
         """The bot identified on the gateway."""
@@ -302,7 +379,7 @@ class DiscordDouble:
                 inter.sent_at = time.monotonic()
 
         self.gateway.dispatch("INTERACTION_CREATE", payload, 0, sent)
-        self.notify()
+        self.notify(("i", iid))
         return inter
 
     def latencies(self) -> list[float]:
@@ -402,18 +479,32 @@ class DiscordDouble:
         files: list[tuple[str, str, bytes, str | None]] = []
         if ctype.startswith("multipart/"):
             payload: dict[str, Any] = {}
+            size = request.content_length
+            if size is not None and size <= FAST_MULTIPART_MAX:  # one read, split in C (aiohttp's reader: 8 KiB steps)
+                for headers, data in split_multipart(await request.read(), parse_mimetype(ctype).parameters["boundary"]):
+                    if headers.get("content-type", "").startswith("multipart/"):
+                        continue  # a nested multipart, skipped as below
+                    name, filename = _disposition(headers.get("content-disposition"))
+                    if name == "payload_json":
+                        payload = json.loads(data.decode())
+                    elif filename:
+                        if len(data) > MAX_FILE:
+                            raise ApiError(413, 40005, "Request entity too large")
+                        files.append((name or "", filename, data, headers.get("content-type")))
+                return payload, files
             reader = await request.multipart()
             while (part := await reader.next()) is not None:
                 if not hasattr(part, "read"):
                     continue
-                name = part.name or ""  # type: ignore[union-attr]
+                name, filename = _disposition(part.headers.get("Content-Disposition"))  # type: ignore[union-attr]
+                name = name or ""
                 data = await part.read(decode=False)  # type: ignore[union-attr]
                 if name == "payload_json":
                     payload = json.loads(bytes(data).decode())
-                elif part.filename:  # type: ignore[union-attr]
+                elif filename:
                     if len(data) > MAX_FILE:
                         raise ApiError(413, 40005, "Request entity too large")
-                    files.append((name, part.filename, bytes(data), part.headers.get("Content-Type")))  # type: ignore[union-attr]
+                    files.append((name, filename, bytes(data), part.headers.get("Content-Type")))  # type: ignore[union-attr]
             return payload, files
         if request.can_read_body:
             raw = await request.read()
@@ -514,8 +605,8 @@ class DiscordDouble:
         channel.messages.append(msg)
         self.messages[msg.id] = msg
         if ephemeral_for is None:
-            self._message_event("MESSAGE_CREATE", channel, msg.to_json())
-        self.notify()
+            self._message_event("MESSAGE_CREATE", channel, msg.to_json)
+        self.notify_message(msg)
         return msg
 
     def edit_message(self, msg: Message, payload: dict[str, Any], files: list[Any]) -> Message:
@@ -537,8 +628,8 @@ class DiscordDouble:
         msg.edited_timestamp = st.iso_now()
         if msg.ephemeral_for is None:
             ch = self.channels[msg.channel_id]
-            self._message_event("MESSAGE_UPDATE", ch, msg.to_json())
-        self.notify()
+            self._message_event("MESSAGE_UPDATE", ch, msg.to_json)
+        self.notify_message(msg)
         return msg
 
     def delete_message(self, msg: Message) -> None:
@@ -548,12 +639,14 @@ class DiscordDouble:
             data = {"id": str(msg.id), "channel_id": str(ch.id)}
             if ch.guild_id:
                 data["guild_id"] = str(ch.guild_id)
-            self._message_event("MESSAGE_DELETE", ch, data)
-        self.notify()
+            self._message_event("MESSAGE_DELETE", ch, lambda: data)
+        self.notify_message(msg)
 
-    def _message_event(self, event: str, channel: Channel, data: dict[str, Any]) -> None:
+    def _message_event(self, event: str, channel: Channel, data: Callable[[], dict[str, Any]]) -> None:
+        """Dispatch a MESSAGE_* event to the sessions with the intent (its JSON is built only if one has it)."""
         intent = INTENT_DIRECT_MESSAGES if channel.type == 1 else INTENT_GUILD_MESSAGES
-        self.gateway.dispatch(event, data, intent)
+        if any(s.wants(intent) for s in self.gateway.live_sessions()):
+            self.gateway.dispatch(event, data(), intent)
 
     # ------------------------------------------------------------------ routes
     def _routes(self, app: web.Application) -> None:
@@ -853,7 +946,7 @@ class DiscordDouble:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         if arrived - inter.created_at > self.ack_timeout:
             inter.error = f"callback after {arrived - inter.created_at:.2f}s"
-            self.notify()
+            self.notify(("i", inter.id))
             raise unknown("interaction", 10062)
         body, files = await self._read_body(request)
         rtype = int(body.get("type", 0))
@@ -891,7 +984,7 @@ class DiscordDouble:
         inter.acked_at = arrived
         if rtype in (4, 7, 9):
             inter.shown_at = arrived  # the answer itself is what the user sees
-        self.notify()
+        self.notify(("i", inter.id))
         if request.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)
         out: dict[str, Any] = {"interaction": {
@@ -918,6 +1011,7 @@ class DiscordDouble:
             eph = inter.user.id if int(payload.get("flags") or 0) & st.EPHEMERAL else None
             msg = self.post_message(inter.channel, payload, files, ephemeral_for=eph, webhook=True, interaction=inter)
             inter.followups.append(msg)
+        self.notify(("i", inter.id))
         if request.query.get("wait") in ("1", "true", "True"):
             return jresp(msg.to_json())
         return web.Response(status=204)
@@ -937,11 +1031,14 @@ class DiscordDouble:
             return jresp(msg.to_json())
         if request.method == "DELETE":
             self.delete_message(msg)
+            self.notify(("i", inter.id))
             return web.Response(status=204)
         payload, files = await self._read_body(request)
         if inter.shown_at is None:
             inter.shown_at = request[ARRIVED]  # a deferred press: its result edits the original
-        return jresp(self.edit_message(msg, payload, files).to_json())
+        out = self.edit_message(msg, payload, files)
+        self.notify(("i", inter.id))
+        return jresp(out.to_json())
 
     # --- out-of-process control (python -m tests.e2e.double)
     async def h_debug_state(self, request: web.Request) -> web.Response:

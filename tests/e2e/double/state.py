@@ -158,12 +158,25 @@ class Message:
     created_at: float = field(default_factory=time.monotonic)
     type: int = 0
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name == "components":  # a new set of components: buttons() flattens them again
+            object.__setattr__(self, "_buttons", None)
+
     @property
     def ephemeral(self) -> bool:
         return self.ephemeral_for is not None
 
     def buttons(self) -> list[dict[str, Any]]:
-        """Every button (type 2) and select (3, 5–8) in the message, flattened, in display order."""
+        """Every button (type 2) and select (3, 5–8) in the message, flattened, in display order (kept
+        until ``components`` is replaced, as every post and edit does: the players read it all the time)."""
+        cached: list[dict[str, Any]] | None = self.__dict__.get("_buttons")
+        if cached is None:
+            cached = self._flatten()
+            object.__setattr__(self, "_buttons", cached)
+        return list(cached)
+
+    def _flatten(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
 
         def walk(items: list[dict[str, Any]]) -> None:
