@@ -511,7 +511,7 @@ class JxBot(commands.Bot):
         try:
             if getattr(self, "_lag_task", None) is not None:
                 self._lag_task.cancel()
-            drawing.drawing().close()
+            await drawing.drawing().aclose()
             for task in list(self.coalescer._tasks.values()):
                 task.cancel()
             if self._own_store and self.store is not None and hasattr(self.store, "close"):

@@ -3,18 +3,20 @@ worker threads (``JXBOT_DRAW_PROCESSES=0``, and on one core).
 
 Drawing a picture holds Python's GIL for most of its few milliseconds. In threads, under load, it competes
 with the event loop that answers the presses; at 100 tables pictures took half of the bot's one core and a
-press waited behind them (docs/bot.md, "Pictures"). In processes the event loop keeps its core, and the
-operating system, not the GIL, decides who draws first:
+press waited behind them (docs/bot.md, "Pictures under load"). In processes the event loop keeps its core,
+and the operating system, not the GIL, decides who draws first:
 
 - the **now** lane: the pictures a player is waiting for (the panel answering a press, a panel with buttons
   to act on) — ``JXBOT_DRAW_PROCESSES`` processes at the bot's own priority;
 - the **later** lane: everything that can wait (table pictures, results, panels nobody acts on) — one
   process at a lower priority (``nice`` +10), so it draws with the CPU the rest leaves.
 
-Workers are started with ``spawn`` (a fresh interpreter: forking a process with running threads is unsafe),
-import ``render`` once and keep its sprite caches; each watches its parent and exits when it is gone (a
-killed bot leaves no drawing processes behind). A worker that dies is replaced and the picture drawn again;
-if processes cannot be started at all, the bot falls back to threads and logs it once.
+A worker is ``python -m jxbot.drawing_worker`` talking over its stdin/stdout pipes (length-prefixed
+pickles), read and written by the event loop itself: no thread in the bot per worker or per picture (a
+``ProcessPoolExecutor`` adds two per pool, which then compete for the GIL with the loop and the store's
+thread), no re-import of the bot's main module, and a worker ends when its stdin closes — when the bot
+stops or is killed. A worker keeps ``render``'s sprite caches between pictures. One that dies is replaced
+and the picture drawn again; if no process can be started, the bot falls back to threads and logs it once.
 
 Every picture's kind and CPU time are counted (:func:`report`: the ``pictures drawn`` line of
 ``JXBOT_LAG_LOG``).
@@ -24,27 +26,29 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
-import contextlib
+import itertools
 import logging
-import multiprocessing
 import os
+import pickle
+import sys
 import threading
 import time
 import traceback
 
+from jxbot.drawing_worker import HEADER, frame
+
 log = logging.getLogger("jxbot.drawing")
 
 LATER_NICE = 10  # the later lane's niceness (Linux: it then gets ~1/10 of a core another process wants)
-PARENT_CHECK = 1.0  # seconds between a worker's checks that the bot is still there
 
 
-# ------------------------------------------------------------------------------------------- in the worker
+# ------------------------------------------------------------------------------------------- the drawing
 
 
 def draw(kind: str, view: dict, lang: str) -> tuple[bytes | None, float, str | None]:
     """Draw one picture: (PNG or None, the CPU seconds it took, the error's traceback or None).
 
-    Runs in a worker (thread or process). The traceback is handed back, not logged here, so a worker
+    Runs in a worker (thread or process). The traceback is handed back, not logged there, so a worker
     process needs no logging set-up and every error reaches the bot's log."""
     t0 = time.thread_time()
     try:
@@ -59,30 +63,91 @@ def draw(kind: str, view: dict, lang: str) -> tuple[bytes | None, float, str | N
         return None, time.thread_time() - t0, traceback.format_exc()
 
 
-def _warm() -> int:
-    """Build the palette and the common sprites in this worker (the first player's picture is then quick)."""
-    import render
-
-    render.warm_up()
-    return os.getpid()
+class WorkerGone(Exception):
+    """The drawing process ended (killed, out of memory) before it answered."""
 
 
-def _worker_start(nice: int, parent: int) -> None:
-    """A worker process's set-up: its priority, no Ctrl-C tracebacks of its own, and a watch on the bot."""
-    import signal
+class Worker:
+    """One drawing process and the pictures asked of it, answered in order."""
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot handles Ctrl-C and shuts the workers down
-    if nice and hasattr(os, "nice"):  # (not on Windows)
-        with contextlib.suppress(OSError):
-            os.nice(nice)
+    def __init__(self, nice: int) -> None:
+        self.nice = nice
+        self.proc: asyncio.subprocess.Process | None = None
+        self.waiting: dict[int, asyncio.Future[tuple[bytes | None, float, str | None]]] = {}
+        self._ids = itertools.count(1)
+        self._reader: asyncio.Task[None] | None = None
+        self.gone = False
 
-    def watch() -> None:
-        while True:
-            time.sleep(PARENT_CHECK)
-            if os.getppid() != parent:  # the bot is gone (killed): nobody will ask for a picture again
-                os._exit(0)
+    async def start(self) -> None:
+        env = dict(os.environ)
+        # the worker imports jxbot and render from where this process does (a checkout, a venv, PYTHONPATH)
+        env["PYTHONPATH"] = os.pathsep.join(p or os.getcwd() for p in sys.path)
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "jxbot.drawing_worker", str(self.nice),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
+        self._reader = asyncio.create_task(self._read(), name=f"drawing-worker-{self.proc.pid}")
 
-    threading.Thread(target=watch, name="jxbot-draw-watch", daemon=True).start()
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None else None
+
+    async def ask(self, kind: str, view: dict | None, lang: str) -> tuple[bytes | None, float, str | None]:
+        if self.gone or self.proc is None or self.proc.stdin is None:
+            raise WorkerGone
+        rid = next(self._ids)
+        fut = asyncio.get_running_loop().create_future()
+        self.waiting[rid] = fut
+        try:
+            self.proc.stdin.write(frame((rid, kind, view, lang)))
+            await self.proc.stdin.drain()
+        except (ConnectionError, RuntimeError) as e:
+            self.waiting.pop(rid, None)
+            self._gone()
+            raise WorkerGone from e
+        try:
+            return await fut
+        finally:
+            self.waiting.pop(rid, None)
+
+    async def _read(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        out = self.proc.stdout
+        try:
+            while True:
+                head = await out.readexactly(HEADER.size)
+                (n,) = HEADER.unpack(head)
+                rid, png, cpu, error = pickle.loads(await out.readexactly(n))  # (our worker's own frames)
+                fut = self.waiting.get(rid)
+                if fut is not None and not fut.done():
+                    fut.set_result((png, cpu, error))
+        except (asyncio.IncompleteReadError, ConnectionError, ValueError, EOFError):
+            pass
+        finally:
+            if not self.gone:  # not stopped by us: killed (the OOM killer, kill -9) or crashed
+                log.warning("a drawing process (pid %s) stopped; a new one takes over", self.pid)
+            self._gone()
+
+    def _gone(self) -> None:
+        self.gone = True
+        for fut in self.waiting.values():
+            if not fut.done():
+                fut.set_exception(WorkerGone())
+
+    async def stop(self, timeout: float = 2.0) -> None:
+        """Close its stdin (it ends), and kill it if it does not within ``timeout``."""
+        self.gone = True
+        proc = self.proc
+        if proc is None:
+            return
+        if proc.stdin is not None:
+            proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), timeout)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+        if self._reader is not None:
+            self._reader.cancel()
 
 
 # ------------------------------------------------------------------------------------------- in the bot
@@ -93,33 +158,36 @@ class Drawing:
 
     def __init__(self, processes: int = 0) -> None:
         self.processes = processes
-        self._pools: dict[bool, cf.Executor] = {}
-        self._lock = threading.Lock()
+        self._workers: dict[bool, list[Worker]] = {True: [], False: []}
+        self._starting: dict[bool, asyncio.Lock] = {}
+        self._threads: dict[bool, cf.ThreadPoolExecutor] = {}
         self._fell_back = False
 
     @property
     def in_processes(self) -> bool:
         return self.processes > 0 and not self._fell_back
 
-    def _pool(self, urgent: bool) -> cf.Executor:
-        with self._lock:
-            pool = self._pools.get(urgent)
-            if pool is None:
-                pool = self._pools[urgent] = self._new_pool(urgent)
-            return pool
+    def _thread_pool(self, urgent: bool) -> cf.ThreadPoolExecutor:
+        pool = self._threads.get(urgent)
+        if pool is None:  # few threads on purpose: drawing holds the GIL most of the time
+            pool = self._threads[urgent] = cf.ThreadPoolExecutor(
+                max_workers=2 if urgent else 1, thread_name_prefix="jxbot-render-now" if urgent else "jxbot-render")
+        return pool
 
-    def _new_pool(self, urgent: bool) -> cf.Executor:
-        if self.in_processes:
-            try:
-                ctx = multiprocessing.get_context("spawn")
-                return cf.ProcessPoolExecutor(max_workers=self.processes if urgent else 1, mp_context=ctx,
-                                              initializer=_worker_start,
-                                              initargs=(0 if urgent else LATER_NICE, os.getpid()))
-            except (OSError, ValueError, NotImplementedError) as e:
-                self._fall_back(e)
-        # threads: few on purpose, drawing holds the GIL most of the time (one for the later lane)
-        return cf.ThreadPoolExecutor(max_workers=2 if urgent else 1,
-                                     thread_name_prefix="jxbot-render-now" if urgent else "jxbot-render")
+    async def _worker(self, urgent: bool) -> Worker:
+        """The lane's least busy worker, the lane filled up to its size first."""
+        lane = self._workers[urgent]
+        lane[:] = [w for w in lane if not w.gone]
+        size = self.processes if urgent else 1
+        if len(lane) < size:
+            lock = self._starting.setdefault(urgent, asyncio.Lock())
+            async with lock:
+                lane[:] = [w for w in lane if not w.gone]
+                while len(lane) < size:
+                    w = Worker(0 if urgent else LATER_NICE)
+                    await w.start()  # OSError: no process can be started
+                    lane.append(w)
+        return min(lane, key=lambda w: len(w.waiting))
 
     def _fall_back(self, e: BaseException) -> None:
         if not self._fell_back:
@@ -128,65 +196,56 @@ class Drawing:
 
     async def draw(self, kind: str, view: dict, lang: str, *, urgent: bool) -> bytes | None:
         """Draw a picture in the lane it belongs to; None if rendering is unavailable or failed."""
-        loop = asyncio.get_running_loop()
-        for attempt in range(3):
-            pool = self._pool(urgent)
+        result: tuple[bytes | None, float, str | None] | None = None
+        for _attempt in range(2):
+            if not self.in_processes:
+                break
             try:
-                png, cpu, error = await loop.run_in_executor(pool, draw, kind, view, lang)
-            except cf.process.BrokenProcessPool as e:  # a worker died (killed, out of memory): a new one
-                self._replace(urgent, pool)
-                if attempt == 1:
-                    self._fall_back(e)
-                continue
-            except OSError as e:  # no process could be started (out of processes or memory): threads
-                self._replace(urgent, pool)
+                worker = await self._worker(urgent)
+            except OSError as e:
                 self._fall_back(e)
+                break
+            try:
+                result = await worker.ask(kind, view, lang)
+                break
+            except WorkerGone:  # it died with our picture: a new one draws it
                 continue
-            except RuntimeError:  # the pool was shut down meanwhile (configure(), close()): a fresh one
-                self._replace(urgent, pool, quiet=True)
-                continue
-            count(kind, cpu)
-            if error is not None:
-                log.error("rendering the %s image failed:\n%s", kind, error.rstrip())
-            return png
-        return None
-
-    def _replace(self, urgent: bool, broken: cf.Executor, *, quiet: bool = False) -> None:
-        with self._lock:
-            if self._pools.get(urgent) is broken:
-                del self._pools[urgent]
-        broken.shutdown(wait=False, cancel_futures=True)
-        if not quiet:
-            log.warning("a drawing worker stopped; a new one takes over")
+        if result is None:
+            loop = asyncio.get_running_loop()
+            result = await loop.run_in_executor(self._thread_pool(urgent), draw, kind, view, lang)
+        png, cpu, error = result
+        count(kind, cpu)
+        if error is not None:
+            log.error("rendering the %s image failed:\n%s", kind, error.rstrip())
+        return png
 
     async def warm(self) -> None:
         """Start the processes and fill their caches now, not at the first player's press (in the background:
         the bot answers meanwhile)."""
         if not self.in_processes:
             return
-        loop = asyncio.get_running_loop()
-        jobs = [loop.run_in_executor(self._pool(urgent), _warm) for urgent in (True, False)
-                for _ in range(self.processes if urgent else 1)]
         t0 = time.monotonic()
-        done = await asyncio.gather(*jobs, return_exceptions=True)
-        failed = [d for d in done if isinstance(d, BaseException)]
-        if failed:
-            log.warning("warming the drawing processes failed: %r", failed[0])
-        else:
-            log.info("drawing processes ready: %d now + 1 later (%.1f s)", self.processes, time.monotonic() - t0)
+        try:
+            await self._worker(True)
+            await self._worker(False)
+            workers = self._workers[True] + self._workers[False]
+            await asyncio.gather(*(w.ask("warm", None, "zh") for w in workers))
+        except (OSError, WorkerGone) as e:
+            log.warning("warming the drawing processes failed: %r", e)
+            return
+        log.info("drawing processes ready: %d now + 1 later (%.1f s)", self.processes, time.monotonic() - t0)
 
     def worker_pids(self) -> list[int]:
         """The drawing processes' ids (for tests and operators)."""
-        out: list[int] = []
-        for pool in list(self._pools.values()):
-            procs = getattr(pool, "_processes", None) or {}
-            out.extend(int(p) for p in procs)
-        return out
+        return [w.pid for lane in self._workers.values() for w in lane if w.pid is not None and not w.gone]
 
-    def close(self) -> None:
-        with self._lock:
-            pools, self._pools = list(self._pools.values()), {}
-        for pool in pools:
+    async def aclose(self) -> None:
+        """Stop the workers (their stdin closed; killed after 2 s) and the threads."""
+        workers = [w for lane in self._workers.values() for w in lane]
+        self._workers = {True: [], False: []}
+        await asyncio.gather(*(w.stop() for w in workers), return_exceptions=True)
+        threads, self._threads = list(self._threads.values()), {}
+        for pool in threads:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
@@ -196,6 +255,7 @@ def auto_processes() -> int:
 
 
 _DRAWING = Drawing(0)
+_BACKGROUND: set[asyncio.Task[None]] = set()
 
 
 def drawing() -> Drawing:
@@ -203,11 +263,14 @@ def drawing() -> Drawing:
 
 
 def configure(processes: int) -> Drawing:
-    """Use ``processes`` now-lane processes from now on (0: threads). The old workers are shut down."""
+    """Use ``processes`` now-lane processes from now on (0: threads). The old workers stop when their
+    stdin closes, as the old ``Drawing`` is dropped (call its :meth:`Drawing.aclose` to wait for it)."""
     global _DRAWING
     if processes != _DRAWING.processes:
         old, _DRAWING = _DRAWING, Drawing(processes)
-        old.close()
+        if old.worker_pids():
+            _BACKGROUND.add(task := asyncio.get_running_loop().create_task(old.aclose()))
+            task.add_done_callback(_BACKGROUND.discard)
     return _DRAWING
 
 
