@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import re
@@ -97,6 +98,9 @@ async def main(args: argparse.Namespace) -> dict:
         drv0 = time.process_time()  # the driver's own CPU (the double + the scripted players, this process)
         drv_lag: list[float] = []
         lag_task = asyncio.create_task(sample_lag(drv_lag))
+        gc.freeze()  # what was built before (imports, the tables' setup) stays out of the collector's full passes
+        gc_pauses = GcPauses()
+        gc.callbacks.append(gc_pauses)
         if args.profile and bot.proc is not None:
             bot.proc.send_signal(signal.SIGUSR1)  # bench/profile_bot.py: the profile counts from here
         aps = [AutoPlayer(p, Style(claim="greedy"), think=args.think).start() for w in worlds for p in w.players]
@@ -114,6 +118,7 @@ async def main(args: argparse.Namespace) -> dict:
         draw_used = drawing_cpu_seconds(bot) - draw0
         drv_used = time.process_time() - drv0
         lag_task.cancel()
+        gc.callbacks.remove(gc_pauses)
         for ap in aps:
             ap.stopping = True
         double.notify()
@@ -168,6 +173,7 @@ async def main(args: argparse.Namespace) -> dict:
             "driver_cpu_share": round(drv_used / duration, 2) if duration else None,
             # the driver's event-loop lag: it delays every click's dispatch and stamps every answer's arrival
             "driver_loop_lag_p99_ms": q(drv_lag, 0.99), "driver_loop_lag_max_ms": round(max(drv_lag), 1) if drv_lag else None,
+            "driver_gc_max_ms": round(max(gc_pauses.ms, default=0.0), 1), "driver_gc_ms": round(sum(gc_pauses.ms), 1),
             "load_avg_1m": round(os.getloadavg()[0], 2),
             "loop_lag_p99_ms": max(lags) if lags else None,
             "loop_lag_max_ms": max(lag_max) if lag_max else None,
@@ -190,6 +196,20 @@ async def main(args: argparse.Namespace) -> dict:
         await bot.kill()
         await double.stop()
     return out
+
+
+class GcPauses:
+    """A ``gc.callbacks`` entry that keeps the length of every collection (ms)."""
+
+    def __init__(self) -> None:
+        self.ms: list[float] = []
+        self._start = 0.0
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.ms.append((time.perf_counter() - self._start) * 1000)
 
 
 async def sample_lag(out: list[float], every: float = 0.05) -> None:
