@@ -69,13 +69,14 @@ class Timeline:
         return self.shown.get(message if isinstance(message, int) else message.id, [])
 
 
-def own_panel_ms(double: DiscordDouble, timeline: Timeline, *, since: float = 0.0,
+def own_panel_ms(double: DiscordDouble, timeline: Timeline, *, since: float = 0.0, until: float | None = None,
                  users: set[int] | None = None) -> list[float]:
-    """For every accepted press on a hand panel (any mj: action but the auto-win switch): click → the
-    pressed panel showing a new state, in ms."""
+    """For every accepted press on a hand panel (any mj: action but the auto-win switch) made from
+    ``since`` (to ``until``): click → the pressed panel showing a new state, in ms."""
     out: list[float] = []
     for i in double.interactions.values():
-        if i.type != 3 or i.created_at < since or i.message is None or (users is not None and i.user.id not in users):
+        if i.type != 3 or i.created_at < since or (until is not None and i.created_at >= until) or i.message is None \
+                or (users is not None and i.user.id not in users):
             continue
         cid = str((i.payload.get("data") or {}).get("custom_id", ""))
         if not cid.startswith("mj:") or cid.startswith(("mj:autowin", "mj:show", "mj:next")):
