@@ -1,0 +1,264 @@
+"""The bot's event-loop CPU per move, without Discord: prints ONE JSON line.
+
+N tables of the real runner (``jxbot.table.TableRunner``), each with one scripted person and three
+``normal`` computers, in one event loop, flat out (no computer delay, the person answers at once). The
+person's seat is the bot's own :class:`cogs.play.DiscordSeat` and the channel its :class:`ChannelObserver`,
+on a stub session whose coalescer sends nothing: on every change the bench does what their ``push`` does
+short of Discord and the picture (``signature``; when it changed, ``panel_text`` / ``panel_components`` or
+``status_text`` / ``components``), and the person's press is answered as ``DiscordSeat.answer`` does (the
+signature, the panel's text and buttons, the signature again). Pictures are drawn off the event loop in
+the bot and are left out. Every change is pushed (the bot's coalescer merges a few under load), so the
+panel share here is an upper bound.
+
+``cpu_ms_per_move`` = ``time.process_time()`` over the run / actions applied (computers' and the
+person's). ``digest`` = sha256 of every table's stored event log: the same seeds must give the same
+games, so the figure of old and new code compares the same moves.
+
+    python3 bench/moves.py [--tables 20] [--hands 2] [--rounds 3] [--baseline REF]
+
+``--baseline REF`` (e.g. ``main``): the same bench also runs on ``git archive REF`` (in a temporary
+directory, imported first through PYTHONPATH), alternating with this tree, ``--rounds`` times each;
+prints both medians, their ratio and whether the digests agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+LEAD_MS_PER_MOVE = 12.7  # the bot's main thread per move at 100 tables (py-spy, issue 14)
+
+
+class _Coalescer:
+    """The bot's edit coalescer, sending nothing: the bench pushes every change itself."""
+
+    def submit(self, key: Any, fn: Any, *, urgent: bool = False) -> None:
+        return None
+
+
+def _choice(view: dict) -> dict:
+    """The scripted person: wins when it can, discards the drawn tile (else the last one offered), passes
+    on claims, persists in a contract."""
+    acts = view.get("actions") or []
+    by = {}
+    for a in acts:
+        by.setdefault(a["type"], []).append(a)
+    for win in ("tsumo", "hu"):
+        if win in by:
+            return by[win][0]
+    if "discard" in by:
+        d = view.get("drawn")
+        return next((a for a in by["discard"] if a["tile"] == d), by["discard"][-1])
+    for k in ("pass", "persist"):
+        if k in by:
+            return by[k][0]
+    return acts[0]
+
+
+class Person:
+    """The person's seat: the bot's DiscordSeat (notify, signature, panel) and a scripted press."""
+
+    confirms_delivery = True
+
+    def __init__(self, session: Any, seat: int) -> None:
+        from cogs.play import DiscordSeat
+
+        self.ds = DiscordSeat(session, seat)
+        self.session = session
+        self.seat = seat
+        self.pressed_step = -1
+        self.presses = 0
+        self.tasks: set[asyncio.Task] = set()
+
+    def _build(self) -> None:
+        """DiscordSeat.build without the picture."""
+        from cogs.play import action_keys, panel_components, panel_text
+
+        ds, table = self.ds, self.session.table
+        view = ds.view or {}
+        nonce = table.nonce_for(self.seat, action_keys(view))
+        autowin = bool(((view.get("seats") or [{}] * 4)[self.seat]).get("autowin"))
+        panel_text(table, self.seat, view, ds.lang)
+        panel_components(table.id, self.seat, nonce, view, ds.lang, autowin=autowin)
+
+    def _push(self) -> None:
+        ds = self.ds
+        offer = ds._fresh_offer()
+        sig = ds.signature()
+        if sig != ds._pushed:
+            self._build()
+            ds._pushed = sig
+        ds._delivered(offer)
+
+    async def notify(self, view: dict, note: dict | None) -> None:
+        await self.ds.notify(view, note)
+        self._push()
+        runner = self.session.runner
+        if view.get("actions") and view.get("step") != self.pressed_step:
+            self.pressed_step = view.get("step")
+            task = asyncio.ensure_future(self._press(runner, view))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _press(self, runner: Any, view: dict) -> None:
+        await asyncio.sleep(0)
+        ds = self.ds
+        ds.answering += 1
+        err = await runner.submit(self.seat, _choice(view))
+        if err is None:
+            self.presses += 1
+        # DiscordSeat.answer: the signature, the panel (picture left out), the signature again
+        offer = ds._fresh_offer()
+        sig = ds.signature()
+        self._build()
+        ds._pushed = sig
+        ds._delivered(offer)
+        ds.answering = max(0, ds.answering - 1)
+        if ds.view is not None and ds.signature() != ds._pushed:
+            self._push()
+
+    async def on_result(self, result_view: dict) -> None:
+        await self.ds.on_result(result_view)
+        self._push()
+
+
+class Channel:
+    """The channel: the bot's ChannelObserver (notify, signature, status text)."""
+
+    def __init__(self, session: Any) -> None:
+        from cogs.play import ChannelObserver
+
+        self.obs = ChannelObserver(session)
+        self.session = session
+
+    async def notify(self, view: dict, note: dict | None) -> None:
+        from cogs.play import status_text
+
+        obs = self.obs
+        await obs.notify(view, note)
+        sig = obs.signature()
+        if sig != obs._shown:
+            status_text(obs.view or {}, self.session.table.lang)
+            obs.components()
+            obs._shown = sig
+
+    async def on_result(self, result_view: dict) -> None:
+        return None
+
+
+def _table(k: int, lang: str) -> Any:
+    from cogs.lobby import Occupant, Table
+    from cogs.lobby import TableConfig as LobbyConfig
+
+    t = Table(id=f"m{k}", guild_id=1, channel_id=1, owner_id=1, config=LobbyConfig(), lang=lang)
+    t.seats = [Occupant(1000 + k, f"p{k}", lang=lang)] + [
+        Occupant(None, f"#{i}", is_computer=True) for i in (1, 2, 3)]
+    return t
+
+
+async def _run(tables: int, hands: int) -> dict:
+    from jxbot.table import MemorySink, SeatInfo, TableConfig, TableRunner
+
+    sessions, persons, runners, sinks = [], [], [], []
+    for k in range(tables):
+        lang = "zh" if k % 2 else "en"
+        session = SimpleNamespace(table=_table(k, lang), bot=SimpleNamespace(coalescer=_Coalescer()), runner=None)
+        person = Person(session, 0)
+        seats = [SeatInfo(name=f"p{k}", user_id=1000 + k, lang=lang)] + [
+            SeatInfo.computer(f"c{i}", "normal") for i in (1, 2, 3)]
+        sink = MemorySink()
+        runner = TableRunner(seats, TableConfig(table_id=f"m{k}", seed=f"moves/{k}", max_hands=hands,
+                                                computer_delay=0.0, between_hands=0.0),
+                             interfaces={0: person}, observers=[Channel(session)], sink=sink)
+        session.runner = runner
+        sessions.append(session)
+        persons.append(person)
+        runners.append(runner)
+        sinks.append(sink)
+    c0, w0 = time.process_time(), time.perf_counter()
+    await asyncio.gather(*(r.start() for r in runners))
+    cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    moves = sum(len(r.decision_ms) for r in runners) + sum(p.presses for p in persons)
+    h = hashlib.sha256()
+    for s in sinks:
+        for hid in s.order:
+            h.update(json.dumps(s.events[hid], sort_keys=True).encode())
+    return {"tables": tables, "hands": sum(r.hands_played for r in runners), "moves": moves,
+            "presses": sum(p.presses for p in persons), "cpu_s": round(cpu, 3), "wall_s": round(wall, 3),
+            "cpu_ms_per_move": round(cpu * 1000.0 / max(1, moves), 4), "digest": h.hexdigest()[:16]}
+
+
+def _inner(tables: int, hands: int) -> dict:
+    import jxbot
+
+    out = asyncio.run(_run(tables, hands))
+    out["code"] = str(Path(jxbot.__file__).resolve().parent.parent)
+    return out
+
+
+def _subprocess(code: Path, tables: int, hands: int) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(code))
+    p = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--inner", "--tables", str(tables),
+                        "--hands", str(hands)], cwd=str(code), env=env, capture_output=True, text=True, check=False)
+    if p.returncode != 0:
+        raise SystemExit(f"the bench failed in {code}:\n{p.stderr[-3000:]}")
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    if Path(out["code"]) != code.resolve():
+        raise SystemExit(f"imported {out['code']}, not {code}")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tables", type=int, default=20)
+    ap.add_argument("--hands", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--baseline", metavar="REF", help="also run the bench on this git revision")
+    ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.inner:
+        print(json.dumps(_inner(a.tables, a.hands)))
+        return
+    if not a.baseline:
+        runs = [_subprocess(ROOT, a.tables, a.hands) for _ in range(a.rounds)]
+        best = statistics.median(r["cpu_ms_per_move"] for r in runs)
+        print(json.dumps({"bench": "moves", **{k: runs[0][k] for k in ("tables", "hands", "moves", "digest")},
+                          "rounds": a.rounds, "cpu_ms_per_move": round(best, 4),
+                          "runs_cpu_ms_per_move": [r["cpu_ms_per_move"] for r in runs]}))
+        return
+    with tempfile.TemporaryDirectory(prefix="moves-baseline-") as tmp:
+        arch = subprocess.run(["git", "-C", str(ROOT), "archive", a.baseline], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=arch.stdout, check=True)
+        base_dir = Path(tmp)
+        new, old = [], []
+        for _ in range(a.rounds):  # alternate, so a change in the machine's load hits both alike
+            new.append(_subprocess(ROOT, a.tables, a.hands))
+            old.append(_subprocess(base_dir, a.tables, a.hands))
+    n = statistics.median(r["cpu_ms_per_move"] for r in new)
+    o = statistics.median(r["cpu_ms_per_move"] for r in old)
+    print(json.dumps({
+        "bench": "moves", "tables": a.tables, "hands": new[0]["hands"], "moves": new[0]["moves"],
+        "rounds": a.rounds, "baseline": a.baseline,
+        "cpu_ms_per_move": round(n, 4), "baseline_cpu_ms_per_move": round(o, 4), "ratio": round(n / o, 3),
+        "saved_ms_per_move": round(o - n, 4),
+        "saved_share_of_bot_move": round((o - n) / LEAD_MS_PER_MOVE, 3),
+        "same_games": new[0]["digest"] == old[0]["digest"] and new[0]["moves"] == old[0]["moves"],
+        "runs_cpu_ms_per_move": [r["cpu_ms_per_move"] for r in new],
+        "baseline_runs_cpu_ms_per_move": [r["cpu_ms_per_move"] for r in old],
+    }))
+
+
+if __name__ == "__main__":
+    main()
