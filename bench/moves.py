@@ -14,7 +14,10 @@ panel share here is an upper bound.
 person's). ``digest`` = sha256 of every table's stored event log: the same seeds must give the same
 games, so the figure of old and new code compares the same moves.
 
-    python3 bench/moves.py [--tables 20] [--hands 2] [--rounds 3] [--baseline REF]
+    python3 bench/moves.py [--tables 20] [--hands 2] [--rounds 3] [--store] [--baseline REF]
+
+``--store``: the runner's sink is the bot's ``StoreSink`` on a SQLite store in a temporary directory (the
+store's thread then runs beside the loop; its CPU is in the figure too), not the in-memory one.
 
 ``--baseline REF`` (e.g. ``main``): the same bench also runs on ``git archive REF`` (in a temporary
 directory, imported first through PYTHONPATH), alternating with this tree, ``--rounds`` times each;
@@ -158,6 +161,47 @@ class Channel:
         return None
 
 
+def _balances(store: Any) -> Any:
+    async def balances(seats: Any) -> list[int | None]:
+        return [None if s.is_computer else await store.balance(1, s.user_id) for s in seats]
+
+    return balances
+
+
+class _Tee:
+    """The MemorySink (for the digest) and, with --store, the bot's StoreSink."""
+
+    def __init__(self, mem: Any, other: Any) -> None:
+        self.mem, self.other = mem, other
+        if other is None:
+            self.append_many = None
+
+    async def table_state(self, table_id: str, state: dict) -> None:
+        await self.mem.table_state(table_id, state)
+        if self.other is not None:
+            await self.other.table_state(table_id, state)
+
+    async def hand_started(self, hand_id: str, info: dict) -> None:
+        await self.mem.hand_started(hand_id, info)
+        if self.other is not None:
+            await self.other.hand_started(hand_id, info)
+
+    async def append(self, hand_id: str, index: int, event_json: dict) -> None:
+        await self.mem.append(hand_id, index, event_json)
+        if self.other is not None:
+            await self.other.append(hand_id, index, event_json)
+
+    async def append_many(self, hand_id: str, start: int, events_json: list[dict]) -> None:  # type: ignore[no-redef]
+        for i, e in enumerate(events_json):
+            await self.mem.append(hand_id, start + i, e)
+        await self.other.append_many(hand_id, start, events_json)
+
+    async def settle(self, hand_id: str, settlement: Any, result_view: dict) -> None:
+        await self.mem.settle(hand_id, settlement, result_view)
+        if self.other is not None:
+            await self.other.settle(hand_id, settlement, result_view)
+
+
 def _table(k: int, lang: str) -> Any:
     from cogs.lobby import Occupant, Table
     from cogs.lobby import TableConfig as LobbyConfig
@@ -168,9 +212,17 @@ def _table(k: int, lang: str) -> Any:
     return t
 
 
-async def _run(tables: int, hands: int) -> dict:
+async def _run(tables: int, hands: int, store_dir: str | None = None) -> dict:
     from jxbot.table import MemorySink, SeatInfo, TableConfig, TableRunner
 
+    store = None
+    if store_dir is not None:  # the bot's own sink on a SQLite store (its thread's work is in the figure)
+        from jxbot.store import Store
+
+        store = await Store.open(str(Path(store_dir) / "moves.sqlite3"))
+        for k in range(tables):
+            await store.ensure_player(1000 + k, f"p{k}")
+            await store.grant_starting(1, 1000 + k)
     sessions, persons, runners, sinks = [], [], [], []
     for k in range(tables):
         lang = "zh" if k % 2 else "en"
@@ -179,9 +231,17 @@ async def _run(tables: int, hands: int) -> dict:
         seats = [SeatInfo(name=f"p{k}", user_id=1000 + k, lang=lang)] + [
             SeatInfo.computer(f"c{i}", "normal") for i in (1, 2, 3)]
         sink = MemorySink()
+        kw: dict[str, Any] = {}
+        if store is not None:
+            from cogs.play import StoreSink
+
+            kw["sink"] = StoreSink(store, session.table)
+            await kw["sink"].table_state(f"m{k}", {})  # the bot saves a table when it is created
+            kw["balances"] = _balances(store)
         runner = TableRunner(seats, TableConfig(table_id=f"m{k}", seed=f"moves/{k}", max_hands=hands,
                                                 computer_delay=0.0, between_hands=0.0),
-                             interfaces={0: person}, observers=[Channel(session)], sink=sink)
+                             interfaces={0: person}, observers=[Channel(session)], sink=_Tee(sink, kw.get("sink")),
+                             **{k_: v for k_, v in kw.items() if k_ != "sink"})
         session.runner = runner
         sessions.append(session)
         persons.append(person)
@@ -190,6 +250,8 @@ async def _run(tables: int, hands: int) -> dict:
     c0, w0 = time.process_time(), time.perf_counter()
     await asyncio.gather(*(r.start() for r in runners))
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    if store is not None:
+        await store.close()
     moves = sum(len(r.decision_ms) for r in runners) + sum(p.presses for p in persons)
     h = hashlib.sha256()
     for s in sinks:
@@ -200,18 +262,23 @@ async def _run(tables: int, hands: int) -> dict:
             "cpu_ms_per_move": round(cpu * 1000.0 / max(1, moves), 4), "digest": h.hexdigest()[:16]}
 
 
-def _inner(tables: int, hands: int) -> dict:
+def _inner(tables: int, hands: int, store: bool) -> dict:
     import jxbot
 
-    out = asyncio.run(_run(tables, hands))
+    if store:
+        with tempfile.TemporaryDirectory(prefix="moves-store-") as d:
+            out = asyncio.run(_run(tables, hands, d))
+    else:
+        out = asyncio.run(_run(tables, hands))
     out["code"] = str(Path(jxbot.__file__).resolve().parent.parent)
     return out
 
 
-def _subprocess(code: Path, tables: int, hands: int) -> dict:
+def _subprocess(code: Path, tables: int, hands: int, store: bool) -> dict:
     env = dict(os.environ, PYTHONPATH=str(code))
     p = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--inner", "--tables", str(tables),
-                        "--hands", str(hands)], cwd=str(code), env=env, capture_output=True, text=True, check=False)
+                        "--hands", str(hands)] + (["--store"] if store else []),
+                       cwd=str(code), env=env, capture_output=True, text=True, check=False)
     if p.returncode != 0:
         raise SystemExit(f"the bench failed in {code}:\n{p.stderr[-3000:]}")
     out = json.loads(p.stdout.strip().splitlines()[-1])
@@ -226,15 +293,17 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--baseline", metavar="REF", help="also run the bench on this git revision")
+    ap.add_argument("--store", action="store_true", help="the bot's StoreSink on a SQLite store (temporary)")
     ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.inner:
-        print(json.dumps(_inner(a.tables, a.hands)))
+        print(json.dumps(_inner(a.tables, a.hands, a.store)))
         return
     if not a.baseline:
-        runs = [_subprocess(ROOT, a.tables, a.hands) for _ in range(a.rounds)]
+        runs = [_subprocess(ROOT, a.tables, a.hands, a.store) for _ in range(a.rounds)]
         best = statistics.median(r["cpu_ms_per_move"] for r in runs)
-        print(json.dumps({"bench": "moves", **{k: runs[0][k] for k in ("tables", "hands", "moves", "digest")},
+        print(json.dumps({"bench": "moves", "store": a.store,
+                          **{k: runs[0][k] for k in ("tables", "hands", "moves", "digest")},
                           "rounds": a.rounds, "cpu_ms_per_move": round(best, 4),
                           "runs_cpu_ms_per_move": [r["cpu_ms_per_move"] for r in runs]}))
         return
@@ -244,13 +313,13 @@ def main() -> None:
         base_dir = Path(tmp)
         new, old = [], []
         for _ in range(a.rounds):  # alternate, so a change in the machine's load hits both alike
-            new.append(_subprocess(ROOT, a.tables, a.hands))
-            old.append(_subprocess(base_dir, a.tables, a.hands))
+            new.append(_subprocess(ROOT, a.tables, a.hands, a.store))
+            old.append(_subprocess(base_dir, a.tables, a.hands, a.store))
     n = statistics.median(r["cpu_ms_per_move"] for r in new)
     o = statistics.median(r["cpu_ms_per_move"] for r in old)
     print(json.dumps({
         "bench": "moves", "tables": a.tables, "hands": new[0]["hands"], "moves": new[0]["moves"],
-        "rounds": a.rounds, "baseline": a.baseline,
+        "rounds": a.rounds, "baseline": a.baseline, "store": a.store,
         "cpu_ms_per_move": round(n, 4), "baseline_cpu_ms_per_move": round(o, 4), "ratio": round(n / o, 3),
         "saved_ms_per_move": round(o - n, 4),
         "saved_share_of_bot_move": round((o - n) / LEAD_MS_PER_MOVE, 3),

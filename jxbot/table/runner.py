@@ -662,8 +662,9 @@ class TableRunner:
         hid = _hand_id(hand)
         append_many = getattr(self.sink, "append_many", None)
         try:
-            if append_many is not None and len(events) - self._persisted > 1:
-                # a move's events in one go (a sink with append_many stores them in one transaction)
+            if append_many is not None and len(events) > self._persisted:
+                # a move's events in one go (a sink with append_many stores them in one transaction; the
+                # store's group commit takes a one-event move with the other tables' moves too)
                 end = len(events)
                 await append_many(hid, self._persisted, [e.to_json() for e in events[self._persisted:end]])
                 self._persisted = end
