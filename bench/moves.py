@@ -153,7 +153,8 @@ class Channel:
         await obs.notify(view, note)
         sig = obs.signature()
         if sig != obs._shown:
-            status_text(obs.view or {}, self.session.table.lang)
+            if not isinstance(sig, tuple):  # before the signature held its status text, push wrote it again
+                status_text(obs.view or {}, self.session.table.lang)
             obs.components()
             obs._shown = sig
 
