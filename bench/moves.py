@@ -327,6 +327,9 @@ def main() -> None:
         out[k], out["baseline_" + k], out["ratio_" + k.removesuffix("_ms_per_move")] = \
             round(n, 4), round(o, 4), round(n / o, 3)
         out["saved_" + k] = round(o - n, 4)
+        # each round's two runs are minutes apart at most: their ratio is the steadier figure on a busy machine
+        out["paired_ratio_" + k.removesuffix("_ms_per_move")] = round(
+            statistics.median(x[k] / y.get(k, math.nan) for x, y in zip(new, old, strict=True)), 3)
     out["saved_share_of_bot_move"] = round(out["saved_loop_cpu_ms_per_move"] / LEAD_MS_PER_MOVE, 3)
     out["same_games"] = new[0]["digest"] == old[0]["digest"] and new[0]["moves"] == old[0]["moves"]
     out["runs_loop_cpu_ms_per_move"] = [r["loop_cpu_ms_per_move"] for r in new]
