@@ -689,8 +689,10 @@ class Hand:
         self._base_view = None
         touched = [s for s in (getattr(e, f, None) for f in _SEAT_FIELDS) if s is not None]
         if touched:  # an event changes the seats it names (and the table's part) only
+            kept = list(self._seat_views)  # a new list: a copy of this Hand keeps its own parts
             for s in touched:
-                self._seat_views[s] = None
+                kept[s] = None
+            self._seat_views = kept
         else:  # the deal, a contract, a voided tile, the end, the settlement: everything is built again
             self._seat_views = [None] * 4
         fold = getattr(self, "_on_" + e.type, None)

@@ -337,8 +337,10 @@ class TableRunner:
     def _decorate(self, view: dict, viewer: int | None, done: list | None = None) -> dict:
         """Add the runner fields to a view of the hand. ``done`` ([source seats, decorated seats], shared by
         the views of one notification) decorates the game's shared seat list once for all of them."""
-        src = view.get("seats", ())
-        if done is not None and done and done[0] is src:
+        src = view.get("seats")
+        if src is None:
+            pass
+        elif done and done[0] is src:
             view["seats"] = done[1]
         else:
             view["seats"] = self._seats_decorated(src)
