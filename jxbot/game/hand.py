@@ -686,6 +686,16 @@ class Hand:
 
     def _fold(self, e: ev.Event) -> None:
         self._legal_cache = {}
+        fold = getattr(self, "_on_" + e.type, None)
+        if fold is None:
+            raise ValueError(f"unknown event {e.type!r}")
+        try:
+            fold(e)
+        finally:  # after the change (a view asked for during it is not kept)
+            self._forget_views(e)
+
+    def _forget_views(self, e: ev.Event) -> None:
+        """Drop the views' parts the event may have changed (docs/views.md, "Shared parts")."""
         self._base_view = None
         touched = [s for s in (getattr(e, f, None) for f in _SEAT_FIELDS) if s is not None]
         if touched:  # an event changes the seats it names (and the table's part) only
@@ -695,10 +705,6 @@ class Hand:
             self._seat_views = kept
         else:  # the deal, a contract, a voided tile, the end, the settlement: everything is built again
             self._seat_views = [None] * 4
-        fold = getattr(self, "_on_" + e.type, None)
-        if fold is None:
-            raise ValueError(f"unknown event {e.type!r}")
-        fold(e)
 
     def _on_hand_started(self, e: ev.HandStarted) -> None:
         if self.events:
