@@ -251,6 +251,9 @@ async def _run(tables: int, hands: int, store_dir: str | None = None) -> dict:
         persons.append(person)
         runners.append(runner)
         sinks.append(sink)
+    import cogs.replay  # noqa: F401  (imported on first use by the code measured: not part of a move)
+    import jxbot.ai  # noqa: F401
+
     c0, w0, l0 = time.process_time(), time.perf_counter(), time.thread_time()
     await asyncio.gather(*(r.start() for r in runners))
     cpu, wall, loop = time.process_time() - c0, time.perf_counter() - w0, time.thread_time() - l0
