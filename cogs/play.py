@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import io
-import json
 import logging
 import time
 import weakref
@@ -281,7 +280,7 @@ class DiscordSeat:
         self.seat = seat
         self.view: dict | None = None
         self.ephemeral: discord.Interaction | None = None  # the last interaction showing an ephemeral panel
-        self._pushed: str | None = None  # signature of the panel last sent
+        self._pushed: tuple | None = None  # signature of the panel last sent
         self.notified = 0
         self.answering = 0  # presses being answered in their interaction response: pushes wait for them
         self._io = asyncio.Lock()  # one panel edit at a time (push or answer)
@@ -295,8 +294,9 @@ class DiscordSeat:
         occ = self.occupant
         return occ.lang if occ else "zh"
 
-    def signature(self) -> str:
-        """What the panel shows (text, buttons, and the view fields the hand image draws)."""
+    def signature(self) -> tuple:
+        """What the panel shows (text, buttons, and the view fields the hand image draws), compared with ``==``:
+        the fields themselves, no text made of them (a view's parts are never changed in place)."""
         table, view, lang = self.session.table, self.view or {}, self.lang
         seats = view.get("seats") or [{}] * 4
         me = seats[self.seat] if self.seat < len(seats) else {}
@@ -304,10 +304,9 @@ class DiscordSeat:
         keys = ("hand", "drawn", "actions", "wildcard", "dealer", "hand_number", "round_wind", "hand_id")
         if view.get("actions"):  # the phase and the tile on offer matter only while this seat may act
             keys += ("last_discard", "phase", "pending_kong")
-        return json.dumps([panel_text(table, self.seat, view, lang), table.nonces.get(self.seat),
-                           {k: view.get(k) for k in keys},
-                           {k: me.get(k) for k in ("melds", "seat_wind", "is_dealer", "auto", "autowin")}],
-                          sort_keys=True, default=str)
+        return (panel_text(table, self.seat, view, lang), table.nonces.get(self.seat),
+                keys, tuple(view.get(k) for k in keys),
+                tuple(me.get(k) for k in ("melds", "seat_wind", "is_dealer", "auto", "autowin")))
 
     async def build(self, *, urgent: bool = False) -> tuple[str, discord.ui.View, bytes | None]:
         table, view, lang = self.session.table, self.view or {}, self.lang
@@ -504,7 +503,7 @@ class ChannelObserver:
         self.session = session
         self.view: dict | None = None
         self.retire: int | None = None  # a table message from before a restart: retired once the new one is up
-        self._shown: str | None = None  # the status text and picture inputs last shown
+        self._shown: tuple | None = None  # the status text and picture inputs last shown (signature())
         self._text_shown: str | None = None  # the status text last shown (a busy bot edits it alone)
         self._picture_at = -1e18  # when the picture was last drawn (time.monotonic())
         self._later: asyncio.TimerHandle | None = None  # a busy bot's picture, due later
@@ -514,12 +513,13 @@ class ChannelObserver:
         self.view = view
         self.session.bot.coalescer.submit(("table", self.session.table.id), self.push)
 
-    def signature(self) -> str:
-        """What the table message shows: the status text and the public view the picture is drawn from."""
+    def signature(self) -> tuple:
+        """What the table message shows: the status text and the public view the picture is drawn from,
+        compared with ``==`` (no JSON of the view: its parts are never changed in place)."""
         view = dict(self.view or {})
         view.pop("step", None)  # not drawn
         view.pop("deadline", None)  # in the text, to the second
-        return json.dumps([status_text(self.view or {}, self.session.table.lang), view], sort_keys=True, default=str)
+        return (status_text(self.view or {}, self.session.table.lang), view)
 
     def _picture_due(self) -> None:
         self._later = None
@@ -540,7 +540,7 @@ class ChannelObserver:
         sig = self.signature()
         if sig == self._shown and table.table_message_id is not None:
             return  # nothing visible changed (e.g. a claim answered in a window): no edit
-        content = status_text(self.view, table.lang)
+        content = sig[0]  # the status text: signature() has just written it
         since = time.monotonic() - self._picture_at
         if (table.table_message_id is not None and since < BUSY_PICTURE_EVERY and not self._final
                 and background_pictures_waiting() >= BUSY_PICTURES_WAITING):

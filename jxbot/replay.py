@@ -228,11 +228,9 @@ class Replay:
             else:
                 v = h.public_view()
                 v["viewer"] = seat
-            for i, sv in enumerate(v["seats"]):
-                sv["name"] = self.seat_name(i)
-                sv["is_computer"] = bool(self.computers[i])
-                sv["balance"] = self.balances[i]
-                sv["auto"] = False
+            v["seats"] = [{**sv, "name": self.seat_name(i), "is_computer": bool(self.computers[i]),
+                           "balance": self.balances[i], "auto": False}  # new dicts: the hand's are shared
+                          for i, sv in enumerate(v["seats"])]
             v["actions"] = []
             v["deadline"] = None
             self._views[key] = v

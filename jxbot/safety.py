@@ -14,6 +14,7 @@ a payment, the player stood up).
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 import discord
@@ -49,7 +50,12 @@ def display_name(user: discord.abc.User) -> str:
 
 def md(text: object) -> str:
     """``text`` for a Discord message: no markdown, no mention (names shown as written, never pinging)."""
-    s = discord.utils.escape_mentions(str(text))
+    return _md(str(text))
+
+
+@functools.lru_cache(maxsize=4096)  # the same few names, escaped in every status and panel text
+def _md(text: str) -> str:
+    s = discord.utils.escape_mentions(text)
     s = s.replace("<@", "<\u200b@").replace("<#", "<\u200b#")
     return discord.utils.escape_markdown(s)
 

@@ -37,6 +37,10 @@ DEAL = 13
 
 _LEVEL = {ActionType.HU: 3, ActionType.PUNG: 2, ActionType.KONG: 2, ActionType.CHOW: 1, ActionType.PASS: 0}
 _CLAIM_MELD = {ActionType.PUNG: MeldKind.PUNG, ActionType.KONG: MeldKind.KONG, ActionType.CHOW: MeldKind.CHOW}
+# The event fields naming the seats whose public part (tiles held, melds, discards, 放弃) an event changes.
+# An event with none of them (the deal, a contract formed, a voided tile, a drawn hand, the settlement)
+# may change any seat's part.
+_SEAT_FIELDS = ("seat", "from_seat", "discarder", "robbed_from")
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +225,10 @@ class Hand:
         self._h = 0
         self._t = -1
         self._legal_cache: dict[int, list[Action]] = {}
+        # The views' public part, built once per state and shared by every view of it (docs/views.md,
+        # "Shared parts"): each seat's part until an event names that seat, the rest until the next event.
+        self._seat_views: list[dict | None] = [None] * 4
+        self._base_view: dict | None = None
         self._settle_balances: tuple[int | None, ...] = ()
         self._settle_fee = 0
 
@@ -681,7 +689,22 @@ class Hand:
         fold = getattr(self, "_on_" + e.type, None)
         if fold is None:
             raise ValueError(f"unknown event {e.type!r}")
-        fold(e)
+        try:
+            fold(e)
+        finally:  # after the change (a view asked for during it is not kept)
+            self._forget_views(e)
+
+    def _forget_views(self, e: ev.Event) -> None:
+        """Drop the views' parts the event may have changed (docs/views.md, "Shared parts")."""
+        self._base_view = None
+        touched = [s for s in (getattr(e, f, None) for f in _SEAT_FIELDS) if s is not None]
+        if touched:  # an event changes the seats it names (and the table's part) only
+            kept = list(self._seat_views)  # a new list: a copy of this Hand keeps its own parts
+            for s in touched:
+                kept[s] = None
+            self._seat_views = kept
+        else:  # the deal, a contract, a voided tile, the end, the settlement: everything is built again
+            self._seat_views = [None] * 4
 
     def _on_hand_started(self, e: ev.HandStarted) -> None:
         if self.events:
@@ -834,6 +857,12 @@ class Hand:
     # ------------------------------------------------------------ views
 
     def _seat_public(self, s: int) -> dict:
+        sv = self._seat_views[s]
+        if sv is None:
+            sv = self._seat_views[s] = self._build_seat_public(s)
+        return sv
+
+    def _build_seat_public(self, s: int) -> dict:
         return {
             "seat": s,
             "seat_wind": self.seat_wind(s),
@@ -855,12 +884,29 @@ class Hand:
         return self._view(seat)
 
     def _view(self, viewer: int | None) -> dict:
+        base = self._base_view
+        if base is None:
+            base = self._base_view = self._build_base_view()
+        v = dict(base)  # the top level is the caller's; what it holds is shared and never changed
+        v["viewer"] = viewer
+        if viewer is not None:
+            hand = list(self.concealed[viewer])
+            drawn = self.drawn if viewer == self.turn and self.phase == "turn" else None
+            if drawn is not None:
+                hand.remove(drawn)
+            v["hand"] = sort_hand(hand, self.wildcard)
+            v["drawn"] = drawn
+            v["actions"] = [a.to_json() for a in self.legal_actions(viewer)]
+        return v
+
+    def _build_base_view(self) -> dict:
+        """The public part of every view of the current state (``viewer`` None: the public view)."""
         ctx = self.context
         w = self.window
         v: dict[str, Any] = {
             "hand_id": ctx.hand_id,
             "ruleset": self.ruleset.name,
-            "viewer": viewer,
+            "viewer": None,
             "hand_number": ctx.hand_number,
             "round_wind": ctx.round_wind,
             "dealer": ctx.dealer,
@@ -880,14 +926,6 @@ class Hand:
             "commitment": self.commitment,
             "seats": [self._seat_public(s) for s in range(4)],
         }
-        if viewer is not None:
-            hand = list(self.concealed[viewer])
-            drawn = self.drawn if viewer == self.turn and self.phase == "turn" else None
-            if drawn is not None:
-                hand.remove(drawn)
-            v["hand"] = sort_hand(hand, self.wildcard)
-            v["drawn"] = drawn
-            v["actions"] = [a.to_json() for a in self.legal_actions(viewer)]
         return v
 
     def result_view(self) -> dict:

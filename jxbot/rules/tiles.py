@@ -125,12 +125,21 @@ def format_tile(t: int) -> str:
 
 def tile_name(t: int, lang: str = "zh") -> str:
     """Human name: ``5万`` / ``东`` (zh) or ``5m`` / ``East`` (en)."""
+    if isinstance(t, int) and 0 <= t < NUM_KINDS and lang in _NAMES:  # the panels name tiles per change
+        return _NAMES[lang][t]
     check_tile(t)
+    return _tile_name(t, lang)
+
+
+def _tile_name(t: int, lang: str) -> str:
     if is_honor(t):
         return (_ZH_HONOR if lang.startswith("zh") else _EN_HONOR)[t - 27]
     if lang.startswith("zh"):
         return f"{rank(t)}{_ZH_SUIT[suit(t)]}"
     return f"{rank(t)}{_EN_SUIT[suit(t)]}"
+
+
+_NAMES = {lang: tuple(_tile_name(t, lang) for t in range(NUM_KINDS)) for lang in ("zh", "en")}
 
 
 def wind_name(wind: int, lang: str = "zh") -> str:

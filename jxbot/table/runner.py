@@ -324,16 +324,28 @@ class TableRunner:
             return c.contract_seconds if c.contract_seconds is not None else rs.contract_decision_seconds
         return c.claim_window if c.claim_window is not None else rs.claim_window_seconds
 
-    def _decorate(self, view: dict, viewer: int | None) -> dict:
-        for i, sv in enumerate(view.get("seats", ())):
+    def _seats_decorated(self, seats: Sequence[dict]) -> list[dict]:
+        """The views' seat parts with the runner fields: new dicts (the game's are shared, never changed)."""
+        out = []
+        for i, sv in enumerate(seats):
             info = self.seats[i]
-            sv["name"] = info.name
-            sv["is_computer"] = info.is_computer
-            sv["balance"] = self.balances[i]
-            sv["auto"] = info.auto or info.escaped
-            sv["autowin"] = info.autowin
-            sv["escaped"] = info.escaped
-            sv["total"] = self.totals[i]
+            out.append({**sv, "name": info.name, "is_computer": info.is_computer, "balance": self.balances[i],
+                        "auto": info.auto or info.escaped, "autowin": info.autowin, "escaped": info.escaped,
+                        "total": self.totals[i]})
+        return out
+
+    def _decorate(self, view: dict, viewer: int | None, done: list | None = None) -> dict:
+        """Add the runner fields to a view of the hand. ``done`` ([source seats, decorated seats], shared by
+        the views of one notification) decorates the game's shared seat list once for all of them."""
+        src = view.get("seats")
+        if src is None:
+            pass
+        elif done and done[0] is src:
+            view["seats"] = done[1]
+        else:
+            view["seats"] = self._seats_decorated(src)
+            if done is not None:
+                done[:] = [src, view["seats"]]
         hand = self.hand
         live = hand is not None and hand.phase != "ended"
         if viewer is None:
@@ -652,8 +664,9 @@ class TableRunner:
         hid = _hand_id(hand)
         append_many = getattr(self.sink, "append_many", None)
         try:
-            if append_many is not None and len(events) - self._persisted > 1:
-                # a move's events in one go (a sink with append_many stores them in one transaction)
+            if append_many is not None and len(events) > self._persisted:
+                # a move's events in one go (a sink with append_many stores them in one transaction; the
+                # store's group commit takes a one-event move with the other tables' moves too)
                 end = len(events)
                 await append_many(hid, self._persisted, [e.to_json() for e in events[self._persisted:end]])
                 self._persisted = end
@@ -780,12 +793,13 @@ class TableRunner:
             return
         hand = self.hand
         coros = []
+        done: list = []  # the decorated seats, shared by these views (the game shares its seat list)
         for i, seat in enumerate(self.interfaces):
             if seat is not None:
-                coros.append(seat.notify(self._decorate(hand.view(i), i), self._note_for(note, i)))
+                coros.append(seat.notify(self._decorate(hand.view(i), i, done), self._note_for(note, i)))
         if self.observers:
             pnote = self._note_for(note, None)
-            coros.extend(o.notify(self._decorate(hand.public_view(), None), pnote) for o in self.observers)
+            coros.extend(o.notify(self._decorate(hand.public_view(), None, done), pnote) for o in self.observers)
         await self._gather(coros)
 
     @staticmethod
