@@ -247,10 +247,19 @@ class EditCoalescer:
 
     ``submit(key, fn, urgent=True)`` skips the interval (not a 429's wait): a claim offer goes out at
     once, still in order with the key's other edits (one edit in flight per key).
+
+    ``budget``: edits per second across every key (Discord allows a bot about 50 requests a second in
+    all). The edits that can wait take turns for it (a token bucket of one second's worth; the newest
+    state of a message replaces the one waiting); urgent ones never wait but count. When a busy bot asks
+    for more, table pictures and waiting players' panels simply update less often.
     """
 
-    def __init__(self, interval: float = 1.0, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, interval: float = 1.0, *, budget: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.interval = interval
+        self.budget = budget  # edits per second, all keys (0: no limit)
+        self._tokens = budget
+        self._filled = clock()
         self._clock = clock
         self._pending: dict[Any, Callable[[], Awaitable[Any]]] = {}
         self._tasks: dict[Any, asyncio.Task[None]] = {}
@@ -273,6 +282,17 @@ class EditCoalescer:
         task = self._tasks.get(key)
         if task is None or task.done():
             self._tasks[key] = asyncio.create_task(self._worker(key))
+
+    def _spend(self, urgent: bool) -> float:
+        """Take one edit from the budget: 0.0 if taken, else the seconds until one is there. An urgent
+        edit is always taken (the bucket may go below zero: the others then wait longer)."""
+        now = self._clock()
+        self._tokens = min(self.budget, self._tokens + (now - self._filled) * self.budget)
+        self._filled = now
+        if urgent or self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return 0.0
+        return (1.0 - self._tokens) / self.budget
 
     async def flush(self, key: Any = None) -> None:
         """Wait until the pending edits (of ``key``, or all) are applied."""
@@ -316,8 +336,13 @@ class EditCoalescer:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(ev.wait(), wait)
                 continue  # an urgent edit may have come meanwhile: look again
-            fn = self._pending.pop(key, None)
             urgent = key in self._urgent
+            if self.budget > 0:
+                short = self._spend(urgent)
+                if short > 0:  # over the request budget: wait a turn (a newer state may replace this one)
+                    await asyncio.sleep(short)
+                    continue
+            fn = self._pending.pop(key, None)
             self._urgent.discard(key)
             if fn is None:
                 break
@@ -401,7 +426,7 @@ class JxBot(commands.Bot):
         self._own_store = store is None
         self._sync = sync
         self._extensions = extensions
-        self.coalescer = EditCoalescer(settings.edit_interval)
+        self.coalescer = EditCoalescer(settings.edit_interval, budget=settings.edit_budget)
         from jxbot.press_timing import PressTimes
 
         self.press_times = PressTimes(settings.lag_log)  # where a press's time goes (JXBOT_LAG_LOG)

@@ -104,6 +104,7 @@ class Settings:
     starting_grant: int = 1000
     daily_amount: int = 100
     edit_interval: float = 1.0  # at most one edit per message per this many seconds
+    edit_budget: float = 40.0  # message edits per second across the bot (Discord: ~50 requests/s in all; 0: no limit)
     computer_delay: float = 1.0  # pacing of computer moves, so people can follow them
     max_hands: int | None = None  # end every match after this many hands (None: the ruleset's match length)
     test_seed: int | None = None  # TESTS ONLY: every table's wall from this seed (predictable!)
@@ -134,6 +135,7 @@ class Settings:
         "starting_grant": "JXBOT_STARTING_GRANT",
         "daily_amount": "JXBOT_DAILY_AMOUNT",
         "edit_interval": "JXBOT_EDIT_INTERVAL",
+        "edit_budget": "JXBOT_EDIT_BUDGET",
         "computer_delay": "JXBOT_COMPUTER_DELAY",
         "max_hands": "JXBOT_MAX_HANDS",
         "test_seed": "JXBOT_TEST_SEED",
@@ -182,6 +184,7 @@ class Settings:
                 kw[name] = _int(cls.ENV[name], v, lo=lo, hi=hi)
         floats = {"claim_window": (1.0, 60.0), "turn_seconds": (3.0, 600.0), "contract_seconds": (3.0, 120.0),
                   "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0),
+                  "edit_budget": (0.0, 10000.0),
                   "lag_log": (0.0, 3600.0)}
         for name, (flo, fhi) in floats.items():
             if (v := get(cls.ENV[name])) is not None:

@@ -251,3 +251,27 @@ async def test_each_cog_module_exists_once(fake, monkeypatch):
                     assert getattr(sys.modules[home], attr) is value, f"{name}.{attr} is a stale copy of {home}"
     finally:
         await bot.close()
+
+
+async def test_the_coalescer_keeps_the_bots_edits_within_its_budget_but_never_holds_an_offer():
+    co = EditCoalescer(interval=0.0, budget=20.0)  # 20 edits a second across every message
+    applied: list[tuple[str, float]] = []
+    t0 = asyncio.get_running_loop().time()
+
+    def edit(name: str):
+        async def fn():
+            applied.append((name, asyncio.get_running_loop().time() - t0))
+        return fn
+
+    for k in range(60):  # 60 table messages change at once
+        co.submit(("table", k), edit(f"t{k}"))
+    await asyncio.sleep(0.5)
+    early = len(applied)
+    assert 15 <= early <= 20 + 0.5 * 20 + 3  # one second's worth at once, then 20 a second
+    co.submit(("panel", 1), edit("offer"), urgent=True)  # a claim offer: the budget is spent, it goes anyway
+    await asyncio.sleep(0.05)
+    assert [n for n, _ in applied if n == "offer"], "an urgent edit waited for the budget"
+    await co.flush()
+    assert len(applied) == 61 and {n for n, _ in applied} == {f"t{k}" for k in range(60)} | {"offer"}
+    took = max(at for _, at in applied)
+    assert took >= (61 - 20) / 20 * 0.8  # the rest came at the budget's pace, not at once
