@@ -511,7 +511,7 @@ class ChannelObserver:
 
     async def notify(self, view: dict, note: dict | None) -> None:
         self.view = view
-        self.session.bot.coalescer.submit(("table", self.session.table.id), self.push)
+        self.session.bot.coalescer.submit(("table", self.session.table.id), self.push, spare=True)
 
     def signature(self) -> tuple:
         """What the table message shows: the status text and the public view the picture is drawn from,
@@ -524,7 +524,7 @@ class ChannelObserver:
     def _picture_due(self) -> None:
         self._later = None
         if self.session.table.table_message_id is not None:
-            self.session.bot.coalescer.submit(("table", self.session.table.id), self.push)
+            self.session.bot.coalescer.submit(("table", self.session.table.id), self.push, spare=True)
 
     def components(self) -> discord.ui.View:
         v = discord.ui.View(timeout=None)
@@ -593,7 +593,7 @@ class ChannelObserver:
         lang = table.lang
         if self._later is not None:  # a busy bot's picture still due: drawn now, before the result
             self._final = True
-            bot.coalescer.submit(("table", table.id), self.push)
+            bot.coalescer.submit(("table", table.id), self.push, spare=True)
         await bot.coalescer.flush(("table", table.id))
         self._final = False
         lines = [result_text(result, lang)]
@@ -769,7 +769,7 @@ class Session:
         pv = runner.public_view()
         if pv is not None:
             self.observer.view = pv
-            self.bot.coalescer.submit(("table", self.table.id), self.observer.push)
+            self.bot.coalescer.submit(("table", self.table.id), self.observer.push, spare=True)
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         if task.cancelled():

@@ -249,9 +249,10 @@ class EditCoalescer:
     once, still in order with the key's other edits (one edit in flight per key).
 
     ``budget``: edits per second across every key (Discord allows a bot about 50 requests a second in
-    all). The edits that can wait take turns for it (a token bucket of one second's worth; the newest
-    state of a message replaces the one waiting); urgent ones never wait but count. When a busy bot asks
-    for more, table pictures and waiting players' panels simply update less often.
+    all). The edits submitted with ``spare=True`` (the table messages in the channels) take turns for it
+    (a token bucket of one second's worth; the newest state of a message replaces the one waiting); the
+    others (players' panels) never wait but count. When a busy bot would need more, the table pictures
+    simply update less often.
     """
 
     def __init__(self, interval: float = 1.0, *, budget: float = 0.0,
@@ -269,10 +270,16 @@ class EditCoalescer:
         self._retired: set[Any] = set()
         self._hold: dict[Any, float] = {}  # no edit before this time (a 429's retry_after)
         self._urgent: set[Any] = set()
+        self._spare: set[Any] = set()  # keys whose edits wait for the budget
         self._hurry: dict[Any, asyncio.Event] = {}
 
-    def submit(self, key: Any, fn: Callable[[], Awaitable[Any]], *, urgent: bool = False) -> None:
+    def submit(self, key: Any, fn: Callable[[], Awaitable[Any]], *, urgent: bool = False,
+               spare: bool = False) -> None:
         self._pending[key] = fn
+        if spare:
+            self._spare.add(key)
+        else:
+            self._spare.discard(key)
         self.submitted[key] = self.submitted.get(key, 0) + 1
         if urgent:
             self._urgent.add(key)
@@ -283,13 +290,13 @@ class EditCoalescer:
         if task is None or task.done():
             self._tasks[key] = asyncio.create_task(self._worker(key))
 
-    def _spend(self, urgent: bool) -> float:
-        """Take one edit from the budget: 0.0 if taken, else the seconds until one is there. An urgent
-        edit is always taken (the bucket may go below zero: the others then wait longer)."""
+    def _spend(self, now_or_never: bool) -> float:
+        """Take one edit from the budget: 0.0 if taken, else the seconds until one is there. An edit
+        that may not wait is always taken (the bucket may go below zero: the spare ones then wait longer)."""
         now = self._clock()
         self._tokens = min(self.budget, self._tokens + (now - self._filled) * self.budget)
         self._filled = now
-        if urgent or self._tokens >= 1.0:
+        if now_or_never or self._tokens >= 1.0:
             self._tokens -= 1.0
             return 0.0
         return (1.0 - self._tokens) / self.budget
@@ -315,6 +322,7 @@ class EditCoalescer:
         self._last.pop(key, None)
         self._hold.pop(key, None)
         self._urgent.discard(key)
+        self._spare.discard(key)
         self._hurry.pop(key, None)
         self.edits.pop(key, None)
         self.submitted.pop(key, None)
@@ -338,7 +346,7 @@ class EditCoalescer:
                 continue  # an urgent edit may have come meanwhile: look again
             urgent = key in self._urgent
             if self.budget > 0:
-                short = self._spend(urgent)
+                short = self._spend(urgent or key not in self._spare)
                 if short > 0:  # over the request budget: wait a turn (a newer state may replace this one)
                     await asyncio.sleep(short)
                     continue
