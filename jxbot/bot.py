@@ -292,12 +292,15 @@ class EditCoalescer:
 
     def _spend(self, now_or_never: bool) -> float:
         """Take one edit from the budget: 0.0 if taken, else the seconds until one is there. An edit
-        that may not wait is always taken (the bucket may go below zero: the spare ones then wait longer)."""
+        that may not wait is always taken (the bucket may go below zero, a second's worth at most: the
+        spare ones then wait longer)."""
         now = self._clock()
         self._tokens = min(self.budget, self._tokens + (now - self._filled) * self.budget)
         self._filled = now
         if now_or_never or self._tokens >= 1.0:
-            self._tokens -= 1.0
+            # (the debt is capped at a second's worth: after a burst of panels the table messages wait
+            # about a second, not until every edit of the burst has been paid back)
+            self._tokens = max(-self.budget, self._tokens - 1.0)
             return 0.0
         return (1.0 - self._tokens) / self.budget
 

@@ -276,3 +276,10 @@ async def test_the_coalescer_keeps_the_bots_edits_within_its_budget_but_never_ho
     assert len(applied) == 62 and {n for n, _ in applied} == {f"t{k}" for k in range(60)} | {"offer", "turn"}
     took = max(at for _, at in applied)
     assert took >= (62 - 20) / 20 * 0.8  # the table messages came at the budget's pace, not at once
+    for k in range(200):  # a burst of 200 panel edits (they never wait) ...
+        co.submit(("panel", 10 + k), edit(f"p{k}"))
+    await co.flush()
+    t1 = asyncio.get_running_loop().time()
+    co.submit(("table", 0), edit("after"), spare=True)  # ... then a table message waits a second or so, not 10 s
+    await co.flush()
+    assert asyncio.get_running_loop().time() - t1 < 2.5
