@@ -248,11 +248,11 @@ class EditCoalescer:
     ``submit(key, fn, urgent=True)`` skips the interval (not a 429's wait): a claim offer goes out at
     once, still in order with the key's other edits (one edit in flight per key).
 
-    ``budget``: edits per second across every key (Discord allows a bot about 50 requests a second in
-    all). The edits submitted with ``spare=True`` (the table messages in the channels) take turns for it
-    (a token bucket of one second's worth; the newest state of a message replaces the one waiting); the
-    others (players' panels) never wait but count. When a busy bot would need more, the table pictures
-    simply update less often.
+    ``budget``: edits per second of the keys submitted with ``spare=True`` (the table messages in the
+    channels), all together: they take turns for it (a token bucket of one second's worth; the newest
+    state of a message replaces the one waiting). Discord allows a bot about 50 requests a second in
+    all; the players' panels (paced by the players themselves) and the sends use the rest. When a busy
+    bot would need more, the table pictures simply update less often.
     """
 
     def __init__(self, interval: float = 1.0, *, budget: float = 0.0,
@@ -290,17 +290,13 @@ class EditCoalescer:
         if task is None or task.done():
             self._tasks[key] = asyncio.create_task(self._worker(key))
 
-    def _spend(self, now_or_never: bool) -> float:
-        """Take one edit from the budget: 0.0 if taken, else the seconds until one is there. An edit
-        that may not wait is always taken (the bucket may go below zero, a second's worth at most: the
-        spare ones then wait longer)."""
+    def _spend(self) -> float:
+        """Take one edit from the budget: 0.0 if taken, else the seconds until one is there."""
         now = self._clock()
         self._tokens = min(self.budget, self._tokens + (now - self._filled) * self.budget)
         self._filled = now
-        if now_or_never or self._tokens >= 1.0:
-            # (the debt is capped at a second's worth: after a burst of panels the table messages wait
-            # about a second, not until every edit of the burst has been paid back)
-            self._tokens = max(-self.budget, self._tokens - 1.0)
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
             return 0.0
         return (1.0 - self._tokens) / self.budget
 
@@ -348,8 +344,8 @@ class EditCoalescer:
                     await asyncio.wait_for(ev.wait(), wait)
                 continue  # an urgent edit may have come meanwhile: look again
             urgent = key in self._urgent
-            if self.budget > 0:
-                short = self._spend(urgent or key not in self._spare)
+            if self.budget > 0 and key in self._spare and not urgent:
+                short = self._spend()
                 if short > 0:  # over the request budget: wait a turn (a newer state may replace this one)
                     await asyncio.sleep(short)
                     continue
