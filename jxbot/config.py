@@ -104,7 +104,7 @@ class Settings:
     starting_grant: int = 1000
     daily_amount: int = 100
     edit_interval: float = 1.0  # at most one edit per message per this many seconds
-    edit_budget: float = 30.0  # table-message edits per second, all channels (Discord: ~50 requests/s in all; 0: no limit)
+    edit_budget: float = 25.0  # table-message edits per second, all channels (Discord: ~50 requests/s in all; 0: no limit)
     computer_delay: float = 1.0  # pacing of computer moves, so people can follow them
     max_hands: int | None = None  # end every match after this many hands (None: the ruleset's match length)
     test_seed: int | None = None  # TESTS ONLY: every table's wall from this seed (predictable!)
