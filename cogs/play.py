@@ -559,7 +559,9 @@ class ChannelObserver:
             self._later.cancel()
             self._later = None
         self._picture_at = time.monotonic()
-        png = await render_async("table", self.view, table.lang)  # (fresh for every change, never changed in place)
+        # (fresh for every change, never changed in place); the table's first message is drawn in the lane
+        # players wait for: they are looking for it
+        png = await render_async("table", self.view, table.lang, urgent=table.table_message_id is None)
         files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
         ch = bot.get_partial_messageable(table.channel_id)
         if table.table_message_id is not None:
@@ -1112,7 +1114,7 @@ class PlayCog(commands.Cog):
             if ds.occupant.dm_ok is not False:
                 await interaction.followup.send(t("bot.ok.panel_sent", lang), ephemeral=True)
                 return
-        content, comps, png = await ds.build()
+        content, comps, png = await ds.build(urgent=True)  # (the player pressed for it and is waiting)
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
         await reply(interaction, content, view=comps, files=files)
         ds.ephemeral = interaction

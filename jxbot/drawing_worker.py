@@ -64,8 +64,11 @@ def main(argv: list[str]) -> int:
         else:
             png, cpu, error = draw(kind, view, lang)
             answer = (rid, png, cpu, error)
-        out.write(frame(answer))
-        out.flush()
+        try:
+            out.write(frame(answer))
+            out.flush()
+        except (BrokenPipeError, ConnectionError, OSError):
+            return 0  # the bot is gone (killed): nobody to answer, and nothing to say about it
 
 
 if __name__ == "__main__":
