@@ -9,7 +9,7 @@ and the operating system, not the GIL, decides who draws first:
 - the **now** lane: the pictures a player is waiting for (the panel answering a press, a panel with buttons
   to act on) — ``JXBOT_DRAW_PROCESSES`` processes at the bot's own priority;
 - the **later** lane: everything that can wait (table pictures, results, panels nobody acts on) — one
-  process at a lower priority (``nice`` +10), so it draws with the CPU the rest leaves.
+  process at a lower priority (``nice`` +3), so under load it yields to the rest, without starving.
 
 A worker is ``python -m jxbot.drawing_worker`` talking over its stdin/stdout pipes (length-prefixed
 pickles), read and written by the event loop itself: no thread in the bot per worker or per picture (a
@@ -39,7 +39,8 @@ from jxbot.drawing_worker import HEADER, frame
 
 log = logging.getLogger("jxbot.drawing")
 
-LATER_NICE = 10  # the later lane's niceness (Linux: it then gets ~1/10 of a core another process wants)
+LATER_NICE = 3  # the later lane's niceness (Linux: about half the share of a process at 0; +10 starved
+# its pictures for many seconds on a loaded machine, a resumed table's panels among them)
 
 
 # ------------------------------------------------------------------------------------------- the drawing
