@@ -590,9 +590,11 @@ def configure_endpoints(api_base: str | None) -> None:
     discord_endpoints.configure(api_base)
 
 
-def run_bot(settings: Settings, *, sync: bool = True) -> int:
+def run_bot(settings: Settings, make_bot: Callable[..., JxBot], *, sync: bool = True) -> int:
     """Open the store, then log in and run until stopped. A store that cannot be opened (a schema or
-    scope this program refuses, an unreadable file) ends the start-up before the login: one line, exit 2."""
+    scope this program refuses, an unreadable file) ends the start-up before the login: one line, exit 2.
+    ``make_bot`` is :func:`jxbot.cluster.bot.make_bot` (JxBot, or the sharded one: the caller passes it,
+    the cluster being built on this module, docs/architecture.md)."""
     log.info("starting with settings:\n%s", settings.describe())  # the token shows as (set)
     configure_endpoints(settings.discord_api_base)
     # The store's and the drawing threads release the GIL around every SQLite step and most Pillow calls,
@@ -600,12 +602,12 @@ def run_bot(settings: Settings, *, sync: bool = True) -> int:
     # queued every table's moves behind the store thread. 0.5 ms keeps those hand-backs short.
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        return asyncio.run(_serve(settings, sync))
+        return asyncio.run(_serve(settings, sync, make_bot))
     except KeyboardInterrupt:
         return 0
 
 
-async def _serve(settings: Settings, sync: bool) -> int:
+async def _serve(settings: Settings, sync: bool, make_bot: Callable[..., JxBot]) -> int:
     import sqlite3
 
     import asyncpg
@@ -620,8 +622,6 @@ async def _serve(settings: Settings, sync: bool) -> int:
             hint = " (set SILVER_SCOPE to the database's scope; switching needs a migration of balances)"
         print(f"jxbot: database {settings.db_shown}: {exc}{hint}", file=sys.stderr)
         return 2
-    from jxbot.cluster.bot import make_bot
-
     bot = make_bot(settings, store=store, sync=sync)  # JxBot, or the sharded one with --shards
     loop = asyncio.get_running_loop()
 

@@ -17,6 +17,32 @@ class ConfigError(ValueError):
     """A setting has a value that cannot be used; the message names the setting."""
 
 
+def parse_shard_ids(text: str, shard_count: int | None, name: str = "--shards") -> tuple[int, ...]:
+    """Shard ids (``JXBOT_SHARD_IDS``, ``--shards``; jxbot/cluster/shards.py uses them):
+    ``"0-3"``, ``"0,2,5"``, ``"0-1,4"`` → sorted, distinct shard ids, each below ``shard_count``."""
+    if shard_count is None:
+        raise ConfigError(f"{name} needs a shard count (--shard-count / JXBOT_SHARD_COUNT)")
+    out: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        lo_s, dash, hi_s = part.partition("-")
+        try:
+            lo = int(lo_s)
+            hi = int(hi_s) if dash else lo
+        except ValueError:
+            raise ConfigError(f"{name} must be shard ids such as 0-3 or 0,2,5, not {text!r}") from None
+        if lo > hi or lo < 0:
+            raise ConfigError(f"{name}: {part!r} is not a range of shard ids")
+        if hi >= shard_count:
+            raise ConfigError(f"{name}: shard {hi} does not exist with a shard count of {shard_count} "
+                              f"(ids are 0 to {shard_count - 1})")
+        out.update(range(lo, hi + 1))
+    if not out:
+        raise ConfigError(f"{name} names no shard")
+    return tuple(sorted(out))
+
+
 def parse_dotenv(text: str) -> dict[str, str]:
     """Parse ``.env`` text. Unknown syntax on a line is an error naming the line number."""
     out: dict[str, str] = {}
@@ -204,8 +230,6 @@ class Settings:
         if (v := get("JXBOT_SHARD_COUNT")) is not None:
             kw["shard_count"] = _int("JXBOT_SHARD_COUNT", v, lo=1, hi=4096)
         if (v := get("JXBOT_SHARD_IDS")) is not None:
-            from jxbot.cluster.shards import parse_shard_ids
-
             kw["shard_ids"] = parse_shard_ids(v, kw.get("shard_count"), "JXBOT_SHARD_IDS")  # type: ignore[arg-type]
         s = cls(**kw)  # type: ignore[arg-type]
         if not s.min_stake <= s.default_stake <= s.max_stake:
