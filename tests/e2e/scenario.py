@@ -17,6 +17,7 @@ from typing import Any
 
 from tests.e2e.double import Channel, DiscordDouble, Guild, Message
 from tests.e2e.players import AutoPlayer, Panel, Player, Style, choose, message_text, tile_names
+from tests.e2e.recording import on_bot_message
 
 REPO = Path(__file__).resolve().parents[2]
 # the bot under test: `jxbot run` (JXBOT_E2E_ARGV overrides it, e.g. to try a patched entry point)
@@ -62,7 +63,6 @@ class Recorder:
     def __init__(self, double: DiscordDouble) -> None:
         self.double = double
         self.versions: list[Version] = []
-        post, edit = double.post_message, double.edit_message
 
         def rec(msg: Message) -> None:
             ch = double.channels.get(msg.channel_id)
@@ -71,19 +71,7 @@ class Recorder:
             self.versions.append(Version(msg.id, msg.channel_id, public, dm_user, msg.ephemeral_for,
                                          message_text(msg), msg.image(), len(msg.attachments)))
 
-        def post_message(*a: Any, **kw: Any) -> Message:
-            msg = post(*a, **kw)
-            if msg.author.id == double.bot.id:
-                rec(msg)
-            return msg
-
-        def edit_message(msg: Message, *a: Any, **kw: Any) -> Message:
-            out = edit(msg, *a, **kw)
-            rec(out)
-            return out
-
-        double.post_message = post_message  # type: ignore[method-assign]
-        double.edit_message = edit_message  # type: ignore[method-assign]
+        on_bot_message(double, rec)
 
     def public(self) -> list[Version]:
         return [v for v in self.versions if v.public]
