@@ -42,12 +42,18 @@ class Occupant:
 class TableConfig:
     stake: int = 5
     ruleset: str = "jiaxing"
-    rounds: int = 1
+    rounds: int | None = None  # None: the ruleset's match length (a caishen match is one 版: four rounds)
     fee: int = 1
     claim_window: float = 5.0
     turn_seconds: float = 20.0
     contract_seconds: float = 15.0
     level: str = "normal"  # computer players added without a level (jxbot.ai levels)
+
+    def __post_init__(self) -> None:
+        if self.rounds is None:  # the ruleset object says how long its match is (RULES B11)
+            from jxbot.table.seats import default_rounds
+
+            self.rounds = default_rounds(self.ruleset)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

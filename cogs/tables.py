@@ -93,6 +93,7 @@ class SeatsDisagree(Exception):
 
 
 # Two full cycles of the winds: a caishen table then reaches its reseat after the first 版 of four rounds.
+# (Without ``rounds`` a table plays its ruleset's match: TableConfig asks the ruleset object.)
 MAX_ROUNDS = 8
 
 class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # type: ignore[call-arg]
@@ -285,7 +286,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                            level=ls("bot.opt.level.desc"))
     @app_commands.choices(ruleset=RULESET_CHOICES, level=LEVEL_CHOICES)
     async def create(self, interaction: discord.Interaction, stake: int | None = None, ruleset: str = "jiaxing",
-                     rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 1, level: str | None = None) -> None:
+                     rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
+                     level: str | None = None) -> None:
         lang = lang_of(interaction)
         missing = missing_permissions(interaction.app_permissions)
         if missing:
@@ -304,7 +306,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if rulesets.find(ruleset) is None:
             await reply(interaction, t("bot.err.unknown_ruleset", lang, name=ruleset))
             return
-        if not 1 <= rounds <= MAX_ROUNDS:
+        if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:  # None: the ruleset's match length
             await reply(interaction, t("bot.err.rounds_range", lang, hi=MAX_ROUNDS))
             return
         level = level or gs.get("computer_level", "normal")  # the server default (/admin settings)
