@@ -40,6 +40,16 @@ register({
     },
 })
 
+register({
+    "bot.table.seats_mismatch": {
+        "zh": "牌桌 {table} 重启后无法恢复：保存下来的座位对不上谁坐哪一家。为了不让任何人看到别人的牌，这一局暂停："
+              "没有人输赢银子，离开也不算逃跑。座位已经释放，可以用 /麻将 开桌 重新开一桌。",
+        "en": "Table {table} could not be resumed after the restart: its saved seats disagree about who sits "
+              "where. So that nobody is shown another seat's tiles, this hand is suspended: nobody wins or loses "
+              "silver and leaving is not an escape. The seats are free: /mahjong create opens a new table.",
+    },
+})
+
 VOID_SETTLEMENT = SimpleNamespace(transfers=(), deltas=(0, 0, 0, 0), house_delta=0)
 
 
@@ -55,14 +65,16 @@ async def _tell(bot: Any, channel_id: int, text: str) -> None:
         log.warning("could not post to channel %s", channel_id)
 
 
-async def suspend_table(cog: Any, table: Any, error: BaseException) -> None:
-    """The table's runner died with ``error``: suspend the table (see the module docstring)."""
+async def suspend_table(cog: Any, table: Any, error: BaseException, *, key: str = "bot.table.suspended",
+                        runner_state: dict | None = None) -> None:
+    """The table's runner died with ``error``: suspend the table (see the module docstring). ``key``: the
+    message the channel and the panels get; ``runner_state``: the state to keep when no runner was built
+    (a resume refused, cogs/tables.py)."""
     if cog.manager.get(table.id) is not table:
         return  # already closed or suspended
     session = table.session
     runner = session.runner if session is not None else None
-    runner_state = None
-    hand_id = None
+    hand_id = runner_state.get("hand_id") if runner_state else None
     if runner is not None:
         try:
             runner_state = runner.state()
@@ -80,11 +92,11 @@ async def suspend_table(cog: Any, table: Any, error: BaseException) -> None:
         except Exception:
             log.exception("table %s: marking it suspended in the store failed", table.id)
     await cog.close_table(table)  # the bot forgets it: seats free, the channel open, the store row closed
-    await _tell(cog.bot, table.channel_id, t("bot.table.suspended", table.lang, table=table.id))
-    await _retire_panels(cog.bot, table)
+    await _tell(cog.bot, table.channel_id, t(key, table.lang, table=table.id))
+    await _retire_panels(cog.bot, table, key)
 
 
-async def _retire_panels(bot: Any, table: Any) -> None:
+async def _retire_panels(bot: Any, table: Any, key: str = "bot.table.suspended") -> None:
     """Each player's DM panel says the table stopped and loses its buttons (no edit still queued for it
     may bring them back)."""
     for seat, (channel_id, message_id) in sorted(table.panels.items()):
@@ -93,7 +105,7 @@ async def _retire_panels(bot: Any, table: Any) -> None:
         lang = getattr(occ, "lang", None) or table.lang
         try:
             await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
-                content=t("bot.table.suspended", lang, table=table.id), view=None,
+                content=t(key, lang, table=table.id), view=None,
                 allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.info("table %s: the panel of seat %d could not be edited", table.id, seat)

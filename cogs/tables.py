@@ -88,7 +88,12 @@ RULESET_CHOICES = ruleset_choices()
 LEVEL_CHOICES = [app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES]
 
 
+class SeatsDisagree(Exception):
+    """A stored table whose lobby seats and runner seats name different players (docs/table.md)."""
+
+
 # Two full cycles of the winds: a caishen table then reaches its reseat after the first 版 of four rounds.
+# (Without ``rounds`` a table plays its ruleset's match: TableConfig asks the ruleset object.)
 MAX_ROUNDS = 8
 
 class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # type: ignore[call-arg]
@@ -281,7 +286,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                            level=ls("bot.opt.level.desc"))
     @app_commands.choices(ruleset=RULESET_CHOICES, level=LEVEL_CHOICES)
     async def create(self, interaction: discord.Interaction, stake: int | None = None, ruleset: str = "jiaxing",
-                     rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 1, level: str | None = None) -> None:
+                     rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
+                     level: str | None = None) -> None:
         lang = lang_of(interaction)
         missing = missing_permissions(interaction.app_permissions)
         if missing:
@@ -300,7 +306,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if rulesets.find(ruleset) is None:
             await reply(interaction, t("bot.err.unknown_ruleset", lang, name=ruleset))
             return
-        if not 1 <= rounds <= MAX_ROUNDS:
+        if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:  # None: the ruleset's match length
             await reply(interaction, t("bot.err.rounds_range", lang, hi=MAX_ROUNDS))
             return
         level = level or gs.get("computer_level", "normal")  # the server default (/admin settings)
@@ -666,6 +672,21 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             await self.do_start(interaction, table)
 
     # ------------------------------------------------------------------ restart
+    async def _seats_agree(self, table: Table, runner_state: Any) -> bool:
+        """Before a running table is resumed: every human the lobby seats must be the player the runner
+        holds at that seat. If not, the table is suspended (cogs/suspend.py) with a message saying so,
+        instead of binding anyone to another seat's hand. True when they agree."""
+        if table.state != "running" or not isinstance(runner_state, dict):
+            return True
+        bad = table.seats_differ(list(runner_state.get("seats") or []))
+        if not bad:
+            return True
+        log.error("table %s not resumed: its lobby and runner seats disagree at seats %s", table.id, bad)
+        from cogs.suspend import suspend_table
+
+        await suspend_table(self, table, SeatsDisagree(), key="bot.table.seats_mismatch", runner_state=runner_state)
+        return False
+
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         if not self._resumed:
@@ -707,6 +728,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if claim is not None and not await claim(rec):
             return False  # another process still holds its lease: resumed here once it lapses (cogs/cluster.py)
         self.manager.add(table)
+        if not await self._seats_agree(table, state.get("runner")):
+            return False
         store = self.bot.store
         if table.hold and store is not None and hasattr(store, "hold"):  # holds live in memory: re-install
             for uid in [o.user_id for _, o in table.humans if o.user_id is not None] + sorted(table.escapers):
