@@ -1135,6 +1135,8 @@ class PlayCog(commands.Cog):
         sent = await reply(interaction, content, view=comps, files=files)
         if sent is not None:
             table.bind_panel(interaction.user.id, sent)  # the ephemeral panel: its buttons are taken from it
+        else:  # Discord did not name the message: its buttons answer "expired"; Show my hand opens another
+            log.warning("table %s: the ephemeral panel's message id is unknown; it is not bound", table.id)
         ds.ephemeral = interaction
 
 
