@@ -88,6 +88,11 @@ class Table:
     hold: int = 0
     # players who escaped the running hand: their hold stays until that hand is settled
     escapers: set[int] = field(default_factory=set)
+    # not saved: user -> ids of the panel messages (DM or ephemeral) this process sent that user at this table
+    # (the current DM panel is also in ``panels``, which is saved); a seat's buttons are taken only there
+    panel_messages: dict[int, set[int]] = field(default_factory=dict)
+    # not saved: this table's table messages this process posted (their Show my hand button is taken)
+    table_messages: set[int] = field(default_factory=set)
 
     # ---- seats
     def seat_of(self, user_id: int) -> int | None:
@@ -224,6 +229,21 @@ class Table:
             else:
                 self.nonces[seat] = max(self.nonces.get(seat, 0), self.nonce_floor.pop(seat, 0)) + 1
         return self.nonces.get(seat, 0)
+
+    # ---- component binding (cogs/binding.py)
+    def bind_panel(self, user_id: int, message_id: int) -> None:
+        """``message_id`` carries a panel of ``user_id``'s seat: their seat's buttons are taken from it."""
+        self.panel_messages.setdefault(user_id, set()).add(message_id)
+
+    def is_panel(self, user_id: int, message_id: int | None) -> bool:
+        """``message_id`` is one of ``user_id``'s panel messages at this table (the saved DM panel, or
+        one this process sent them)."""
+        if message_id is None:
+            return False
+        if message_id in self.panel_messages.get(user_id, ()):
+            return True
+        return any(where[1] == message_id and self.panel_users.get(seat) == user_id
+                   for seat, where in self.panels.items())
 
     # ---- persistence
     def to_json(self) -> dict[str, Any]:

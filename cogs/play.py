@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from cogs.binding import pressed_id, pressed_on, refuse
 from cogs.lobby import Table
 from jxbot import drawing, rulesets
 from jxbot.ai.strings import computer_name
@@ -444,6 +445,7 @@ class DiscordSeat:
         occ.dm_ok = True
         table.panels[self.seat] = (msg.channel.id, msg.id)
         table.panel_users[self.seat] = uid
+        table.bind_panel(uid, msg.id)  # an older copy keeps working while its buttons still hold
         self._pushed = sig
         self._delivered(offer)
 
@@ -582,6 +584,7 @@ class ChannelObserver:
                 table.table_message_id = None
         msg = await ch.send(content=content, view=self.components(), files=files)
         table.table_message_id = msg.id
+        table.table_messages.add(msg.id)  # its Show my hand is taken from it (cogs/binding.py)
         self._shown, self._text_shown = sig, content
         await self.session.cog.save(table)  # a restart finds this message (and retires it)
         old, self.retire = self.retire, None
@@ -628,7 +631,8 @@ class ChannelObserver:
                 view.add_item(b)
         try:
             kw: dict[str, Any] = {"view": view} if view is not None else {}
-            await ch.send(content="\n".join(lines), files=files, **kw)
+            posted = await ch.send(content="\n".join(lines), files=files, **kw)
+            self.session.result_message_id = posted.id  # its Next is taken from it alone
         except discord.HTTPException:
             log.exception("posting the result of table %s failed", table.id)
         # the next hand gets a new table message below the result; the old one stays as it ended
@@ -717,6 +721,7 @@ class Session:
         self._dm: dict[int, discord.abc.Messageable] = {}
         self.next_votes: set[int] = set()  # humans who pressed Next after the last hand
         self._reseat_untold = False  # the seats moved (move_seats); reseat() has yet to tell and redraw
+        self.result_message_id: int | None = None  # the last result message (its Next button)
         self.hand_no = 0
         self.seed: int | str | None = cog.seed  # None: a fresh secret seed (TablesCog.table_seed)
 
@@ -996,6 +1001,8 @@ class PlayCog(commands.Cog):
             return "bot.err.not_your_seat"
         if cid.nonce != _b36(table.nonces.get(cid.seat, 0)):
             return "bot.err.stale"
+        if not table.is_panel(interaction.user.id, pressed_id(interaction)):
+            return "bot.err.stale"  # a seat's button is taken only from that player's own panel message
         return table, table.session
 
     async def on_action(self, interaction: discord.Interaction, cid: CustomId) -> None:
@@ -1049,6 +1056,9 @@ class PlayCog(commands.Cog):
         if occ is None or occ.user_id != interaction.user.id:
             await reply(interaction, t("bot.err.not_your_seat", lang))
             return
+        if not table.is_panel(interaction.user.id, pressed_id(interaction)):
+            await refuse(interaction, cid.verb)
+            return
         ds = table.session.seats.get(cid.seat)
         if ds is None or interaction.message is None:
             await interaction.response.defer()
@@ -1078,6 +1088,9 @@ class PlayCog(commands.Cog):
         if table is None or session is None or cid.nonce != _b36(session.hand_no) or session.runner.hand_running:
             await reply(interaction, t("bot.err.stale", lang))
             return
+        if not pressed_on(interaction, session.result_message_id):
+            await refuse(interaction, cid.verb)
+            return
         seat = table.seat_of(interaction.user.id)
         if seat is None or seat not in session.seats:
             await reply(interaction, t("bot.err.not_seated", lang))
@@ -1096,6 +1109,9 @@ class PlayCog(commands.Cog):
         table = self.tables.manager.get(cid.table)
         if table is None or table.session is None:
             await reply(interaction, t("bot.err.stale", lang))
+            return
+        if not pressed_on(interaction, table.table_message_id, *table.table_messages):
+            await refuse(interaction, cid.verb)
             return
         await self.show_hand(interaction, table)
 
@@ -1121,7 +1137,11 @@ class PlayCog(commands.Cog):
                 return
         content, comps, png = await ds.build(urgent=True)  # (the player pressed for it and is waiting)
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
-        await reply(interaction, content, view=comps, files=files)
+        sent = await reply(interaction, content, view=comps, files=files)
+        if sent is not None:
+            table.bind_panel(interaction.user.id, sent)  # the ephemeral panel: its buttons are taken from it
+        else:  # Discord did not name the message: its buttons answer "expired"; Show my hand opens another
+            log.warning("table %s: the ephemeral panel's message id is unknown; it is not bound", table.id)
         ds.ephemeral = interaction
 
 

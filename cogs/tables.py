@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
+from cogs.binding import pressed_on, refuse
 from cogs.lobby import LobbyError, Table, TableConfig, TableManager
 from cogs.play import PlayCog, Session, StoreSink, status_text
 from jxbot import rulesets
@@ -661,6 +662,9 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         lang = lang_of(interaction)
         if table is None or table.lobby_message_id is None or table.state == "ended":
             await reply(interaction, t("bot.err.stale", lang))
+            return
+        if not pressed_on(interaction, table.lobby_message_id):  # only from the table's own lobby message
+            await refuse(interaction, cid.verb)
             return
         if cid.verb == "join":
             await self.do_join(interaction, table)

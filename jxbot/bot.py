@@ -153,19 +153,21 @@ def lang_of(interaction: discord.Interaction) -> str:
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
-                **kw: Any) -> None:
-    """Answer an interaction whether or not it has been acknowledged yet."""
+                **kw: Any) -> int | None:
+    """Answer an interaction whether or not it has been acknowledged yet. Returns the id of the message
+    sent (None when Discord did not say), so a message carrying components can be bound to them."""
     try:
         if take_response(interaction):
-            await interaction.response.send_message(content, ephemeral=ephemeral, **kw)
-            return
+            sent = await interaction.response.send_message(content, ephemeral=ephemeral, **kw)
+            return getattr(sent, "message_id", None)
     except discord.InteractionResponded:
         pass
     except discord.HTTPException as exc:
         if exc.code != ALREADY_ACKNOWLEDGED:  # the 2 s guard acknowledged it at the same moment
             raise
     await after_guard(interaction)
-    await interaction.followup.send(content or "", ephemeral=ephemeral, **kw)
+    msg = await interaction.followup.send(content or "", ephemeral=ephemeral, **kw)
+    return getattr(msg, "id", None)
 
 
 def take_response(interaction: discord.Interaction) -> bool:
