@@ -672,6 +672,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if not self._resumed:
             self._resumed = True
             try:
+                if self.bot.settings.test_resume_delay:  # tests only: the readiness window held open
+                    await asyncio.sleep(self.bot.settings.test_resume_delay)
                 n = await self.resume_all()
                 if n:
                     log.info("resumed %d tables", n)
