@@ -112,47 +112,39 @@ async def _retire_panels(bot: Any, table: Any, key: str = "bot.table.suspended")
 
 
 def over_tables(running: list[Any]) -> set[str]:
-    """Ids of the store's running tables that no longer run: marked suspended, or (when the store failed
-    together with the table, so the mark could not be written) superseded by a newer running table in the
-    same channel or with one of its players — which only a freed, suspended table can be."""
-    over: set[str] = set()
-    channels: set[int] = set()
-    users: set[int] = set()
-    for rec in sorted(running, key=lambda r: (r.created_at, r.table_id), reverse=True):  # newest first
-        state = rec.state or {}
-        if state.get("suspended"):
-            over.add(rec.table_id)
-            continue
-        seats = (state.get("bot_table") or {}).get("seats") or []
-        people = {int(o["user_id"]) for o in seats if o and not o.get("is_computer") and o.get("user_id")}
-        if rec.channel_id in channels or people & users:
-            over.add(rec.table_id)
-            continue
-        channels.add(rec.channel_id)
-        users |= people
-    return over
+    """Ids of the store's running tables that no longer run: those marked suspended (the close after the
+    mark did not reach the store). Nothing else: a table another one seems to "supersede" (a newer table
+    in its channel or with one of its players) may be the live one, and a table opened during a restart
+    window must never make a running table's hand void (issue 24)."""
+    return {rec.table_id for rec in running if (rec.state or {}).get("suspended")}
 
 
 async def void_suspended(cog: Any, default_lang: str = "zh", owns: Any = None) -> int:
-    """At start: settle as void every open hand whose table no longer runs (suspended, or closed by a
-    failure that could not even be recorded). Returns how many hands were voided. ``owns(guild_id)``:
-    only those guilds' tables and hands (the others belong to other processes; jxbot.cluster)."""
+    """At start: settle as void every open hand whose table is closed (suspended, or closed by a failure).
+    Returns how many hands were voided. ``owns(guild_id)``: only those guilds' tables and hands (the others
+    belong to other processes; jxbot.cluster).
+
+    Each void is conditional in the store (``settle_hand(..., abandoned_only=True)``): the hand's table is
+    read, locked, in the same transaction that settles the hand, and a table still running — resumed,
+    saved or dealt meanwhile, here or by another process — keeps its hand (``HandLive``)."""
     store = cog.bot.store
     if store is None or not hasattr(store, "open_hands"):
         return 0
-    everywhere = await store.running_tables()
-    running = [r for r in everywhere if owns is None or owns(r.guild_id)]
-    over = over_tables(running)
-    for tid in over:  # marked suspended (or superseded) but the close did not reach the store
-        await store.close_table(tid)
-    live = {r.table_id for r in everywhere} - over
+    for rec in await store.running_tables():
+        if (owns is None or owns(rec.guild_id)) and (rec.state or {}).get("suspended"):
+            # marked suspended but the close did not reach the store (closed only if the mark is still there)
+            await store.close_table(rec.table_id, if_suspended=True)
+    from jxbot.store import HandLive
+
     n = 0
     for h in await store.open_hands():
-        if h.table_id is None or h.table_id in live:
+        if h.table_id is None or (owns is not None and not owns(h.guild_id)):
             continue
         try:
             await store.settle_hand(h.hand_id, h.guild_id, list(h.seats), VOID_SETTLEMENT,
-                                    void_result(h.hand_id, h.table_id, "table_error"))
+                                    void_result(h.hand_id, h.table_id, "table_error"), abandoned_only=True)
+        except HandLive:
+            continue  # its table runs: not abandoned
         except Exception:
             log.exception("voiding hand %s failed", h.hand_id)
             continue

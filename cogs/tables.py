@@ -110,6 +110,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         self._resumed = False
         self._background: set[asyncio.Task[None]] = set()  # DM setups running outside the table locks
         self.manager.on_release = self._release_hold
+        bot.hold_start("tables")  # the readiness gate stays closed until on_ready has resumed the tables
         for verb in ("join", "leave", "addbot", "start"):
             bot.register_button(verb, self.on_lobby_button)
         super().__init__()
@@ -695,9 +696,15 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     async def on_ready(self) -> None:
         if not self._resumed:
             self._resumed = True
-            n = await self.resume_all()
-            if n:
-                log.info("resumed %d tables", n)
+            try:
+                if self.bot.settings.test_resume_delay:  # tests only: the readiness window held open
+                    await asyncio.sleep(self.bot.settings.test_resume_delay)
+                n = await self.resume_all()
+                if n:
+                    log.info("resumed %d tables", n)
+            finally:  # the readiness gate opens once every table is back (docs/bot.md)
+                self.bot.dispatch("tables_resumed")
+                self.bot.start_done("tables")
 
     async def resume_all(self) -> int:
         """Rebuild every running table from the store and tell its channel. Returns how many."""
@@ -711,7 +718,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         except Exception:
             log.exception("voiding the hands of suspended tables failed")
         n = 0
-        for rec in await store.running_tables():  # (the suspended ones were closed just above)
+        # newest first: of two that clash (cogs/tables.py _clash) the one opened after the other stopped runs
+        for rec in reversed(await store.running_tables()):  # (the suspended ones were closed just above)
             if not self.bot.owns_guild(rec.guild_id):
                 continue  # another process holds this guild's shard: its table is that process's
             try:
@@ -719,6 +727,20 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             except Exception:
                 log.exception("could not resume table %s", getattr(rec, "table_id", rec))
         return n
+
+    def _clash(self, table: Table) -> tuple[str, str] | None:
+        """(what, other table id) when a table being resumed would share its channel or a player with a
+        table already here. The store can hold such a pair only when a table's suspension could not be
+        recorded (and its channel and seats were reused): which one is abandoned is not provable, so the
+        other is simply not resumed (nothing is voided on a guess)."""
+        other = self.manager.in_channel(table.channel_id)
+        if other is not None and other.id != table.id:
+            return "its channel", other.id
+        for _, occ in table.humans:
+            other = self.manager.of_user(occ.user_id) if occ.user_id is not None else None
+            if other is not None and other.id != table.id:
+                return f"its player {occ.user_id}", other.id
+        return None
 
     async def _resume(self, rec: Any) -> bool:
         state = rec.state or {}
@@ -728,6 +750,13 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         table = Table.from_json(tj)
         if self.manager.get(table.id) is not None:
             return False  # opened in this process before on_ready: live, not a leftover of a restart
+        if state.get("suspended"):
+            return False  # stopped on an error (cogs/suspend.py): never run again
+        clash = self._clash(table)
+        if clash is not None:  # two running tables in one channel or with one player: neither is voided
+            log.error("table %s not resumed: %s also runs table %s (left running in the store for an operator)",
+                      table.id, clash[0], clash[1])
+            return False
         claim = self.bot.table_claimer
         if claim is not None and not await claim(rec):
             return False  # another process still holds its lease: resumed here once it lapses (cogs/cluster.py)

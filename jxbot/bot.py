@@ -30,7 +30,7 @@ from jxbot import (
     drawing,
 )
 from jxbot.config import Settings
-from jxbot.i18n import has, norm_lang, t
+from jxbot.i18n import has, norm_lang, register, t
 
 log = logging.getLogger("jxbot.bot")
 
@@ -228,10 +228,43 @@ def _cancel_guard(interaction: discord.Interaction) -> None:
         task.cancel()
 
 
+# --------------------------------------------------------------------------------------------------
+# the readiness gate (docs/bot.md, "Starting up: the readiness gate")
+
+register({
+    "bot.err.starting": {
+        "zh": "机器人正在启动，牌桌还在恢复中，请几秒钟后再试。",
+        "en": "The bot is starting up and its tables are being resumed: try again in a few seconds.",
+    },
+})
+
+# commands that stay open while the process starts: they read only what no resume changes (the rules, the
+# score calculator, balances and settled hands; a replay refuses a hand still in play) — every other
+# command, and every button, touches a table or silver and waits for the gate
+OPEN_AT_START = frozenset(("bot.cmd.rules.name", "bot.cmd.score.name", "bot.cmd.balance.name",
+                           "bot.cmd.leaderboard.name", "bot.cmd.stats.name", "bot.cmd.history.name",
+                           "bot.cmd.replay.name", "bot.cmd.verify.name"))
+
+
+# buttons likewise: the replay viewer's (a settled hand's pictures; a hand still in play is refused)
+OPEN_VERBS_AT_START = frozenset(("replay", "rp", "rps", "rpgo", "fair"))
+
+
+def open_at_start(command: Any) -> bool:
+    """May this app command run before the process's tables are resumed?"""
+    name = getattr(command, "name", None)
+    return name is not None and any(t(key, "en") == name for key in OPEN_AT_START)
+
+
 class JxTree(app_commands.CommandTree):
-    """The command tree: every slash command gets an acknowledgement guard."""
+    """The command tree: every slash command gets an acknowledgement guard; while the process starts
+    (its tables not resumed yet) a command that touches a table or silver is refused, politely."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        client = interaction.client
+        if isinstance(client, JxBot) and client.starting and not open_at_start(interaction.command):
+            await client.refuse_starting(interaction)
+            return False
         ack_later(interaction)
         return True
 
@@ -440,6 +473,37 @@ class JxBot(commands.Bot):
 
         self.press_times = PressTimes(settings.lag_log)  # where a press's time goes (JXBOT_LAG_LOG)
         self._buttons: dict[str, ButtonHandler] = {}
+        # the readiness gate: what start-up still waits for ("tables": the resume, "leases": jxbot.cluster);
+        # nothing touching a table or silver runs until it is empty (docs/bot.md)
+        self._starting: set[str] = set()
+        self._gate_armed = False  # set by login(): a bot driven without a gateway (unit tests) has no window
+        self.refused_starting = 0  # interactions told "starting up" (observability and tests)
+
+    # -- the readiness gate
+    @property
+    def starting(self) -> bool:
+        """True from the connection until every table of this process is resumed (seats, holds, leases)."""
+        return self._gate_armed and bool(self._starting)
+
+    async def login(self, token: str) -> None:
+        self._gate_armed = True  # before the gateway connects: interactions may come before on_ready
+        await super().login(token)
+
+    def hold_start(self, what: str) -> None:
+        """Keep the gate closed until :meth:`start_done` ``(what)`` (called before the gateway connects)."""
+        self._starting.add(what)
+
+    def start_done(self, what: str) -> None:
+        if what in self._starting:
+            self._starting.discard(what)
+            if not self._starting:
+                log.info("ready: every table resumed; commands and buttons open (%d refused while starting)",
+                         self.refused_starting)
+
+    async def refuse_starting(self, interaction: discord.Interaction) -> None:
+        self.refused_starting += 1
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, t("bot.err.starting", lang_of(interaction)))
 
     # -- buttons
     def register_button(self, verb: str, handler: ButtonHandler) -> None:
@@ -453,6 +517,9 @@ class JxBot(commands.Bot):
             return
         if self.press_forwarder is not None and await self.press_forwarder(interaction, cid):
             return  # a DM press for a table another process runs: forwarded to it (jxbot.cluster)
+        if self.starting and cid.verb not in OPEN_VERBS_AT_START:  # the gate: no press on a table not resumed yet
+            await self.refuse_starting(interaction)
+            return
         ack_later(interaction, update=True)
         try:
             await handler(interaction, cid)

@@ -112,7 +112,7 @@ async def start_world(double: DiscordDouble, start_bot: Any, tmp: Path, names: S
         await double.wait_commands(timeout=30)
         await double.wait_ready(timeout=30)
         if wait_ready:  # the bot's on_ready work (resuming tables) runs ~2 s after READY
-            await bot.wait_log("logged in as", timeout=15)
+            await bot.wait_log("ready: every table resumed", timeout=30)  # the readiness gate open
     except TimeoutError:
         raise AssertionError(f"the bot did not come up:\n{bot.tail()}") from None
     return World(double, guild, channel, players, bot, db, recorder)
