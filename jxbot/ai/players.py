@@ -126,6 +126,11 @@ class ComputerPlayer:
         self._new_hand(view)
         if len(actions) == 1:
             return action_from_json(actions[0])
+        if view["seats"][view["viewer"]].get("escaped"):
+            # RULES A10: an escaped seat always persists (坚持), so an escape never lowers what it owes
+            persist = next((a for a in actions if a["type"] == PERSIST), None)
+            if persist is not None:
+                return action_from_json(persist)
         tb = _Table(view)
         a = self._decide(tb)
         return action_from_json(a)
