@@ -79,7 +79,7 @@ class Person:
     confirms_delivery = True
 
     def __init__(self, session: Any, seat: int) -> None:
-        from cogs.play import DiscordSeat
+        from jxbot.shell.seat import DiscordSeat
 
         self.ds = DiscordSeat(session, seat)
         self.session = session
@@ -90,7 +90,8 @@ class Person:
 
     def _build(self) -> None:
         """DiscordSeat.build without the picture."""
-        from cogs.play import action_keys, panel_components, panel_text
+        from jxbot.shell.buttons import action_keys, panel_components
+        from jxbot.shell.texts import panel_text
 
         ds, table = self.ds, self.session.table
         view = ds.view or {}
@@ -144,13 +145,13 @@ class Channel:
     """The channel: the bot's ChannelObserver (notify, signature, status text)."""
 
     def __init__(self, session: Any) -> None:
-        from cogs.play import ChannelObserver
+        from jxbot.shell.observer import ChannelObserver
 
         self.obs = ChannelObserver(session)
         self.session = session
 
     async def notify(self, view: dict, note: dict | None) -> None:
-        from cogs.play import status_text
+        from jxbot.shell.texts import status_text
 
         obs = self.obs
         await obs.notify(view, note)
@@ -207,8 +208,8 @@ class _Tee:
 
 
 def _table(k: int, lang: str) -> Any:
-    from cogs.lobby import Occupant, Table
-    from cogs.lobby import TableConfig as LobbyConfig
+    from jxbot.shell.lobby import Occupant, Table
+    from jxbot.shell.lobby import TableConfig as LobbyConfig
 
     t = Table(id=f"m{k}", guild_id=1, channel_id=1, owner_id=1, config=LobbyConfig(), lang=lang)
     t.seats = [Occupant(1000 + k, f"p{k}", lang=lang)] + [
@@ -237,7 +238,7 @@ async def _run(tables: int, hands: int, store_dir: str | None = None) -> dict:
         sink = MemorySink()
         kw: dict[str, Any] = {}
         if store is not None:
-            from cogs.play import StoreSink
+            from jxbot.shell.session import StoreSink
 
             kw["sink"] = StoreSink(store, session.table)
             await kw["sink"].table_state(f"m{k}", {})  # the bot saves a table when it is created

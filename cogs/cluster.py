@@ -26,10 +26,10 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs.play import ACTION_VERBS
 from jxbot.bot import CustomId, JxBot, lang_of, parse_custom_id
 from jxbot.cluster.coord import FENCE_SECONDS, HEARTBEAT_SECONDS, LEASE_SECONDS, Coordinator
 from jxbot.i18n import register, t
+from jxbot.shell.buttons import ACTION_VERBS
 
 log = logging.getLogger("jxbot.cogs.cluster")
 

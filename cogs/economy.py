@@ -13,11 +13,11 @@ from discord import app_commands
 from discord.ext import commands
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
-from cogs.replay import hand_buttons
 from jxbot import rulesets
 from jxbot.bot import JxBot, lang_of, ls, reply
 from jxbot.i18n import t
 from jxbot.safety import display_name, ping
+from jxbot.shell.replay_buttons import hand_buttons
 
 log = logging.getLogger("jxbot.cogs.economy")
 
@@ -232,7 +232,7 @@ class EconomyCog(commands.Cog):
         await interaction.followup.send("\n".join(lines), files=files, view=view, ephemeral=True)
 
     async def _result_png(self, store: Any, hand_id: str, lang: str) -> bytes | None:
-        from cogs.play import render_async
+        from jxbot.shell.pictures import render_async
 
         getter = getattr(store, "hand_result", None)
         if getter is None:

@@ -22,7 +22,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.binding import bot_message_in, own_ephemeral, refuse
 from jxbot.bot import CustomId, JxBot, MjButton, ack_later, lang_of, ls, parse_custom_id, reply
 from jxbot.i18n import register, t
 from jxbot.replay import reveal_text, verified
@@ -34,6 +33,7 @@ from jxbot.replay_store import (
     load_hand,
     verify_stored,
 )
+from jxbot.shell.binding import bot_message_in, own_ephemeral, refuse
 from jxbot.store.models import REPLAY_HANDS
 
 log = logging.getLogger("jxbot.cogs.replay")
@@ -67,11 +67,7 @@ register({
     "bot.replay.goto": {"zh": "跳到…", "en": "Go to…"},
     "bot.replay.goto_title": {"zh": "跳到第几步", "en": "Go to move"},
     "bot.replay.goto_label": {"zh": "步数（0 = 发牌）", "en": "Move number (0 = the deal)"},
-    "bot.replay.button": {"zh": "回放", "en": "Replay"},
-    "bot.replay.button_n": {"zh": "回放 {n}", "en": "Replay {n}"},
-    "bot.replay.fair": {"zh": "公平发牌", "en": "Fair deal"},
     "bot.replay.no_pictures": {"zh": "（这次画不出图片）", "en": "(the pictures could not be drawn this time)"},
-    "bot.fair.line": {"zh": "-# 🔒 公平发牌 · 牌墙承诺 SHA-256 `{c}`", "en": "-# 🔒 Fair deal · wall commitment SHA-256 `{c}`"},
     "bot.fair.running": {"zh": "牌局 `{hand}` 还在进行中。开局前公布的承诺：`{c}`\n牌墙与盐在结算后公布，届时可以核对。",
                          "en": "Hand `{hand}` is still running. The commitment published before the deal: `{c}`\n"
                                "The wall and salt are revealed after the result; check them then."},
@@ -100,24 +96,6 @@ def _b36(n: int) -> str:
             return out
 
 
-def fair_line(view: dict, lang: str) -> str | None:
-    """The table message's commitment line (public: a hash of the secret wall, nothing more)."""
-    c = view.get("commitment")
-    return t("bot.fair.line", lang, c=c) if isinstance(c, str) and len(c) == 64 else None
-
-
-def hand_buttons(hand_id: str, lang: str, *, fair: bool = True, n: int | None = None) -> list[MjButton]:
-    """Replay (and Fair deal) buttons for a hand, for the result message and /history."""
-    code = hand_code(hand_id)
-    if code is None:
-        return []
-    label = t("bot.replay.button", lang) if n is None else t("bot.replay.button_n", lang, n=n)
-    out = [MjButton(CustomId("replay", code, None, "0"), label=label, emoji="🎞️",
-                    style=discord.ButtonStyle.secondary)]
-    if fair:
-        out.append(MjButton(CustomId("fair", code, None, "0"), label=t("bot.replay.fair", lang), emoji="🔒",
-                            style=discord.ButtonStyle.secondary))
-    return out
 
 
 def reveal_file(result: dict) -> discord.File | None:
@@ -286,7 +264,7 @@ class ReplayCog(commands.Cog):
 
     async def _opener_bound(self, interaction: discord.Interaction, hand_id: str) -> bool:
         """Replay / Fair deal are on the hand's result (a message of the bot's in the hand's channel) and on
-        the presser's own ``/history`` (an ephemeral): taken from those only (cogs/binding.py)."""
+        the presser's own ``/history`` (an ephemeral): taken from those only (jxbot/shell/binding.py)."""
         if own_ephemeral(interaction):
             return True
         store = self.bot.store
@@ -432,7 +410,7 @@ def _field(components: list, custom_id: str) -> str | None:
 def _draw(view: dict, concealed: bool, result: dict | None, lang: str) -> list[tuple[str, bytes]]:
     """The step's pictures with the live game's renderer: the table as the seat saw it, the seat's own
     hand when its tiles may be shown, and the result at the last step."""
-    from cogs.play import render_png
+    from jxbot.shell.pictures import render_png
 
     out: list[tuple[str, bytes]] = []
     png = render_png("table", view, lang)

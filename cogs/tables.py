@@ -15,9 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
-from cogs.binding import pressed_on, refuse
-from cogs.lobby import LobbyError, Table, TableConfig, TableManager
-from cogs.play import PlayCog, Session, StoreSink, status_text
+from cogs.play import PlayCog
 from jxbot import rulesets
 from jxbot.ai.strings import LEVEL_NAMES, computer_name
 from jxbot.bot import ALREADY_ACKNOWLEDGED, CustomId, JxBot, MjButton, lang_of, ls, missing_permissions, reply
@@ -25,6 +23,10 @@ from jxbot.i18n import norm_lang, t
 from jxbot.rules.tiles import wind_name
 from jxbot.safety import ECHO_MAX, cap, fit, ping
 from jxbot.safety import display_name as safe_display_name
+from jxbot.shell.binding import pressed_on, refuse
+from jxbot.shell.lobby import LobbyError, Table, TableConfig, TableManager
+from jxbot.shell.session import Session, StoreSink
+from jxbot.shell.texts import status_text
 
 log = logging.getLogger("jxbot.cogs.tables")
 
@@ -679,7 +681,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     # ------------------------------------------------------------------ restart
     async def _seats_agree(self, table: Table, runner_state: Any) -> bool:
         """Before a running table is resumed: every human the lobby seats must be the player the runner
-        holds at that seat. If not, the table is suspended (cogs/suspend.py) with a message saying so,
+        holds at that seat. If not, the table is suspended (jxbot/shell/suspend.py) with a message saying so,
         instead of binding anyone to another seat's hand. True when they agree."""
         if table.state != "running" or not isinstance(runner_state, dict):
             return True
@@ -687,7 +689,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if not bad:
             return True
         log.error("table %s not resumed: its lobby and runner seats disagree at seats %s", table.id, bad)
-        from cogs.suspend import suspend_table
+        from jxbot.shell.suspend import suspend_table
 
         await suspend_table(self, table, SeatsDisagree(), key="bot.table.seats_mismatch", runner_state=runner_state)
         return False
@@ -711,7 +713,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         store = self.bot.store
         if store is None or not hasattr(store, "running_tables"):
             return 0
-        from cogs.suspend import void_suspended
+        from jxbot.shell.suspend import void_suspended
 
         try:  # hands left open by a table that failed: void (docs/table.md, "A table that fails")
             await void_suspended(self, self.bot.settings.lang, owns=self.bot.owns_guild)
@@ -751,7 +753,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if self.manager.get(table.id) is not None:
             return False  # opened in this process before on_ready: live, not a leftover of a restart
         if state.get("suspended"):
-            return False  # stopped on an error (cogs/suspend.py): never run again
+            return False  # stopped on an error (jxbot/shell/suspend.py): never run again
         clash = self._clash(table)
         if clash is not None:  # two running tables in one channel or with one player: neither is voided
             log.error("table %s not resumed: %s also runs table %s (left running in the store for an operator)",
@@ -776,7 +778,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             hid = runner_state.get("hand_id")
             if hid:
                 events = [e if isinstance(e, dict) else e.event for e in await self.bot.store.hand_events(hid)]
-            from cogs.panel_nonce import restore_panel_nonces
+            from jxbot.shell.panel_nonce import restore_panel_nonces
 
             await restore_panel_nonces(self.bot, table)  # a panel whose actions still hold keeps its buttons
             session = Session(self.bot, self, table)

@@ -81,9 +81,9 @@ def cli_checks(tmp: Path) -> None:
 def picture_checks() -> None:
     """Every picture the bot sends, through the cog functions the bot calls (they log and return None on
     failure, which would leave players with text-only panels)."""
-    from cogs.play import render_png
     from cogs.tables import rules_png
     from jxbot.game import Match
+    from jxbot.shell.pictures import render_png
     from render import demo
 
     match = Match("smoke", ruleset="jiaxing")

@@ -277,7 +277,7 @@ class HandsPart(WalletsPart):
         settlement of a hand already settled as void raises ``HandSettled`` (its runner must not take
         the void for its own result).
 
-        ``abandoned_only`` (voiding at start, cogs/suspend.py): settle only if the hand's table is closed
+        ``abandoned_only`` (voiding at start, jxbot/shell/suspend.py): settle only if the hand's table is closed
         (suspended, or closed by a failure); else ``HandLive``, writing nothing. The table's row is read
         locked in this same transaction, so a table that is saved, resumed or dealt meanwhile — by this
         process or another — is never voided.

@@ -1,11 +1,11 @@
-"""The lobby's state machine (cogs/lobby.py ``TableManager``) without Discord: each transition is one
+"""The lobby's state machine (jxbot/shell/lobby.py ``TableManager``) without Discord: each transition is one
 synchronous step; a user holds at most one seat; a released seat takes its panel, buttons and hold along."""
 
 import random
 
 import pytest
 
-from cogs.lobby import LobbyError, Table, TableConfig, TableManager
+from jxbot.shell.lobby import LobbyError, Table, TableConfig, TableManager
 
 A, B, C, D, E = 1, 2, 3, 4, 5
 

@@ -18,7 +18,7 @@ def rows(v):
 
 
 def test_turn_panel_biggest_case_fits_discord_limits():
-    from cogs.play import panel_components
+    from jxbot.shell.buttons import panel_components
 
     hand = parse_tiles("1234567m1234567p")  # 14 distinct kinds
     acts = [{"type": "discard", "seat": 0, "tile": x} for x in hand]
@@ -38,7 +38,7 @@ def test_turn_panel_biggest_case_fits_discord_limits():
 
 
 def test_claim_panel_one_button_per_chow_and_pass():
-    from cogs.play import panel_components
+    from jxbot.shell.buttons import panel_components
 
     acts = [{"type": t, "seat": 1, "tile": x} for t, x in
             [("hu", None), ("gang", None), ("peng", None), ("chi", 2), ("chi", 3), ("chi", 4), ("pass", None)]]
@@ -52,7 +52,7 @@ def test_claim_panel_one_button_per_chow_and_pass():
 
 
 def test_contract_panel_and_english_labels():
-    from cogs.play import panel_components
+    from jxbot.shell.buttons import panel_components
 
     acts = [{"type": "persist", "seat": 2, "tile": None}, {"type": "give_up", "seat": 2, "tile": None}]
     v = panel_components("abc", 2, 1, view_with(acts, phase="contract"), "en")
@@ -89,7 +89,7 @@ async def test_hand_start_addbot_status_commands(game):  # noqa: F811
 
 
 def test_channel_status_shows_a_countdown_on_claims_and_no_dash_on_a_computers_turn():
-    from cogs.play import status_text
+    from jxbot.shell.texts import status_text
 
     seats = [{"name": n, "seat_wind": i} for i, n in enumerate(["alice", "cpu1", "cpu2", "cpu3"])]
     base = {"hand_number": 1, "round_wind": 0, "dealer": 0, "wildcard": None, "wall_remaining": 80, "seats": seats}
@@ -106,7 +106,7 @@ def test_background_pictures_take_turns_in_every_event_loop(monkeypatch):
     import asyncio
     import time
 
-    import cogs.play as play
+    import jxbot.shell.pictures as play
     from jxbot import drawing
 
     def fake_png(kind, view, lang):

@@ -217,7 +217,7 @@ def _white_chow_offer() -> Hand:
 
 
 def test_panel_button_of_a_white_chow_says_what_the_white_stands_for():
-    from cogs.play import panel_components
+    from jxbot.shell.buttons import panel_components
 
     v = _white_chow_offer().view(1)
     labels = [i.item.label for i in panel_components("t1", 1, 1, v, "zh").children]

@@ -8,9 +8,9 @@ from __future__ import annotations
 import io
 import sys
 
-from cogs.lobby import TableConfig as LobbyConfig
 from jxbot.cli import main
 from jxbot.rules import get_ruleset
+from jxbot.shell.lobby import TableConfig as LobbyConfig
 from jxbot.table import SeatInfo, TableConfig, TableRunner
 
 

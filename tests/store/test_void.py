@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from cogs.suspend import VOID_SETTLEMENT, void_result, void_suspended
 from jxbot.replay_store import ReplayUnavailable, load_hand
+from jxbot.shell.suspend import VOID_SETTLEMENT, void_result, void_suspended
 from jxbot.store import HandLive, HandSettled, Store
 
 from .conftest import CH, G, settlement, win_result

@@ -25,7 +25,7 @@ import discord
 
 from jxbot.i18n import register, t
 
-log = logging.getLogger("jxbot.cogs.suspend")
+log = logging.getLogger("jxbot.shell.suspend")
 
 register({
     "bot.table.suspended": {

@@ -29,7 +29,7 @@ import discord
 from jxbot.bot import lang_of, reply
 from jxbot.i18n import t
 
-log = logging.getLogger("jxbot.cogs.binding")
+log = logging.getLogger("jxbot.jxbot.shell.binding")
 
 
 def pressed_id(interaction: discord.Interaction) -> int | None:

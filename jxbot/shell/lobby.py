@@ -79,7 +79,7 @@ class Table:
     nonces: dict[int, int] = field(default_factory=dict)
     # seat -> the action set the nonce was issued for
     action_keys: dict[int, frozenset[str]] = field(default_factory=dict)
-    # seat -> (action set, nonce) of the panel a restarted process found in the seat's DM (cogs/panel_nonce.py)
+    # seat -> (action set, nonce) of the panel a restarted process found in the seat's DM (jxbot/shell/panel_nonce.py)
     restored: dict[int, tuple[frozenset[str], int]] = field(default_factory=dict)
     # seat -> the nonce a restart gave it, while the seat shows a restored one: the next nonce goes above it
     nonce_floor: dict[int, int] = field(default_factory=dict)
@@ -230,7 +230,7 @@ class Table:
                 self.nonces[seat] = max(self.nonces.get(seat, 0), self.nonce_floor.pop(seat, 0)) + 1
         return self.nonces.get(seat, 0)
 
-    # ---- component binding (cogs/binding.py)
+    # ---- component binding (jxbot/shell/binding.py)
     def bind_panel(self, user_id: int, message_id: int) -> None:
         """``message_id`` carries a panel of ``user_id``'s seat: their seat's buttons are taken from it."""
         self.panel_messages.setdefault(user_id, set()).add(message_id)

@@ -1,0 +1,195 @@
+"""The channel of a running table: :class:`ChannelObserver` keeps the table message up to date and posts results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import io
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from jxbot.bot import (
+    CustomId,
+    MjButton,
+)
+from jxbot.i18n import t
+from jxbot.safety import md
+from jxbot.shell.buttons import _b36
+from jxbot.shell.pictures import (
+    BUSY_PICTURE_EVERY,
+    BUSY_PICTURES_WAITING,
+    background_pictures_waiting,
+    render_async,
+)
+from jxbot.shell.texts import result_text, status_text
+
+if TYPE_CHECKING:
+    from jxbot.shell.session import Session
+
+log = logging.getLogger("jxbot.shell.observer")
+
+def runner_will_stop(runner: Any) -> bool:
+    """True when the match ends with the hand just finished (no next hand to wait for)."""
+    mh = runner.config.max_hands
+    return bool(runner.match.over) or (mh is not None and runner.hands_played >= mh)
+
+
+def skip_pause(runner: Any) -> None:
+    """Deal the next hand now instead of after the pause between hands."""
+    runner.skip_pause()
+
+
+class ChannelObserver:
+    """The channel: keeps the table message (image + status) up to date, posts results."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.view: dict | None = None
+        self.retire: int | None = None  # a table message from before a restart: retired once the new one is up
+        self._shown: tuple | None = None  # the status text and picture inputs last shown (signature())
+        self._text_shown: str | None = None  # the status text last shown (a busy bot edits it alone)
+        self._picture_at = -1e18  # when the picture was last drawn (time.monotonic())
+        self._later: asyncio.TimerHandle | None = None  # a busy bot's picture, due later
+        self._final = False  # the hand is over: the table message shows its last state, picture included
+
+    async def notify(self, view: dict, note: dict | None) -> None:
+        self.view = view
+        self.session.bot.coalescer.submit(("table", self.session.table.id), self.push, spare=True)
+
+    def signature(self) -> tuple:
+        """What the table message shows: the status text and the public view the picture is drawn from,
+        compared with ``==`` (no JSON of the view: its parts are never changed in place)."""
+        view = dict(self.view or {})
+        view.pop("step", None)  # not drawn
+        view.pop("deadline", None)  # in the text, to the second
+        return (status_text(self.view or {}, self.session.table.lang), view)
+
+    def _picture_due(self) -> None:
+        self._later = None
+        if self.session.table.table_message_id is not None:
+            self.session.bot.coalescer.submit(("table", self.session.table.id), self.push, spare=True)
+
+    def components(self) -> discord.ui.View:
+        v = discord.ui.View(timeout=None)
+        table = self.session.table
+        v.add_item(MjButton(CustomId("show", table.id, None, "0"), label=t("bot.btn.show_hand", table.lang),
+                            style=discord.ButtonStyle.primary))
+        return v
+
+    async def push(self) -> None:
+        table, bot = self.session.table, self.session.bot
+        if self.view is None:
+            return
+        sig = self.signature()
+        if sig == self._shown and table.table_message_id is not None:
+            return  # nothing visible changed (e.g. a claim answered in a window): no edit
+        content = sig[0]  # the status text: signature() has just written it
+        since = time.monotonic() - self._picture_at
+        if (table.table_message_id is not None and since < BUSY_PICTURE_EVERY and not self._final
+                and background_pictures_waiting() >= BUSY_PICTURES_WAITING):
+            # busy: the status text now, the picture once BUSY_PICTURE_EVERY has passed since the last one
+            try:
+                if content != self._text_shown:
+                    ch = bot.get_partial_messageable(table.channel_id)
+                    await ch.get_partial_message(table.table_message_id).edit(content=content)
+                    self._text_shown = content
+                if self._later is None:
+                    self._later = asyncio.get_running_loop().call_later(BUSY_PICTURE_EVERY - since, self._picture_due)
+                return
+            except discord.NotFound:
+                table.table_message_id = None  # deleted: a new table message (with its picture) below
+        if self._later is not None:
+            self._later.cancel()
+            self._later = None
+        self._picture_at = time.monotonic()
+        # (fresh for every change, never changed in place); the table's first message is drawn in the lane
+        # players wait for: they are looking for it
+        png = await render_async("table", self.view, table.lang, urgent=table.table_message_id is None)
+        files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
+        ch = bot.get_partial_messageable(table.channel_id)
+        if table.table_message_id is not None:
+            try:
+                await ch.get_partial_message(table.table_message_id).edit(
+                    content=content, view=self.components(), attachments=files)
+                self._shown, self._text_shown = sig, content
+                return
+            except discord.NotFound:
+                table.table_message_id = None
+        msg = await ch.send(content=content, view=self.components(), files=files)
+        table.table_message_id = msg.id
+        table.table_messages.add(msg.id)  # its Show my hand is taken from it (jxbot/shell/binding.py)
+        self._shown, self._text_shown = sig, content
+        await self.session.cog.save(table)  # a restart finds this message (and retires it)
+        old, self.retire = self.retire, None
+        if old is not None and old != msg.id:
+            await self.retire_message(old, msg)
+
+    async def retire_message(self, old: int, new: discord.Message) -> None:
+        """After a restart: the table message from before points to the new one and loses its buttons."""
+        table, bot = self.session.table, self.session.bot
+        ch = bot.get_partial_messageable(table.channel_id)
+        try:
+            await ch.get_partial_message(old).edit(content=t("bot.status.moved", table.lang, link=new.jump_url),
+                                                   view=None, attachments=[])
+        except discord.HTTPException as exc:
+            log.info("could not retire the old table message of table %s: %s", table.id, exc)
+
+    async def on_result(self, result: dict) -> None:
+        table, bot = self.session.table, self.session.bot
+        lang = table.lang
+        if self._later is not None:  # a busy bot's picture still due: drawn now, before the result
+            self._final = True
+            bot.coalescer.submit(("table", table.id), self.push, spare=True)
+        await bot.coalescer.flush(("table", table.id))
+        self._final = False
+        lines = [result_text(result, lang)]
+        png = await render_async("result", copy.deepcopy(result), lang, urgent=True)  # everyone waits for it
+        files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
+        ch = bot.get_partial_messageable(table.channel_id)
+        view = None
+        runner = self.session.runner
+        if runner is not None and not runner_will_stop(runner):
+            self.session.next_votes = set()
+            self.session.hand_no = int(result.get("hand_number") or 0)
+            view = discord.ui.View(timeout=None)
+            view.add_item(MjButton(CustomId("next", table.id, None, _b36(self.session.hand_no)),
+                                   label=t("bot.btn.next", lang), style=discord.ButtonStyle.primary))
+        # Replay, and Fair deal: the wall and salt revealed now that the hand is over (cogs/replay.py)
+        from jxbot.shell.replay_buttons import hand_buttons
+
+        replay_buttons = hand_buttons(str(result.get("hand_id") or ""), lang)
+        if replay_buttons:
+            view = view or discord.ui.View(timeout=None)
+            for b in replay_buttons:
+                view.add_item(b)
+        try:
+            kw: dict[str, Any] = {"view": view} if view is not None else {}
+            posted = await ch.send(content="\n".join(lines), files=files, **kw)
+            self.session.result_message_id = posted.id  # its Next is taken from it alone
+        except discord.HTTPException:
+            log.exception("posting the result of table %s failed", table.id)
+        # the next hand gets a new table message below the result; the old one stays as it ended
+        table.table_message_id = None
+        await self.session.after_hand(result)
+
+    def on_seats_moved(self, moves: list[int]) -> None:
+        self.session.move_seats(moves)
+
+    async def on_reseat(self, info: dict) -> None:
+        await self.session.reseat(info)
+
+    async def on_match_end(self, summary: dict) -> None:
+        table, bot = self.session.table, self.session.bot
+        totals = summary.get("totals") or []
+        names = summary.get("names") or []
+        body = "\n".join(f"{md(n)}: {v:+d}" for n, v in zip(names, totals, strict=False))
+        ch = bot.get_partial_messageable(table.channel_id)
+        try:
+            await ch.send(content=t("bot.status.match_over", table.lang) + ("\n" + body if body else ""))
+        except discord.HTTPException:
+            log.exception("posting the end of table %s failed", table.id)
+        await self.session.closed()

@@ -1,0 +1,124 @@
+"""The texts of a running table: the channel's status lines, a seat's panel text, the result text.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from jxbot import rulesets
+from jxbot.i18n import t
+from jxbot.rules.tiles import tile_name, wind_name
+from jxbot.safety import md
+from jxbot.shell.lobby import Table
+
+log = logging.getLogger("jxbot.shell.texts")
+
+
+def when(deadline: float | None) -> str:
+    """Discord's relative timestamp (a live countdown in the client)."""
+    return f"<t:{int(deadline)}:R>" if deadline else "—"
+
+
+def seat_label(view: dict, seat: int, lang: str) -> str:
+    seats = view.get("seats") or []
+    name = seats[seat].get("name") if seat < len(seats) else None
+    wind = wind_name(seats[seat]["seat_wind"], lang) if seat < len(seats) and "seat_wind" in seats[seat] else str(seat)
+    return f"{md(name) if name else seat} ({wind})"
+
+
+def status_text(view: dict, lang: str) -> str:
+    """The channel's status lines (public information only)."""
+    wild = view.get("wildcard")
+    lines = [t("bot.status.line", lang, hand=view.get("hand_number", "?"), round=wind_name(view.get("round_wind", 0), lang),
+               dealer=seat_label(view, view.get("dealer", 0), lang),
+               wild=tile_name(wild, lang) if wild is not None else "—", wall=view.get("wall_remaining", "?"))]
+    phase = view.get("phase")
+    dl = when(view.get("deadline"))
+    if phase == "turn" and view.get("deadline"):
+        lines.append(t("bot.status.turn", lang, name=seat_label(view, view.get("turn", 0), lang), when=dl))
+    elif phase == "turn":  # a computer's move (it comes within a second or so): no clock to show
+        lines.append(t("bot.status.turn_cpu", lang, name=seat_label(view, view.get("turn", 0), lang)))
+    elif phase == "claim" and view.get("last_discard"):
+        ld = view["last_discard"]
+        lines.append(t("bot.status.claim", lang, name=seat_label(view, ld["seat"], lang), tile=tile_name(ld["tile"], lang),
+                       when=dl))
+    elif phase == "rob" and view.get("last_discard"):
+        lines.append(t("bot.status.rob", lang, tile=tile_name(view["last_discard"]["tile"], lang), when=dl))
+    elif phase == "contract" and view.get("contract"):
+        a, b = view["contract"]
+        lines.append(t("bot.status.contract", lang, a=seat_label(view, a, lang), b=seat_label(view, b, lang), when=dl))
+    elif phase == "ended":
+        lines.append(t("bot.status.ended", lang))
+    from jxbot.shell.replay_buttons import fair_line
+
+    fair = fair_line(view, lang)  # the wall's commitment, in the channel from the deal on
+    if fair:
+        lines.append(fair)
+    return "\n".join(lines)
+
+
+def panel_text(table: Table, seat: int, view: dict, lang: str) -> str:
+    sv = (view.get("seats") or [{}] * 4)[seat]
+    lines = [t("bot.panel.title", lang, table=table.id, wind=wind_name(sv.get("seat_wind", seat), lang))]
+    hand = view.get("hand") or []
+    wild = view.get("wildcard")
+    tiles = " ".join(("★" if x == wild else "") + tile_name(x, lang) for x in hand)
+    if view.get("drawn") is not None:
+        d = view["drawn"]
+        tiles += "  + " + ("★" if d == wild else "") + tile_name(d, lang)
+    lines.append(tiles)
+    phase = view.get("phase")
+    types = {a["type"] for a in view.get("actions") or ()}
+    dl = when(view.get("deadline"))
+    if phase == "turn" and view.get("turn") == seat and types:
+        lines.append(t("bot.panel.your_turn", lang, when=dl))
+    elif phase in ("claim", "rob") and types and view.get("last_discard"):
+        ld = view["last_discard"]
+        lines.append(t("bot.panel.claim", lang, name=seat_label(view, ld["seat"], lang), tile=tile_name(ld["tile"], lang),
+                       when=dl))
+    elif phase == "contract" and types and view.get("contract"):
+        a, b = view["contract"]
+        lines.append(t("bot.panel.contract", lang, a=seat_label(view, a, lang), b=seat_label(view, b, lang), when=dl))
+    elif phase == "ended":
+        lines.append(t("bot.status.ended", lang))
+    else:
+        lines.append(t("bot.panel.wait", lang))
+    if sv.get("auto") and phase != "ended":
+        lines.append(t("bot.panel.auto", lang))
+    return "\n".join(lines)
+
+
+def caishen_mult(score: dict) -> int:
+    """The multiplier (倍) of a caishen score's JSON: points = stake × 倍 (its items are multipliers)."""
+    stake, points = int(score.get("stake") or 0), int(score.get("points") or 0)
+    if stake > 0 and points % stake == 0:
+        return points // stake
+    m = 1
+    for item in score.get("fan") or []:
+        m *= int(item.get("value", 1))
+    return m
+
+
+def result_text(result: dict, lang: str) -> str:
+    pays = result.get("payments") or []
+    names = {p.get("seat"): p.get("name") for p in pays}
+    if result.get("drawn_game") or result.get("winner") is None:
+        head = t("bot.result.draw", lang)
+    else:
+        sc = result.get("score") or {}
+        wt = result.get("win_tile")
+        name = md(names.get(result["winner"], result["winner"]))
+        tile = tile_name(wt, lang) if wt is not None else "?"
+        if rulesets.of_view(result).multiplier_scoring:  # caishen: a multiplier (倍), not 台 / 番
+            head = t("bot.result.win_cs", lang, name=name, tile=tile,
+                     formula=t("score.caishen_formula", lang, stake=sc.get("stake", 0), mult=caishen_mult(sc),
+                               points=sc.get("points", 0)))
+        else:
+            head = t("bot.result.win", lang, name=name, tile=tile, tai=sc.get("total_tai", 0),
+                     fan=sc.get("total_fan", 0), stake=sc.get("stake", 0), points=sc.get("points", 0))
+    lines = [head]
+    for p in pays:
+        bal = p.get("balance")
+        lines.append(t("bot.result.payment", lang, name=md(p.get("name", p.get("seat"))), delta=int(p.get("delta", 0)),
+                       balance="—" if bal is None else bal))
+    return "\n".join(lines)
