@@ -5,7 +5,8 @@ after a restart with the same wall. An explicit test seed still deals (and ids) 
 import re
 
 from jxbot.game import Match
-from jxbot.game.rng import derive_id, seed_bytes
+from jxbot.game.rng import derive_id, seed_bytes, verify_commitment
+from jxbot.replay_store import hand_code, hand_from_code
 from jxbot.table import FakeClock, SeatInfo, TableConfig, TableRunner
 
 from .conftest import Harness, _shutdown, make_bot
@@ -37,6 +38,9 @@ def test_fresh_seed_has_256_bits_and_ids_of_their_own():
         assert mid != derive_id(r.config.seed, "jxbot-match-id")
         assert mid != Match(r.config.seed).match_id
         assert derive_id(r.config.seed, "jxbot-hand-id") not in hand.hand_id
+        # the ids keep the bot's form (buttons, /mahjong replay and verify), and the fair deal checks
+        assert hand_from_code(hand_code(hand.hand_id)) == hand.hand_id
+        assert verify_commitment(hand.wall, hand.salt, hand.commitment)
 
 
 def test_explicit_seed_deals_and_names_as_before():
