@@ -16,6 +16,7 @@ from discord.ext import commands
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from cogs.binding import pressed_on, refuse
+from cogs.channels import channel_refusal
 from cogs.lobby import LobbyError, Table, TableConfig, TableManager
 from cogs.play import PlayCog, Session, StoreSink, status_text
 from jxbot import rulesets
@@ -295,6 +296,10 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if missing:
             await reply(interaction, t("bot.err.missing_perms", lang,
                                        perms=", ".join(t(f"bot.perm.{p}", lang) for p in missing)))
+            return
+        refused = await channel_refusal(self.bot.store, interaction, lang)  # the server's allowed_channels
+        if refused:
+            await reply(interaction, refused, allowed_mentions=discord.AllowedMentions.none())
             return
         s = self.bot.settings
         gs = await self._guild_settings(interaction.guild_id or 0)

@@ -147,10 +147,13 @@ async def test_a_turn_left_to_time_out_at_the_terminal_wins_too(monkeypatch):
     args = parser.parse_args(["play", "--seed", "7", "--hands", "1", "--delay", "0", "--lang", "en"])
     stdin, out, clock = Silent(), io.StringIO(), FakeClock()
     task = asyncio.create_task(play(args, stdin, out, clock))
-    for _ in range(50):
+    # the prompt comes once the computers' tables are built (in a thread) and the deal is shown: seconds on a
+    # loaded machine, so wait for it with a generous deadline rather than a fixed number of short sleeps
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60.0
+    while "Enter = self-draw win" not in out.getvalue():
+        assert loop.time() < deadline and not task.done(), "the self-draw prompt never came:\n" + out.getvalue()
         await settle()
-        if "Enter = self-draw win" in out.getvalue():
-            break
         await asyncio.sleep(0.01)
     assert "== Winner" not in out.getvalue()
     await clock.advance(20.5)
