@@ -325,7 +325,7 @@ class TerminalSeat:
         elif kind == "escape":
             self.say(t("table.ui.escape", lang, who=self.who(view, seat)))
         elif kind == "hand_start" and view.get("commitment"):
-            self.say(t("replay.terminal.commitment", lang, c=view["commitment"]))
+            self.say(t("table.ui.commitment", lang, c=view["commitment"]))
 
     def options(self, view: dict) -> list[dict]:
         """The numbered options of a prompt (everything but discards)."""
@@ -597,7 +597,7 @@ class TerminalSeat:
         if reveal.get("commitment"):  # the whole reveal, to check with `jxbot verify` (docs/replay.md)
             from jxbot.replay import wall_notation
 
-            self.say(t("replay.terminal.reveal", lang, c=reveal["commitment"], salt=reveal.get("salt", ""),
+            self.say(t("table.ui.reveal", lang, c=reveal["commitment"], salt=reveal.get("salt", ""),
                        wall=wall_notation(reveal.get("wall") or [])))
         if self.runner is not None and not self.runner.match_over and not self.quit.is_set():
             if self._next is not None:
