@@ -771,6 +771,12 @@ class TableRunner:
             out.append(p)
         result["payments"] = out
         result["table_id"] = self.config.table_id
+        # the match's last hand (RULES A7: its cumulative 番 are dropped, never "carried over"); known
+        # before the result is stored, so a replay of the hand says the same
+        hand = self.hand
+        max_hands = self.config.max_hands
+        result["match_over"] = bool((max_hands is not None and self.hands_played + 1 >= max_hands)
+                                    or (hand is not None and self.match.ends_with(hand)))
         return result
 
     def _seat_to_computer(self, seat: int) -> None:

@@ -591,8 +591,9 @@ class TerminalSeat:
         for tag in ("robbed", "contract", "gave_up", "escaped"):  # why a payment differs from the formula
             if any(tag in tg for tg in tags.values()):
                 self.say(t(f"table.ui.why.{tag}", lang))
-        if result.get("cumulative_queue"):
-            self.say(t("table.ui.queue", lang, q=", ".join(t(f"item.{c}", lang) for c in result["cumulative_queue"])))
+        if result.get("cumulative_queue"):  # RULES A7: the match's last hand drops them
+            key = "table.ui.queue_dropped" if result.get("match_over") else "table.ui.queue"
+            self.say(t(key, lang, q=", ".join(t(f"item.{c}", lang) for c in result["cumulative_queue"])))
         reveal = result.get("reveal") or {}
         if reveal.get("commitment"):  # the whole reveal, to check with `jxbot verify` (docs/replay.md)
             from jxbot.replay import wall_notation
