@@ -247,10 +247,12 @@ def draw_result(view: dict, lang: str) -> Image.Image:
             if nx + C.text_w(lab, 14) + 12 > cols[0] + 44 + NAME_TAGS_W:
                 break
             nx += C.pill(dr, nx, ry - 10, lab, 14, col, pad=6, h=20) + 6
-        delta = int(p.get("delta") or 0)
+        # "delta" is the whole balance change, the fee included (docs/views.md): the 输赢 column shows the
+        # win or loss at the table, the 服务费 column the fee, and together they make the balance change
+        fee = int(p.get("fee") or 0)
+        delta = int(p.get("delta") or 0) + fee
         dcol = POS if delta > 0 else NEG if delta < 0 else C.TEXT_DIM
         C.text(dr, (cols[1], ry), f"{delta:+,}".replace("-", "−") if delta else "0", 24, dcol, anchor="rm")
-        fee = int(p.get("fee") or 0)
         C.text(dr, (cols[2], ry), f"−{fee:,}" if fee else "—", 20, C.TEXT_DIM, anchor="rm")
         bal = p.get("balance")
         C.text(dr, (cols[3], ry), "—" if bal is None else f"{bal:,}", 24, C.TEXT, anchor="rm")

@@ -938,15 +938,8 @@ class Hand:
         r = self.result
         if r is None:
             raise IllegalAction("not_ended")
-        payments: list[dict] = []
         s = self.settlement
-        if s is not None:
-            bal = self._settle_balances
-            for seat in range(4):
-                fee = sum(t.amount for t in s.transfers if t.payer == seat and t.reason == "fee")
-                b = bal[seat]
-                payments.append({"seat": seat, "delta": s.deltas[seat], "fee": fee,
-                                 "balance": None if b is None else b + s.deltas[seat]})
+        payments = s.payments(self._settle_balances) if s is not None else []
         ctx = self.context
         return {
             "hand_id": ctx.hand_id, "ruleset": self.ruleset.name, "hand_number": ctx.hand_number,
