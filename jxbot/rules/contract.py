@@ -6,7 +6,6 @@ The functions that fill them live in ``scoring.py`` (``score_win``) and ``settle
 from __future__ import annotations
 
 from collections.abc import Sequence
-
 from dataclasses import dataclass, field
 
 # Codes of the 台 and 番 items. Labels (zh/en) are in ``jxbot.rules.names``.
