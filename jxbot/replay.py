@@ -27,6 +27,7 @@ from jxbot.game.hand import Hand
 from jxbot.game.rng import check_wall
 from jxbot.i18n import register, t
 from jxbot.rules.tiles import WALL_SIZE, format_tile, parse_tiles, tile_name, wind_name
+from jxbot.seatnames import display_name
 
 FORMAT = "jxbot-hand"
 VERSION = 1
@@ -241,7 +242,7 @@ class Replay:
 
     def who(self, seat: int, lang: str, escape: Callable[[str], str] | None = None) -> str:
         wind = wind_name((seat - self._final.dealer) % 4, lang)
-        name = self.seat_name(seat)
+        name = display_name(self.seat_name(seat), lang, seat < len(self.computers) and self.computers[seat])
         return t("replay.seat", lang, wind=wind, name=escape(name) if escape else name)
 
     def caption(self, k: int, lang: str, *, seat: int | None = None, concealed: bool = False,

@@ -790,7 +790,7 @@ class TableRunner:
         self.finished = True
         await self.sink.table_state(self.config.table_id, self.state())
         summary = {"table_id": self.config.table_id, "hands": self.hands_played, "totals": list(self.totals),
-                   "names": [s.name for s in self.seats]}
+                   "names": [s.name for s in self.seats], "computers": [s.is_computer for s in self.seats]}
         targets = [s for s in self.interfaces if s is not None] + self.observers
         await self._gather([s.on_match_end(summary) for s in targets if hasattr(s, "on_match_end")])
 
