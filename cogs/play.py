@@ -21,7 +21,6 @@ from discord.ext import commands
 from cogs.binding import pressed_id, pressed_on, refuse
 from cogs.lobby import Table
 from jxbot import drawing, rulesets
-from jxbot.ai.strings import computer_name
 from jxbot.bot import (
     BUTTON_ACK_AFTER,
     CustomId,
@@ -38,6 +37,7 @@ from jxbot.i18n import t
 from jxbot.press_timing import press_age_ms
 from jxbot.rules.tiles import tile_name, wind_name
 from jxbot.safety import md, ping
+from jxbot.seatnames import computer_key, display_name, seat_name
 
 if TYPE_CHECKING:
     from cogs.tables import TablesCog
@@ -121,7 +121,7 @@ def when(deadline: float | None) -> str:
 
 def seat_label(view: dict, seat: int, lang: str) -> str:
     seats = view.get("seats") or []
-    name = seats[seat].get("name") if seat < len(seats) else None
+    name = seat_name(seats[seat], lang) if seat < len(seats) and seats[seat].get("name") else None
     wind = wind_name(seats[seat]["seat_wind"], lang) if seat < len(seats) and "seat_wind" in seats[seat] else str(seat)
     return f"{md(name) if name else seat} ({wind})"
 
@@ -648,7 +648,8 @@ class ChannelObserver:
     async def on_match_end(self, summary: dict) -> None:
         table, bot = self.session.table, self.session.bot
         totals = summary.get("totals") or []
-        names = summary.get("names") or []
+        computers = summary.get("computers") or [True] * 4
+        names = [display_name(n, table.lang, c) for n, c in zip(summary.get("names") or [], computers, strict=False)]
         body = "\n".join(f"{md(n)}: {v:+d}" for n, v in zip(names, totals, strict=False))
         ch = bot.get_partial_messageable(table.channel_id)
         try:
@@ -682,7 +683,7 @@ def caishen_mult(score: dict) -> int:
 
 def result_text(result: dict, lang: str) -> str:
     pays = result.get("payments") or []
-    names = {p.get("seat"): p.get("name") for p in pays}
+    names = {p.get("seat"): seat_name(p, lang) for p in pays}
     if result.get("drawn_game") or result.get("winner") is None:
         head = t("bot.result.draw", lang)
     else:
@@ -700,7 +701,8 @@ def result_text(result: dict, lang: str) -> str:
     lines = [head]
     for p in pays:
         bal = p.get("balance")
-        lines.append(t("bot.result.payment", lang, name=md(p.get("name", p.get("seat"))), delta=int(p.get("delta", 0)),
+        lines.append(t("bot.result.payment", lang, name=md(seat_name(p, lang) or str(p.get("seat"))),
+                       delta=int(p.get("delta", 0)),
                        balance="—" if bal is None else bal))
     return "\n".join(lines)
 
@@ -732,8 +734,8 @@ class Session:
         for i, occ in enumerate(self.table.seats):
             assert occ is not None
             if occ.is_computer:
-                infos.append(SeatInfo.computer(computer_name(occ.name.lstrip("#"), occ.level, self.table.lang),
-                                               occ.level))
+                # a key, put in words in each viewer's language when shown (jxbot.ai.strings.display_name)
+                infos.append(SeatInfo.computer(computer_key(occ.name.lstrip("#"), occ.level), occ.level))
             else:
                 infos.append(SeatInfo(name=occ.name, user_id=occ.user_id, lang=occ.lang))
             del i
@@ -903,7 +905,8 @@ class Session:
         names = info.get("names") or [o.name if o else "?" for o in table.seats]
         lines = []
         for i, occ in enumerate(table.seats):
-            who = f"<@{occ.user_id}>" if occ is not None and not occ.is_computer else md(names[i])
+            who = (f"<@{occ.user_id}>" if occ is not None and not occ.is_computer
+                   else md(display_name(names[i], table.lang)))
             lines.append(f"{wind_name(i, table.lang)} · {who}")
         ch = bot.get_partial_messageable(table.channel_id)
         try:

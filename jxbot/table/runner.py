@@ -796,6 +796,12 @@ class TableRunner:
             out.append(p)
         result["payments"] = out
         result["table_id"] = self.config.table_id
+        # the match's last hand (RULES A7: its cumulative 番 are dropped, never "carried over"); known
+        # before the result is stored, so a replay of the hand says the same
+        hand = self.hand
+        max_hands = self.config.max_hands
+        result["match_over"] = bool((max_hands is not None and self.hands_played + 1 >= max_hands)
+                                    or (hand is not None and self.match.ends_with(hand)))
         return result
 
     def _seat_to_computer(self, seat: int) -> None:
@@ -809,7 +815,7 @@ class TableRunner:
         self.finished = True
         await self.sink.table_state(self.config.table_id, self.state())
         summary = {"table_id": self.config.table_id, "hands": self.hands_played, "totals": list(self.totals),
-                   "names": [s.name for s in self.seats]}
+                   "names": [s.name for s in self.seats], "computers": [s.is_computer for s in self.seats]}
         targets = [s for s in self.interfaces if s is not None] + self.observers
         await self._gather([s.on_match_end(summary) for s in targets if hasattr(s, "on_match_end")])
 
