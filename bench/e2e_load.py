@@ -71,7 +71,7 @@ async def main(args: argparse.Namespace) -> dict:
     try:
         await double.wait_commands(timeout=60)
         await double.wait_ready(timeout=60)
-        await bot.wait_log("logged in as", timeout=30)
+        await bot.wait_log("ready: every table resumed", timeout=30)  # the readiness gate open
         # a warm-up table (not counted): the bot's first images build the renderer's sprite caches
         wch = double.add_text_channel(guild, "warm-up")
         warm = World(double, guild, wch, [Player.join(double, "warm", guild, wch)], bot, tmp / "load.sqlite3",
@@ -374,7 +374,7 @@ async def main_processes(args: argparse.Namespace) -> dict:
             bots.append(bot)
         await double.wait_commands(timeout=90)
         for bot in bots:
-            await bot.wait_log("logged in as", timeout=90)
+            await bot.wait_log("ready: every table resumed", timeout=90)  # the readiness gate open
         worlds: list[World] = []
         for i in range(args.tables):
             g = guilds[i % n]

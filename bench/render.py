@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import render  # noqa: E402
-from render import common, demo, tiles  # noqa: E402
+from render import common, demo, palette, tiles  # noqa: E402
 
 
 def _median_ms(fn, n: int, clock=time.perf_counter) -> float:
@@ -34,7 +34,7 @@ def main() -> None:
     hand, table, result = demo.seat_view(), demo.table_view(), demo.result_view()
     drawn = demo.result_view(drawn_game=True)
     t = time.perf_counter()
-    common.palette()
+    palette.palette()
     palette_ms = (time.perf_counter() - t) * 1000
 
     tiles.clear_cache()

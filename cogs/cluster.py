@@ -28,7 +28,7 @@ from discord.ext import commands
 
 from cogs.play import ACTION_VERBS
 from jxbot.bot import CustomId, JxBot, lang_of, parse_custom_id
-from jxbot.cluster.coord import FENCE_SECONDS, HEARTBEAT_SECONDS, Coordinator
+from jxbot.cluster.coord import FENCE_SECONDS, HEARTBEAT_SECONDS, LEASE_SECONDS, Coordinator
 from jxbot.i18n import register, t
 
 log = logging.getLogger("jxbot.cogs.cluster")
@@ -71,6 +71,10 @@ class ClusterCog(commands.Cog):
         self.coord.on_lost = self._session_lost
         self.bot.press_forwarder = self.forward
         self.bot.table_claimer = self.claim
+        # the readiness gate (docs/bot.md) also waits for the tables whose lease another process still held
+        # at the resume: they are resumed here once it lapses (a live holder keeps it at most LEASE_SECONDS)
+        self.bot.hold_start("leases")
+        self.resumed_at: float | None = None
         self.last_ok = time.monotonic()
         self._beat = asyncio.create_task(self._heartbeat(), name="cluster-heartbeat")
         plan = self.bot.shard_plan
@@ -138,6 +142,22 @@ class ClusterCog(commands.Cog):
         return ok
 
     @commands.Cog.listener()
+    async def on_tables_resumed(self) -> None:
+        self.resumed_at = time.monotonic()
+        self._maybe_ready()
+
+    def _maybe_ready(self) -> None:
+        """Open this process's share of the readiness gate once no table of its shards waits for a lease
+        (or, should a lease never lapse, once it certainly would have: the gate does not stay shut)."""
+        if self.resumed_at is None or not self.bot.starting:
+            return
+        if not self.waiting:
+            self.bot.start_done("leases")
+        elif time.monotonic() - self.resumed_at > LEASE_SECONDS + 2 * HEARTBEAT_SECONDS:
+            log.warning("cluster: %d tables still wait for another process's lease; opening anyway", len(self.waiting))
+            self.bot.start_done("leases")
+
+    @commands.Cog.listener()
     async def on_table_running(self, table: Any) -> None:
         """A table started here (a new one; a resumed one holds its lease already): take its lease now."""
         if self.coord is None or table.id in self.held:
@@ -199,6 +219,7 @@ class ClusterCog(commands.Cog):
         if self.waiting or self.fenced:
             self.fenced = False
             await self.resume_waiting()
+        self._maybe_ready()
 
     async def resume_waiting(self) -> None:
         """Resume the running tables of this process's shards that no process runs: once the lease of a

@@ -42,12 +42,18 @@ class Occupant:
 class TableConfig:
     stake: int = 5
     ruleset: str = "jiaxing"
-    rounds: int = 1
+    rounds: int | None = None  # None: the ruleset's match length (a caishen match is one 版: four rounds)
     fee: int = 1
     claim_window: float = 5.0
     turn_seconds: float = 20.0
     contract_seconds: float = 15.0
     level: str = "normal"  # computer players added without a level (jxbot.ai levels)
+
+    def __post_init__(self) -> None:
+        if self.rounds is None:  # the ruleset object says how long its match is (RULES B11)
+            from jxbot.table.seats import default_rounds
+
+            self.rounds = default_rounds(self.ruleset)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,6 +88,11 @@ class Table:
     hold: int = 0
     # players who escaped the running hand: their hold stays until that hand is settled
     escapers: set[int] = field(default_factory=set)
+    # not saved: user -> ids of the panel messages (DM or ephemeral) this process sent that user at this table
+    # (the current DM panel is also in ``panels``, which is saved); a seat's buttons are taken only there
+    panel_messages: dict[int, set[int]] = field(default_factory=dict)
+    # not saved: this table's table messages this process posted (their Show my hand button is taken)
+    table_messages: set[int] = field(default_factory=set)
 
     # ---- seats
     def seat_of(self, user_id: int) -> int | None:
@@ -173,6 +184,38 @@ class Table:
                 n += 1
                 self.seats[i] = Occupant(None, f"#{n}", is_computer=True, level=self.config.level)
 
+    def move_seats(self, moves: list[int]) -> None:
+        """RULES B11 (a caishen reseat): the player at seat ``i`` now sits at ``moves[i]``. The seats, the DM
+        panels and their owners move with the players; every button shown before goes stale (one fresh nonce
+        above all old ones for every seat). One step, no await: called inside the runner's own move, so a
+        save never holds one seating moved and the other not (docs/table.md, "Seats saved as one")."""
+        if sorted(moves) != [0, 1, 2, 3]:
+            raise ValueError(f"a reseat must move each seat once, not {list(moves)}")
+        old = list(self.seats)
+        for o, n in enumerate(moves):
+            self.seats[n] = old[o]
+        self.panels = {moves[s]: v for s, v in self.panels.items()}
+        self.panel_users = {moves[s]: v for s, v in self.panel_users.items()}
+        top = max([*self.nonces.values(), *self.nonce_floor.values()], default=0) + 1
+        self.nonces = {s: top for s in range(4)}
+        self.action_keys = {}
+        self.restored = {}
+        self.nonce_floor = {}
+
+    def seats_differ(self, runner_seats: list[dict[str, Any]]) -> list[int]:
+        """The seats where a human of this table is not the player the runner's saved seats hold there
+        (``runner_seats``: ``SeatInfo.to_json()`` each). Empty when they agree. (A runner seat still held by
+        a human whom the lobby already shows as a computer is an escape, not a disagreement.)"""
+        out = []
+        for i, occ in enumerate(self.seats):
+            if occ is None or occ.is_computer:
+                continue
+            rs = runner_seats[i] if i < len(runner_seats) and isinstance(runner_seats[i], dict) else {}
+            uid = rs.get("user_id")
+            if rs.get("is_computer") or uid is None or str(uid) != str(occ.user_id):
+                out.append(i)
+        return out
+
     # ---- button nonces
     def nonce_for(self, seat: int, action_keys: frozenset[str]) -> int:
         """The nonce for ``seat``'s buttons: a new one whenever what the seat may do changes."""
@@ -186,6 +229,21 @@ class Table:
             else:
                 self.nonces[seat] = max(self.nonces.get(seat, 0), self.nonce_floor.pop(seat, 0)) + 1
         return self.nonces.get(seat, 0)
+
+    # ---- component binding (cogs/binding.py)
+    def bind_panel(self, user_id: int, message_id: int) -> None:
+        """``message_id`` carries a panel of ``user_id``'s seat: their seat's buttons are taken from it."""
+        self.panel_messages.setdefault(user_id, set()).add(message_id)
+
+    def is_panel(self, user_id: int, message_id: int | None) -> bool:
+        """``message_id`` is one of ``user_id``'s panel messages at this table (the saved DM panel, or
+        one this process sent them)."""
+        if message_id is None:
+            return False
+        if message_id in self.panel_messages.get(user_id, ()):
+            return True
+        return any(where[1] == message_id and self.panel_users.get(seat) == user_id
+                   for seat, where in self.panels.items())
 
     # ---- persistence
     def to_json(self) -> dict[str, Any]:

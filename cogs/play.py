@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from cogs.binding import pressed_id, pressed_on, refuse
 from cogs.lobby import Table
 from jxbot import drawing, rulesets
 from jxbot.ai.strings import computer_name
@@ -294,25 +295,33 @@ class DiscordSeat:
         occ = self.occupant
         return occ.lang if occ else "zh"
 
+    @property
+    def view_seat(self) -> int:
+        """The seat the kept view is by: this seat, but for the result of the hand played just before a
+        reseat (Session.move_seats), which is by the seat the player held in that hand."""
+        v = (self.view or {}).get("viewer")
+        return v if isinstance(v, int) and 0 <= v < 4 else self.seat
+
     def signature(self) -> tuple:
         """What the panel shows (text, buttons, and the view fields the hand image draws), compared with ``==``:
         the fields themselves, no text made of them (a view's parts are never changed in place)."""
         table, view, lang = self.session.table, self.view or {}, self.lang
         seats = view.get("seats") or [{}] * 4
-        me = seats[self.seat] if self.seat < len(seats) else {}
+        vs = self.view_seat
+        me = seats[vs] if vs < len(seats) else {}
         # what the hand picture and the text draw; the deadline is in the text (to the second)
         keys = ("hand", "drawn", "actions", "wildcard", "dealer", "hand_number", "round_wind", "hand_id")
         if view.get("actions"):  # the phase and the tile on offer matter only while this seat may act
             keys += ("last_discard", "phase", "pending_kong")
-        return (panel_text(table, self.seat, view, lang), table.nonces.get(self.seat),
+        return (panel_text(table, vs, view, lang), table.nonces.get(self.seat),
                 keys, tuple(view.get(k) for k in keys),
                 tuple(me.get(k) for k in ("melds", "seat_wind", "is_dealer", "auto", "autowin")))
 
     async def build(self, *, urgent: bool = False) -> tuple[str, discord.ui.View, bytes | None]:
         table, view, lang = self.session.table, self.view or {}, self.lang
         nonce = table.nonce_for(self.seat, action_keys(view))
-        autowin = bool(((view.get("seats") or [{}] * 4)[self.seat]).get("autowin"))
-        content = panel_text(table, self.seat, view, lang)
+        autowin = bool(((view.get("seats") or [{}] * 4)[self.view_seat]).get("autowin"))
+        content = panel_text(table, self.view_seat, view, lang)
         comps = panel_components(table.id, self.seat, nonce, view, lang, autowin=autowin)
         # drawn as it is (no copy: a seat view is built afresh for every change and never changed in place)
         png = await render_async("hand", view, lang, urgent=urgent) if view else None
@@ -436,6 +445,7 @@ class DiscordSeat:
         occ.dm_ok = True
         table.panels[self.seat] = (msg.channel.id, msg.id)
         table.panel_users[self.seat] = uid
+        table.bind_panel(uid, msg.id)  # an older copy keeps working while its buttons still hold
         self._pushed = sig
         self._delivered(offer)
 
@@ -574,6 +584,7 @@ class ChannelObserver:
                 table.table_message_id = None
         msg = await ch.send(content=content, view=self.components(), files=files)
         table.table_message_id = msg.id
+        table.table_messages.add(msg.id)  # its Show my hand is taken from it (cogs/binding.py)
         self._shown, self._text_shown = sig, content
         await self.session.cog.save(table)  # a restart finds this message (and retires it)
         old, self.retire = self.retire, None
@@ -620,12 +631,16 @@ class ChannelObserver:
                 view.add_item(b)
         try:
             kw: dict[str, Any] = {"view": view} if view is not None else {}
-            await ch.send(content="\n".join(lines), files=files, **kw)
+            posted = await ch.send(content="\n".join(lines), files=files, **kw)
+            self.session.result_message_id = posted.id  # its Next is taken from it alone
         except discord.HTTPException:
             log.exception("posting the result of table %s failed", table.id)
         # the next hand gets a new table message below the result; the old one stays as it ended
         table.table_message_id = None
         await self.session.after_hand(result)
+
+    def on_seats_moved(self, moves: list[int]) -> None:
+        self.session.move_seats(moves)
 
     async def on_reseat(self, info: dict) -> None:
         await self.session.reseat(info)
@@ -705,7 +720,8 @@ class Session:
         self.runner: Any = None
         self._dm: dict[int, discord.abc.Messageable] = {}
         self.next_votes: set[int] = set()  # humans who pressed Next after the last hand
-        self._reseated_at: int | None = None  # hands_played when the last reseat was applied
+        self._reseat_untold = False  # the seats moved (move_seats); reseat() has yet to tell and redraw
+        self.result_message_id: int | None = None  # the last result message (its Next button)
         self.hand_no = 0
         self.seed: int | str | None = cog.seed  # None: a fresh secret seed (TablesCog.table_seed)
 
@@ -857,39 +873,33 @@ class Session:
         except discord.HTTPException:
             log.warning("could not tell user %s that their DMs are closed", user_id)
 
+    def move_seats(self, moves: list[int]) -> None:
+        """RULES B11: after a caishen 版 the player at seat ``i`` moves to ``moves[i]``. Called by the runner
+        inside its own move (no await): the lobby's seats, DM panels and button nonces (every button shown
+        before goes stale), each Discord seat's number and the Next votes move in the same step, so any save
+        from here on holds the lobby's and the runner's seats together (docs/table.md, "Seats saved as one")."""
+        table = self.table
+        table.move_seats(moves)
+        self.seats = {moves[old]: ds for old, ds in self.seats.items()}
+        for seat, ds in self.seats.items():
+            ds.seat = seat  # its kept view (the hand just played) is still by its old seat: see view_seat
+        self.next_votes = {moves[s] for s in self.next_votes}
+        self._reseat_untold = True
+
     async def reseat(self, info: dict) -> None:
-        """RULES B11: after a caishen 版 the player at seat ``i`` moves to ``moves[i]``. Move the lobby's
-        seats, each Discord seat's number, its DM panel, the Next votes, make every button shown before
-        stale (a fresh nonce above all old ones), tell the channel, and save so a resume uses the new seats.
+        """After :meth:`move_seats`: the panels still showing the hand just played go out, the next deal sends
+        each seat a fresh view, the channel is told the new seats, and the table is saved.
 
         The runner calls this once per human seat and once for the channel: it is applied once per 版."""
-        runner = self.runner
-        key = runner.hands_played if runner is not None else None
-        if key is not None and key == self._reseated_at:
+        if not self._reseat_untold:
             return
-        self._reseated_at = key
-        moves = [int(m) for m in info["moves"]]
+        self._reseat_untold = False
         table, bot = self.table, self.bot
-        for s in range(4):  # panels still showing the old seats' result go out first
+        for s in range(4):  # panels still showing the hand just played go out first
             await bot.coalescer.flush(("panel", table.id, s))
-
-        def move(d: dict) -> dict:
-            return {moves[old]: v for old, v in d.items()}
-
-        old_seats = list(table.seats)
-        for old, new in enumerate(moves):
-            table.seats[new] = old_seats[old]
-        table.panels = move(table.panels)
-        table.panel_users = move(table.panel_users)
-        top = max(table.nonces.values(), default=0) + 1
-        table.nonces = {s: top for s in range(4)}  # no button shown before the reseat is taken
-        table.action_keys = {}
-        self.seats = move(self.seats)
-        for seat, ds in self.seats.items():
-            ds.seat = seat
+        for ds in self.seats.values():
             ds.view = None  # its last view was by the old seats; the next deal sends a fresh one
             ds._pushed = None
-        self.next_votes = {moves[s] for s in self.next_votes}
         names = info.get("names") or [o.name if o else "?" for o in table.seats]
         lines = []
         for i, occ in enumerate(table.seats):
@@ -991,6 +1001,8 @@ class PlayCog(commands.Cog):
             return "bot.err.not_your_seat"
         if cid.nonce != _b36(table.nonces.get(cid.seat, 0)):
             return "bot.err.stale"
+        if not table.is_panel(interaction.user.id, pressed_id(interaction)):
+            return "bot.err.stale"  # a seat's button is taken only from that player's own panel message
         return table, table.session
 
     async def on_action(self, interaction: discord.Interaction, cid: CustomId) -> None:
@@ -1044,6 +1056,9 @@ class PlayCog(commands.Cog):
         if occ is None or occ.user_id != interaction.user.id:
             await reply(interaction, t("bot.err.not_your_seat", lang))
             return
+        if not table.is_panel(interaction.user.id, pressed_id(interaction)):
+            await refuse(interaction, cid.verb)
+            return
         ds = table.session.seats.get(cid.seat)
         if ds is None or interaction.message is None:
             await interaction.response.defer()
@@ -1073,6 +1088,9 @@ class PlayCog(commands.Cog):
         if table is None or session is None or cid.nonce != _b36(session.hand_no) or session.runner.hand_running:
             await reply(interaction, t("bot.err.stale", lang))
             return
+        if not pressed_on(interaction, session.result_message_id):
+            await refuse(interaction, cid.verb)
+            return
         seat = table.seat_of(interaction.user.id)
         if seat is None or seat not in session.seats:
             await reply(interaction, t("bot.err.not_seated", lang))
@@ -1091,6 +1109,9 @@ class PlayCog(commands.Cog):
         table = self.tables.manager.get(cid.table)
         if table is None or table.session is None:
             await reply(interaction, t("bot.err.stale", lang))
+            return
+        if not pressed_on(interaction, table.table_message_id, *table.table_messages):
+            await refuse(interaction, cid.verb)
             return
         await self.show_hand(interaction, table)
 
@@ -1116,7 +1137,11 @@ class PlayCog(commands.Cog):
                 return
         content, comps, png = await ds.build(urgent=True)  # (the player pressed for it and is waiting)
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
-        await reply(interaction, content, view=comps, files=files)
+        sent = await reply(interaction, content, view=comps, files=files)
+        if sent is not None:
+            table.bind_panel(interaction.user.id, sent)  # the ephemeral panel: its buttons are taken from it
+        else:  # Discord did not name the message: its buttons answer "expired"; Show my hand opens another
+            log.warning("table %s: the ephemeral panel's message id is unknown; it is not bound", table.id)
         ds.ephemeral = interaction
 
 

@@ -22,6 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.binding import bot_message_in, own_ephemeral, refuse
 from jxbot.bot import CustomId, JxBot, MjButton, ack_later, lang_of, ls, parse_custom_id, reply
 from jxbot.i18n import register, t
 from jxbot.replay import reveal_text, verified
@@ -283,10 +284,23 @@ class ReplayCog(commands.Cog):
             seat = own[0] if own else 0
         await self.show(interaction, stored, k, seat, new=True)
 
+    async def _opener_bound(self, interaction: discord.Interaction, hand_id: str) -> bool:
+        """Replay / Fair deal are on the hand's result (a message of the bot's in the hand's channel) and on
+        the presser's own ``/history`` (an ephemeral): taken from those only (cogs/binding.py)."""
+        if own_ephemeral(interaction):
+            return True
+        store = self.bot.store
+        hit = self._hands.get(hand_id)
+        rec = hit[1].record if hit is not None else (await store.get_hand(hand_id) if store is not None else None)
+        return rec is not None and bot_message_in(interaction, rec.channel_id)
+
     async def on_open(self, interaction: discord.Interaction, cid: CustomId) -> None:
         hand_id = hand_from_code(cid.table)
         if hand_id is None:
             await reply(interaction, t("bot.err.stale", lang_of(interaction)))
+            return
+        if not await self._opener_bound(interaction, hand_id):
+            await refuse(interaction, cid.verb)
             return
         await self.open(interaction, hand_id)
 
@@ -294,6 +308,9 @@ class ReplayCog(commands.Cog):
         hand_id = hand_from_code(cid.table)
         if hand_id is None or cid.seat is None:
             await reply(interaction, t("bot.err.stale", lang_of(interaction)))
+            return
+        if not own_ephemeral(interaction):  # a viewer is the presser's own ephemeral message: it alone is edited
+            await refuse(interaction, cid.verb)
             return
         stored = await self._hand_for(interaction, hand_id)
         if stored is None:
@@ -304,6 +321,9 @@ class ReplayCog(commands.Cog):
         lang = lang_of(interaction)
         if hand_from_code(cid.table) is None or cid.seat is None:
             await reply(interaction, t("bot.err.stale", lang))
+            return
+        if not own_ephemeral(interaction):
+            await refuse(interaction, cid.verb)
             return
         modal = discord.ui.Modal(title=t("bot.replay.goto_title", lang), timeout=None,
                                  custom_id=str(CustomId("rpgoto", cid.table, cid.seat, cid.nonce)))
@@ -334,6 +354,9 @@ class ReplayCog(commands.Cog):
         hand_id = hand_from_code(cid.table)
         if hand_id is None or cid.seat is None:
             await reply(interaction, t("bot.err.stale", lang))
+            return
+        if interaction.message is not None and not own_ephemeral(interaction):  # the box edits the viewer
+            await refuse(interaction, cid.verb)
             return
         stored = await self._hand_for(interaction, hand_id)
         if stored is None:
@@ -385,6 +408,9 @@ class ReplayCog(commands.Cog):
         hand_id = hand_from_code(cid.table)
         if hand_id is None:
             await reply(interaction, t("bot.err.stale", lang_of(interaction)))
+            return
+        if not await self._opener_bound(interaction, hand_id):
+            await refuse(interaction, cid.verb)
             return
         await self.fair(interaction, hand_id)
 

@@ -40,6 +40,16 @@ register({
     },
 })
 
+register({
+    "bot.table.seats_mismatch": {
+        "zh": "牌桌 {table} 重启后无法恢复：保存下来的座位对不上谁坐哪一家。为了不让任何人看到别人的牌，这一局暂停："
+              "没有人输赢银子，离开也不算逃跑。座位已经释放，可以用 /麻将 开桌 重新开一桌。",
+        "en": "Table {table} could not be resumed after the restart: its saved seats disagree about who sits "
+              "where. So that nobody is shown another seat's tiles, this hand is suspended: nobody wins or loses "
+              "silver and leaving is not an escape. The seats are free: /mahjong create opens a new table.",
+    },
+})
+
 VOID_SETTLEMENT = SimpleNamespace(transfers=(), deltas=(0, 0, 0, 0), house_delta=0)
 
 
@@ -55,14 +65,16 @@ async def _tell(bot: Any, channel_id: int, text: str) -> None:
         log.warning("could not post to channel %s", channel_id)
 
 
-async def suspend_table(cog: Any, table: Any, error: BaseException) -> None:
-    """The table's runner died with ``error``: suspend the table (see the module docstring)."""
+async def suspend_table(cog: Any, table: Any, error: BaseException, *, key: str = "bot.table.suspended",
+                        runner_state: dict | None = None) -> None:
+    """The table's runner died with ``error``: suspend the table (see the module docstring). ``key``: the
+    message the channel and the panels get; ``runner_state``: the state to keep when no runner was built
+    (a resume refused, cogs/tables.py)."""
     if cog.manager.get(table.id) is not table:
         return  # already closed or suspended
     session = table.session
     runner = session.runner if session is not None else None
-    runner_state = None
-    hand_id = None
+    hand_id = runner_state.get("hand_id") if runner_state else None
     if runner is not None:
         try:
             runner_state = runner.state()
@@ -80,11 +92,11 @@ async def suspend_table(cog: Any, table: Any, error: BaseException) -> None:
         except Exception:
             log.exception("table %s: marking it suspended in the store failed", table.id)
     await cog.close_table(table)  # the bot forgets it: seats free, the channel open, the store row closed
-    await _tell(cog.bot, table.channel_id, t("bot.table.suspended", table.lang, table=table.id))
-    await _retire_panels(cog.bot, table)
+    await _tell(cog.bot, table.channel_id, t(key, table.lang, table=table.id))
+    await _retire_panels(cog.bot, table, key)
 
 
-async def _retire_panels(bot: Any, table: Any) -> None:
+async def _retire_panels(bot: Any, table: Any, key: str = "bot.table.suspended") -> None:
     """Each player's DM panel says the table stopped and loses its buttons (no edit still queued for it
     may bring them back)."""
     for seat, (channel_id, message_id) in sorted(table.panels.items()):
@@ -93,54 +105,46 @@ async def _retire_panels(bot: Any, table: Any) -> None:
         lang = getattr(occ, "lang", None) or table.lang
         try:
             await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
-                content=t("bot.table.suspended", lang, table=table.id), view=None,
+                content=t(key, lang, table=table.id), view=None,
                 allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.info("table %s: the panel of seat %d could not be edited", table.id, seat)
 
 
 def over_tables(running: list[Any]) -> set[str]:
-    """Ids of the store's running tables that no longer run: marked suspended, or (when the store failed
-    together with the table, so the mark could not be written) superseded by a newer running table in the
-    same channel or with one of its players — which only a freed, suspended table can be."""
-    over: set[str] = set()
-    channels: set[int] = set()
-    users: set[int] = set()
-    for rec in sorted(running, key=lambda r: (r.created_at, r.table_id), reverse=True):  # newest first
-        state = rec.state or {}
-        if state.get("suspended"):
-            over.add(rec.table_id)
-            continue
-        seats = (state.get("bot_table") or {}).get("seats") or []
-        people = {int(o["user_id"]) for o in seats if o and not o.get("is_computer") and o.get("user_id")}
-        if rec.channel_id in channels or people & users:
-            over.add(rec.table_id)
-            continue
-        channels.add(rec.channel_id)
-        users |= people
-    return over
+    """Ids of the store's running tables that no longer run: those marked suspended (the close after the
+    mark did not reach the store). Nothing else: a table another one seems to "supersede" (a newer table
+    in its channel or with one of its players) may be the live one, and a table opened during a restart
+    window must never make a running table's hand void (issue 24)."""
+    return {rec.table_id for rec in running if (rec.state or {}).get("suspended")}
 
 
 async def void_suspended(cog: Any, default_lang: str = "zh", owns: Any = None) -> int:
-    """At start: settle as void every open hand whose table no longer runs (suspended, or closed by a
-    failure that could not even be recorded). Returns how many hands were voided. ``owns(guild_id)``:
-    only those guilds' tables and hands (the others belong to other processes; jxbot.cluster)."""
+    """At start: settle as void every open hand whose table is closed (suspended, or closed by a failure).
+    Returns how many hands were voided. ``owns(guild_id)``: only those guilds' tables and hands (the others
+    belong to other processes; jxbot.cluster).
+
+    Each void is conditional in the store (``settle_hand(..., abandoned_only=True)``): the hand's table is
+    read, locked, in the same transaction that settles the hand, and a table still running — resumed,
+    saved or dealt meanwhile, here or by another process — keeps its hand (``HandLive``)."""
     store = cog.bot.store
     if store is None or not hasattr(store, "open_hands"):
         return 0
-    everywhere = await store.running_tables()
-    running = [r for r in everywhere if owns is None or owns(r.guild_id)]
-    over = over_tables(running)
-    for tid in over:  # marked suspended (or superseded) but the close did not reach the store
-        await store.close_table(tid)
-    live = {r.table_id for r in everywhere} - over
+    for rec in await store.running_tables():
+        if (owns is None or owns(rec.guild_id)) and (rec.state or {}).get("suspended"):
+            # marked suspended but the close did not reach the store (closed only if the mark is still there)
+            await store.close_table(rec.table_id, if_suspended=True)
+    from jxbot.store import HandLive
+
     n = 0
     for h in await store.open_hands():
-        if h.table_id is None or h.table_id in live:
+        if h.table_id is None or (owns is not None and not owns(h.guild_id)):
             continue
         try:
             await store.settle_hand(h.hand_id, h.guild_id, list(h.seats), VOID_SETTLEMENT,
-                                    void_result(h.hand_id, h.table_id, "table_error"))
+                                    void_result(h.hand_id, h.table_id, "table_error"), abandoned_only=True)
+        except HandLive:
+            continue  # its table runs: not abandoned
         except Exception:
             log.exception("voiding hand %s failed", h.hand_id)
             continue

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
+from cogs.binding import pressed_on, refuse
 from cogs.lobby import LobbyError, Table, TableConfig, TableManager
 from cogs.play import PlayCog, Session, StoreSink, status_text
 from jxbot import rulesets
@@ -88,7 +89,12 @@ RULESET_CHOICES = ruleset_choices()
 LEVEL_CHOICES = [app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES]
 
 
+class SeatsDisagree(Exception):
+    """A stored table whose lobby seats and runner seats name different players (docs/table.md)."""
+
+
 # Two full cycles of the winds: a caishen table then reaches its reseat after the first 版 of four rounds.
+# (Without ``rounds`` a table plays its ruleset's match: TableConfig asks the ruleset object.)
 MAX_ROUNDS = 8
 
 class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # type: ignore[call-arg]
@@ -104,6 +110,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         self._resumed = False
         self._background: set[asyncio.Task[None]] = set()  # DM setups running outside the table locks
         self.manager.on_release = self._release_hold
+        bot.hold_start("tables")  # the readiness gate stays closed until on_ready has resumed the tables
         for verb in ("join", "leave", "addbot", "start"):
             bot.register_button(verb, self.on_lobby_button)
         super().__init__()
@@ -281,7 +288,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                            level=ls("bot.opt.level.desc"))
     @app_commands.choices(ruleset=RULESET_CHOICES, level=LEVEL_CHOICES)
     async def create(self, interaction: discord.Interaction, stake: int | None = None, ruleset: str = "jiaxing",
-                     rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 1, level: str | None = None) -> None:
+                     rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
+                     level: str | None = None) -> None:
         lang = lang_of(interaction)
         missing = missing_permissions(interaction.app_permissions)
         if missing:
@@ -300,7 +308,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if rulesets.find(ruleset) is None:
             await reply(interaction, t("bot.err.unknown_ruleset", lang, name=ruleset))
             return
-        if not 1 <= rounds <= MAX_ROUNDS:
+        if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:  # None: the ruleset's match length
             await reply(interaction, t("bot.err.rounds_range", lang, hi=MAX_ROUNDS))
             return
         level = level or gs.get("computer_level", "normal")  # the server default (/admin settings)
@@ -656,6 +664,9 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if table is None or table.lobby_message_id is None or table.state == "ended":
             await reply(interaction, t("bot.err.stale", lang))
             return
+        if not pressed_on(interaction, table.lobby_message_id):  # only from the table's own lobby message
+            await refuse(interaction, cid.verb)
+            return
         if cid.verb == "join":
             await self.do_join(interaction, table)
         elif cid.verb == "leave":
@@ -666,13 +677,34 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             await self.do_start(interaction, table)
 
     # ------------------------------------------------------------------ restart
+    async def _seats_agree(self, table: Table, runner_state: Any) -> bool:
+        """Before a running table is resumed: every human the lobby seats must be the player the runner
+        holds at that seat. If not, the table is suspended (cogs/suspend.py) with a message saying so,
+        instead of binding anyone to another seat's hand. True when they agree."""
+        if table.state != "running" or not isinstance(runner_state, dict):
+            return True
+        bad = table.seats_differ(list(runner_state.get("seats") or []))
+        if not bad:
+            return True
+        log.error("table %s not resumed: its lobby and runner seats disagree at seats %s", table.id, bad)
+        from cogs.suspend import suspend_table
+
+        await suspend_table(self, table, SeatsDisagree(), key="bot.table.seats_mismatch", runner_state=runner_state)
+        return False
+
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         if not self._resumed:
             self._resumed = True
-            n = await self.resume_all()
-            if n:
-                log.info("resumed %d tables", n)
+            try:
+                if self.bot.settings.test_resume_delay:  # tests only: the readiness window held open
+                    await asyncio.sleep(self.bot.settings.test_resume_delay)
+                n = await self.resume_all()
+                if n:
+                    log.info("resumed %d tables", n)
+            finally:  # the readiness gate opens once every table is back (docs/bot.md)
+                self.bot.dispatch("tables_resumed")
+                self.bot.start_done("tables")
 
     async def resume_all(self) -> int:
         """Rebuild every running table from the store and tell its channel. Returns how many."""
@@ -686,7 +718,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         except Exception:
             log.exception("voiding the hands of suspended tables failed")
         n = 0
-        for rec in await store.running_tables():  # (the suspended ones were closed just above)
+        # newest first: of two that clash (cogs/tables.py _clash) the one opened after the other stopped runs
+        for rec in reversed(await store.running_tables()):  # (the suspended ones were closed just above)
             if not self.bot.owns_guild(rec.guild_id):
                 continue  # another process holds this guild's shard: its table is that process's
             try:
@@ -694,6 +727,20 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             except Exception:
                 log.exception("could not resume table %s", getattr(rec, "table_id", rec))
         return n
+
+    def _clash(self, table: Table) -> tuple[str, str] | None:
+        """(what, other table id) when a table being resumed would share its channel or a player with a
+        table already here. The store can hold such a pair only when a table's suspension could not be
+        recorded (and its channel and seats were reused): which one is abandoned is not provable, so the
+        other is simply not resumed (nothing is voided on a guess)."""
+        other = self.manager.in_channel(table.channel_id)
+        if other is not None and other.id != table.id:
+            return "its channel", other.id
+        for _, occ in table.humans:
+            other = self.manager.of_user(occ.user_id) if occ.user_id is not None else None
+            if other is not None and other.id != table.id:
+                return f"its player {occ.user_id}", other.id
+        return None
 
     async def _resume(self, rec: Any) -> bool:
         state = rec.state or {}
@@ -703,10 +750,19 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         table = Table.from_json(tj)
         if self.manager.get(table.id) is not None:
             return False  # opened in this process before on_ready: live, not a leftover of a restart
+        if state.get("suspended"):
+            return False  # stopped on an error (cogs/suspend.py): never run again
+        clash = self._clash(table)
+        if clash is not None:  # two running tables in one channel or with one player: neither is voided
+            log.error("table %s not resumed: %s also runs table %s (left running in the store for an operator)",
+                      table.id, clash[0], clash[1])
+            return False
         claim = self.bot.table_claimer
         if claim is not None and not await claim(rec):
             return False  # another process still holds its lease: resumed here once it lapses (cogs/cluster.py)
         self.manager.add(table)
+        if not await self._seats_agree(table, state.get("runner")):
+            return False
         store = self.bot.store
         if table.hold and store is not None and hasattr(store, "hold"):  # holds live in memory: re-install
             for uid in [o.user_id for _, o in table.humans if o.user_id is not None] + sorted(table.escapers):

@@ -30,7 +30,7 @@ from jxbot import (
     drawing,
 )
 from jxbot.config import Settings
-from jxbot.i18n import has, norm_lang, t
+from jxbot.i18n import has, norm_lang, register, t
 
 log = logging.getLogger("jxbot.bot")
 
@@ -153,19 +153,21 @@ def lang_of(interaction: discord.Interaction) -> str:
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
-                **kw: Any) -> None:
-    """Answer an interaction whether or not it has been acknowledged yet."""
+                **kw: Any) -> int | None:
+    """Answer an interaction whether or not it has been acknowledged yet. Returns the id of the message
+    sent (None when Discord did not say), so a message carrying components can be bound to them."""
     try:
         if take_response(interaction):
-            await interaction.response.send_message(content, ephemeral=ephemeral, **kw)
-            return
+            sent = await interaction.response.send_message(content, ephemeral=ephemeral, **kw)
+            return getattr(sent, "message_id", None)
     except discord.InteractionResponded:
         pass
     except discord.HTTPException as exc:
         if exc.code != ALREADY_ACKNOWLEDGED:  # the 2 s guard acknowledged it at the same moment
             raise
     await after_guard(interaction)
-    await interaction.followup.send(content or "", ephemeral=ephemeral, **kw)
+    msg = await interaction.followup.send(content or "", ephemeral=ephemeral, **kw)
+    return getattr(msg, "id", None)
 
 
 def take_response(interaction: discord.Interaction) -> bool:
@@ -226,10 +228,43 @@ def _cancel_guard(interaction: discord.Interaction) -> None:
         task.cancel()
 
 
+# --------------------------------------------------------------------------------------------------
+# the readiness gate (docs/bot.md, "Starting up: the readiness gate")
+
+register({
+    "bot.err.starting": {
+        "zh": "机器人正在启动，牌桌还在恢复中，请几秒钟后再试。",
+        "en": "The bot is starting up and its tables are being resumed: try again in a few seconds.",
+    },
+})
+
+# commands that stay open while the process starts: they read only what no resume changes (the rules, the
+# score calculator, balances and settled hands; a replay refuses a hand still in play) — every other
+# command, and every button, touches a table or silver and waits for the gate
+OPEN_AT_START = frozenset(("bot.cmd.rules.name", "bot.cmd.score.name", "bot.cmd.balance.name",
+                           "bot.cmd.leaderboard.name", "bot.cmd.stats.name", "bot.cmd.history.name",
+                           "bot.cmd.replay.name", "bot.cmd.verify.name"))
+
+
+# buttons likewise: the replay viewer's (a settled hand's pictures; a hand still in play is refused)
+OPEN_VERBS_AT_START = frozenset(("replay", "rp", "rps", "rpgo", "fair"))
+
+
+def open_at_start(command: Any) -> bool:
+    """May this app command run before the process's tables are resumed?"""
+    name = getattr(command, "name", None)
+    return name is not None and any(t(key, "en") == name for key in OPEN_AT_START)
+
+
 class JxTree(app_commands.CommandTree):
-    """The command tree: every slash command gets an acknowledgement guard."""
+    """The command tree: every slash command gets an acknowledgement guard; while the process starts
+    (its tables not resumed yet) a command that touches a table or silver is refused, politely."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        client = interaction.client
+        if isinstance(client, JxBot) and client.starting and not open_at_start(interaction.command):
+            await client.refuse_starting(interaction)
+            return False
         ack_later(interaction)
         return True
 
@@ -438,6 +473,37 @@ class JxBot(commands.Bot):
 
         self.press_times = PressTimes(settings.lag_log)  # where a press's time goes (JXBOT_LAG_LOG)
         self._buttons: dict[str, ButtonHandler] = {}
+        # the readiness gate: what start-up still waits for ("tables": the resume, "leases": jxbot.cluster);
+        # nothing touching a table or silver runs until it is empty (docs/bot.md)
+        self._starting: set[str] = set()
+        self._gate_armed = False  # set by login(): a bot driven without a gateway (unit tests) has no window
+        self.refused_starting = 0  # interactions told "starting up" (observability and tests)
+
+    # -- the readiness gate
+    @property
+    def starting(self) -> bool:
+        """True from the connection until every table of this process is resumed (seats, holds, leases)."""
+        return self._gate_armed and bool(self._starting)
+
+    async def login(self, token: str) -> None:
+        self._gate_armed = True  # before the gateway connects: interactions may come before on_ready
+        await super().login(token)
+
+    def hold_start(self, what: str) -> None:
+        """Keep the gate closed until :meth:`start_done` ``(what)`` (called before the gateway connects)."""
+        self._starting.add(what)
+
+    def start_done(self, what: str) -> None:
+        if what in self._starting:
+            self._starting.discard(what)
+            if not self._starting:
+                log.info("ready: every table resumed; commands and buttons open (%d refused while starting)",
+                         self.refused_starting)
+
+    async def refuse_starting(self, interaction: discord.Interaction) -> None:
+        self.refused_starting += 1
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, t("bot.err.starting", lang_of(interaction)))
 
     # -- buttons
     def register_button(self, verb: str, handler: ButtonHandler) -> None:
@@ -451,6 +517,9 @@ class JxBot(commands.Bot):
             return
         if self.press_forwarder is not None and await self.press_forwarder(interaction, cid):
             return  # a DM press for a table another process runs: forwarded to it (jxbot.cluster)
+        if self.starting and cid.verb not in OPEN_VERBS_AT_START:  # the gate: no press on a table not resumed yet
+            await self.refuse_starting(interaction)
+            return
         ack_later(interaction, update=True)
         try:
             await handler(interaction, cid)
@@ -590,9 +659,11 @@ def configure_endpoints(api_base: str | None) -> None:
     discord_endpoints.configure(api_base)
 
 
-def run_bot(settings: Settings, *, sync: bool = True) -> int:
+def run_bot(settings: Settings, make_bot: Callable[..., JxBot], *, sync: bool = True) -> int:
     """Open the store, then log in and run until stopped. A store that cannot be opened (a schema or
-    scope this program refuses, an unreadable file) ends the start-up before the login: one line, exit 2."""
+    scope this program refuses, an unreadable file) ends the start-up before the login: one line, exit 2.
+    ``make_bot`` is :func:`jxbot.cluster.bot.make_bot` (JxBot, or the sharded one: the caller passes it,
+    the cluster being built on this module, docs/architecture.md)."""
     log.info("starting with settings:\n%s", settings.describe())  # the token shows as (set)
     configure_endpoints(settings.discord_api_base)
     # The store's and the drawing threads release the GIL around every SQLite step and most Pillow calls,
@@ -600,12 +671,12 @@ def run_bot(settings: Settings, *, sync: bool = True) -> int:
     # queued every table's moves behind the store thread. 0.5 ms keeps those hand-backs short.
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        return asyncio.run(_serve(settings, sync))
+        return asyncio.run(_serve(settings, sync, make_bot))
     except KeyboardInterrupt:
         return 0
 
 
-async def _serve(settings: Settings, sync: bool) -> int:
+async def _serve(settings: Settings, sync: bool, make_bot: Callable[..., JxBot]) -> int:
     import sqlite3
 
     import asyncpg
@@ -620,8 +691,6 @@ async def _serve(settings: Settings, sync: bool) -> int:
             hint = " (set SILVER_SCOPE to the database's scope; switching needs a migration of balances)"
         print(f"jxbot: database {settings.db_shown}: {exc}{hint}", file=sys.stderr)
         return 2
-    from jxbot.cluster.bot import make_bot
-
     bot = make_bot(settings, store=store, sync=sync)  # JxBot, or the sharded one with --shards
     loop = asyncio.get_running_loop()
 

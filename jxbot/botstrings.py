@@ -44,7 +44,8 @@ for spec in [
 for spec in [
     ("stake", "底分", "stake", "每台的银子（底分）", "Silver per 台 (the stake)"),
     ("ruleset", "规则", "ruleset", "规则集", "Ruleset"),
-    ("rounds", "圈数", "rounds", "打几圈（一圈 = 东风圈）", "Number of wind rounds to play"),
+    ("rounds", "圈数", "rounds", "打几圈（一圈 = 东风圈；不填：按规则，財神一版四圈）",
+     "Wind rounds to play (default: the ruleset's match; caishen: one 版, 4 rounds)"),
     ("user", "玩家", "user", "玩家", "The player"),
     ("amount", "数量", "amount", "银子数量", "Amount of silver"),
     ("reason", "原因", "reason", "原因（记在账上）", "Reason (kept in the ledger)"),

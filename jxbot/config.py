@@ -17,6 +17,32 @@ class ConfigError(ValueError):
     """A setting has a value that cannot be used; the message names the setting."""
 
 
+def parse_shard_ids(text: str, shard_count: int | None, name: str = "--shards") -> tuple[int, ...]:
+    """Shard ids (``JXBOT_SHARD_IDS``, ``--shards``; jxbot/cluster/shards.py uses them):
+    ``"0-3"``, ``"0,2,5"``, ``"0-1,4"`` → sorted, distinct shard ids, each below ``shard_count``."""
+    if shard_count is None:
+        raise ConfigError(f"{name} needs a shard count (--shard-count / JXBOT_SHARD_COUNT)")
+    out: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        lo_s, dash, hi_s = part.partition("-")
+        try:
+            lo = int(lo_s)
+            hi = int(hi_s) if dash else lo
+        except ValueError:
+            raise ConfigError(f"{name} must be shard ids such as 0-3 or 0,2,5, not {text!r}") from None
+        if lo > hi or lo < 0:
+            raise ConfigError(f"{name}: {part!r} is not a range of shard ids")
+        if hi >= shard_count:
+            raise ConfigError(f"{name}: shard {hi} does not exist with a shard count of {shard_count} "
+                              f"(ids are 0 to {shard_count - 1})")
+        out.update(range(lo, hi + 1))
+    if not out:
+        raise ConfigError(f"{name} names no shard")
+    return tuple(sorted(out))
+
+
 def parse_dotenv(text: str) -> dict[str, str]:
     """Parse ``.env`` text. Unknown syntax on a line is an error naming the line number."""
     out: dict[str, str] = {}
@@ -108,6 +134,7 @@ class Settings:
     computer_delay: float = 1.0  # pacing of computer moves, so people can follow them
     max_hands: int | None = None  # end every match after this many hands (None: the ruleset's match length)
     test_seed: int | None = None  # TESTS ONLY: every table's wall from this seed (predictable!)
+    test_resume_delay: float = 0.0  # TESTS ONLY: seconds the start-up waits before resuming tables (a long window)
     draw_processes: int | None = None  # pictures drawn in this many processes (0: threads; None: auto)
     lag_log: float = 0.0  # log the event loop's lag every this many seconds (0: off); for load tests
     unsafe_discord_debug: bool = False  # UNSAFE: discord.py's DEBUG logs carry tokens and message payloads
@@ -139,6 +166,7 @@ class Settings:
         "computer_delay": "JXBOT_COMPUTER_DELAY",
         "max_hands": "JXBOT_MAX_HANDS",
         "test_seed": "JXBOT_TEST_SEED",
+        "test_resume_delay": "JXBOT_TEST_RESUME_DELAY",
         "lag_log": "JXBOT_LAG_LOG",
         "draw_processes": "JXBOT_DRAW_PROCESSES",
         "unsafe_discord_debug": "JXBOT_UNSAFE_DISCORD_DEBUG",
@@ -185,7 +213,7 @@ class Settings:
         floats = {"claim_window": (1.0, 60.0), "turn_seconds": (3.0, 600.0), "contract_seconds": (3.0, 120.0),
                   "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0),
                   "edit_budget": (0.0, 10000.0),
-                  "lag_log": (0.0, 3600.0)}
+                  "lag_log": (0.0, 3600.0), "test_resume_delay": (0.0, 60.0)}
         for name, (flo, fhi) in floats.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _float(cls.ENV[name], v, lo=flo, hi=fhi)
@@ -204,8 +232,6 @@ class Settings:
         if (v := get("JXBOT_SHARD_COUNT")) is not None:
             kw["shard_count"] = _int("JXBOT_SHARD_COUNT", v, lo=1, hi=4096)
         if (v := get("JXBOT_SHARD_IDS")) is not None:
-            from jxbot.cluster.shards import parse_shard_ids
-
             kw["shard_ids"] = parse_shard_ids(v, kw.get("shard_count"), "JXBOT_SHARD_IDS")  # type: ignore[arg-type]
         s = cls(**kw)  # type: ignore[arg-type]
         if not s.min_stake <= s.default_stake <= s.max_stake:

@@ -33,9 +33,8 @@ import pickle
 import sys
 import threading
 import time
-import traceback
 
-from jxbot.drawing_worker import HEADER, frame
+from jxbot.drawing_protocol import HEADER, draw, frame
 
 log = logging.getLogger("jxbot.drawing")
 
@@ -44,24 +43,6 @@ LATER_NICE = 3  # the later lane's niceness (Linux: about half the share of a pr
 
 
 # ------------------------------------------------------------------------------------------- the drawing
-
-
-def draw(kind: str, view: dict, lang: str) -> tuple[bytes | None, float, str | None]:
-    """Draw one picture: (PNG or None, the CPU seconds it took, the error's traceback or None).
-
-    Runs in a worker (thread or process). The traceback is handed back, not logged there, so a worker
-    process needs no logging set-up and every error reaches the bot's log."""
-    t0 = time.thread_time()
-    try:
-        import render
-
-        fn = getattr(render, f"render_{kind}")
-    except (ImportError, AttributeError):
-        return None, 0.0, None
-    try:
-        return fn(view, lang), time.thread_time() - t0, None
-    except Exception:
-        return None, time.thread_time() - t0, traceback.format_exc()
 
 
 class WorkerGone(Exception):

@@ -1,6 +1,7 @@
 """A drawing process (jxbot/drawing.py starts it as ``python -m jxbot.drawing_worker NICE``).
 
-It reads requests from stdin and writes answers to stdout, one at a time, each a frame: a 4-byte length
+It reads requests from stdin (jxbot/drawing_protocol.py: the frames and the drawing of one picture, shared
+with the bot's end) and writes answers to stdout, one at a time, each a frame: a 4-byte length
 and a pickle. A request is ``(id, kind, view, lang)`` (kind ``"warm"``: fill the caches); an answer is
 ``(id, png or None, CPU seconds, traceback or None)``. Its stdin closing (the bot stopped, or was killed)
 ends it. Nothing else may reach stdout: print() and stray output go to stderr.
@@ -10,28 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
-import struct
 import sys
 from typing import Any
 
-HEADER = struct.Struct(">I")
-
-
-def read_frame(stream: Any) -> Any:
-    head = stream.read(HEADER.size)
-    if len(head) < HEADER.size:
-        return None  # end of input: the bot is gone
-    (n,) = HEADER.unpack(head)
-    body = stream.read(n)
-    if len(body) < n:
-        return None
-    return pickle.loads(body)
-
-
-def frame(obj: object) -> bytes:
-    body = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    return HEADER.pack(len(body)) + body
+from jxbot.drawing_protocol import draw, frame, read_frame
 
 
 def main(argv: list[str]) -> int:
@@ -45,8 +28,6 @@ def main(argv: list[str]) -> int:
     out = os.fdopen(os.dup(1), "wb")  # the answers' channel
     os.dup2(2, 1)  # anything printed goes to stderr, never into an answer
     inp = os.fdopen(os.dup(0), "rb")  # (buffered: a read(n) returns n bytes, or fewer only at the end)
-    from jxbot.drawing import draw
-
     while True:
         req = read_frame(inp)
         if req is None:

@@ -73,6 +73,9 @@ async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False) ->
         raise ReplayUnavailable("unknown", hand_id)
     if rec.status != "settled" and not allow_running:
         raise ReplayUnavailable("running", hand_id)
+    live = getattr(store, "hand_live", None)
+    if live is not None and not allow_running and await live(hand_id):  # e.g. voided while its table runs
+        raise ReplayUnavailable("running", hand_id)
     events = await store.hand_events(hand_id)
     result: dict | None = None
     if rec.status == "settled":

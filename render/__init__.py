@@ -6,7 +6,7 @@ Input is plain view data (docs/views.md); output is PNG bytes. Only ``jxbot.rule
 
 from __future__ import annotations
 
-from . import common as _c
+from . import palette as _c
 
 __all__ = ["render_hand", "render_table", "render_result", "render_rules", "render_tile_sheet", "warm_up"]
 

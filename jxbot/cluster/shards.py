@@ -8,37 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jxbot.config import ConfigError
+from jxbot.config import (
+    parse_shard_ids as parse_shard_ids,  # (parsed with the settings, kept importable here)
+)
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
     """Discord's shard for a guild: ``(guild_id >> 22) % shard_count``."""
     return (int(guild_id) >> 22) % shard_count
-
-
-def parse_shard_ids(text: str, shard_count: int | None, name: str = "--shards") -> tuple[int, ...]:
-    """``"0-3"``, ``"0,2,5"``, ``"0-1,4"`` → sorted, distinct shard ids, each below ``shard_count``."""
-    if shard_count is None:
-        raise ConfigError(f"{name} needs a shard count (--shard-count / JXBOT_SHARD_COUNT)")
-    out: set[int] = set()
-    for part in text.replace(" ", "").split(","):
-        if not part:
-            continue
-        lo_s, dash, hi_s = part.partition("-")
-        try:
-            lo = int(lo_s)
-            hi = int(hi_s) if dash else lo
-        except ValueError:
-            raise ConfigError(f"{name} must be shard ids such as 0-3 or 0,2,5, not {text!r}") from None
-        if lo > hi or lo < 0:
-            raise ConfigError(f"{name}: {part!r} is not a range of shard ids")
-        if hi >= shard_count:
-            raise ConfigError(f"{name}: shard {hi} does not exist with a shard count of {shard_count} "
-                              f"(ids are 0 to {shard_count - 1})")
-        out.update(range(lo, hi + 1))
-    if not out:
-        raise ConfigError(f"{name} names no shard")
-    return tuple(sorted(out))
 
 
 @dataclass(frozen=True)

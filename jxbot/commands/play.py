@@ -15,7 +15,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default zh)")
     p.add_argument("--seed", default=None, help="seed of the match (default: a fresh secret one)")
     p.add_argument("--ruleset", default="jiaxing", help="ruleset (default jiaxing)")
-    p.add_argument("--rounds", type=int, default=1, help="wind rounds to play (default 1: the East round)")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="wind rounds to play (default: the ruleset's match, e.g. one East round for jiaxing, "
+                        "one 版 of four rounds for caishen)")
     p.add_argument("--hands", type=int, default=None, help="stop after this many hands")
     p.add_argument("--level", choices=("easy", "normal", "hard"), default="normal",
                    help="computer level (default normal)")

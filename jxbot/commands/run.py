@@ -56,9 +56,10 @@ def run(args: argparse.Namespace) -> int:
 
     configure(settings)
     from jxbot.bot import run_bot
+    from jxbot.cluster.bot import make_bot
 
     try:
-        return run_bot(settings, sync=not args.no_sync and sync_here)
+        return run_bot(settings, make_bot, sync=not args.no_sync and sync_here)
     finally:
         if lock is not None:
             lock.release()

@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from jxbot.commands.store import _fail, _readable, _run
+from jxbot.commands.store_common import _fail, _readable, _run
 from jxbot.store.dsn import is_pg_dsn, redact
 
 

@@ -24,6 +24,7 @@ from jxbot.store.errors import (
     AmountOverflow,
     EventConflict,
     EventOutOfOrder,
+    HandSettled,
     InvalidAmount,
     InvalidArgument,
     SchemaTooNew,
@@ -108,9 +109,10 @@ def _append_batch_sync(conn: sqlite3.Connection, batch: list[tuple[str, int, lis
     conn.execute("BEGIN IMMEDIATE")
     try:
         rows = conn.execute(
-            "SELECT h.hand_id, (SELECT COALESCE(MAX(e.idx) + 1, 0) FROM hand_events e WHERE e.hand_id = h.hand_id) "
-            f"FROM hands h WHERE h.hand_id IN ({','.join('?' * len(hands))})", hands).fetchall()
+            "SELECT h.hand_id, (SELECT COALESCE(MAX(e.idx) + 1, 0) FROM hand_events e WHERE e.hand_id = h.hand_id), "
+            f"h.status FROM hands h WHERE h.hand_id IN ({','.join('?' * len(hands))})", hands).fetchall()
         stored_next = {r[0]: int(r[1]) for r in rows}
+        settled = {r[0] for r in rows if r[2] != "running"}
         next_of = dict(stored_next)
         for hand_id, start, texts, at, _ in batch:
             if hand_id not in next_of:
@@ -133,6 +135,9 @@ def _append_batch_sync(conn: sqlite3.Connection, batch: list[tuple[str, int, lis
                     out.append(EventConflict(f"hand {hand_id} event {bad[0]} differs from the stored one"))
                     continue
             rows_new = [(hand_id, start + i, text, at) for i, text in enumerate(texts) if start + i >= next_index]
+            if rows_new and hand_id in settled:  # a settled (paid or void) hand's log is final
+                out.append(HandSettled(f"hand {hand_id} is settled"))
+                continue
             new.extend(rows_new)
             queued.update({(hand_id, r[1]): r[2] for r in rows_new})
             next_of[hand_id] = max(next_index, start + len(texts))

@@ -75,6 +75,18 @@ class HandConflict(StoreError):
     code = "hand_conflict"
 
 
+class HandSettled(HandConflict):
+    """The hand is settled (paid, or void): no event is appended to it and no other settlement replaces it."""
+
+    code = "hand_settled"
+
+
+class HandLive(HandConflict):
+    """The hand's table still runs: it is not abandoned, so it is not voided (and not shown as finished)."""
+
+    code = "hand_live"
+
+
 class EventConflict(StoreError):
     code = "event_conflict"
 
@@ -129,6 +141,14 @@ register(
         "store.error.hand_conflict": {
             "zh": "这一局的记录与请求不符。",
             "en": "The hand record does not match this request.",
+        },
+        "store.error.hand_settled": {
+            "zh": "这一局已经结算，不能再更改。",
+            "en": "This hand is settled; it cannot change any more.",
+        },
+        "store.error.hand_live": {
+            "zh": "这一局的牌桌还在进行，牌局结束后才能查看。",
+            "en": "This hand's table is still playing; it can be viewed once the hand is over.",
         },
         "store.error.event_conflict": {
             "zh": "牌局事件冲突。",

@@ -30,6 +30,8 @@ from jxbot.store.errors import (
     EventConflict,
     EventOutOfOrder,
     HandConflict,
+    HandLive,
+    HandSettled,
     InvalidArgument,
     UnknownHand,
     UnknownTable,
@@ -150,6 +152,7 @@ class HandsPart(WalletsPart):
                 raise EventConflict(f"hand {hand_id} event {index} differs from the stored one")
             if index != next_index:
                 raise EventOutOfOrder(f"hand {hand_id}: expected event {next_index}, got {index}")
+            await self._require_open(db, hand_id)
             await db.execute("INSERT INTO hand_events(hand_id, idx, event, at) VALUES (?, ?, ?, ?)", (hand_id, index, text, at))
         return True
 
@@ -200,8 +203,21 @@ class HandsPart(WalletsPart):
                     if old != text and (old is None or json.loads(old) != json.loads(text)):
                         raise EventConflict(f"hand {hand_id} event {start + i} differs from the stored one")
             new = [(hand_id, start + i, text, at) for i, text in enumerate(texts) if start + i >= next_index]
+            if new:
+                await self._require_open(db, hand_id)
             await db.executemany("INSERT INTO hand_events(hand_id, idx, event, at) VALUES (?, ?, ?, ?)", new)
         return len(new)
+
+    async def _require_open(self, db: Any, hand_id: str) -> None:
+        """Inside an append's transaction: the hand is not settled (a settled hand's log is final). On
+        PostgreSQL the row is share-locked, so a settlement (which locks it for update) cannot commit
+        between this check and the insert."""
+        row = await self._one(db, "SELECT status FROM hands WHERE hand_id = ?" + (" FOR SHARE" if self._lock else ""),
+                              (hand_id,))
+        if row is None:
+            raise UnknownHand(f"hand {hand_id}")
+        if row[0] != "running":
+            raise HandSettled(f"hand {hand_id} is settled")
 
     async def _append_batches(self) -> None:
         while self._appends:
@@ -248,6 +264,8 @@ class HandsPart(WalletsPart):
         settlement: Any,
         result_json: Any,
         now: float | None = None,
+        *,
+        abandoned_only: bool = False,
     ) -> SettleResult:
         """Pay a hand: every ledger row, the stats and the result in ONE transaction, once per hand id.
 
@@ -255,7 +273,14 @@ class HandsPart(WalletsPart):
         ``None`` = house). Computer seats (``None`` in ``seats``) pay and are paid by the house.
         Transfers are applied in order; a player never goes below 0 (a payer short of silver pays
         what they have, and the payee receives that; ``capped`` is then True).
-        A repeated call returns the first result unchanged (``repeated=True``), writing nothing.
+        A repeated call returns the first result unchanged (``repeated=True``), writing nothing; a
+        settlement of a hand already settled as void raises ``HandSettled`` (its runner must not take
+        the void for its own result).
+
+        ``abandoned_only`` (voiding at start, cogs/suspend.py): settle only if the hand's table is closed
+        (suspended, or closed by a failure); else ``HandLive``, writing nothing. The table's row is read
+        locked in this same transaction, so a table that is saved, resumed or dealt meanwhile — by this
+        process or another — is never voided.
         """
         _check_id(guild_id, "guild id")
         seats_t = _check_seats(seats)
@@ -266,14 +291,23 @@ class HandsPart(WalletsPart):
         scope = self._scope_key(guild_id)
         async with self._write() as db:
             row = await self._one(
-                db, "SELECT guild_id, seats, status, result, ruleset FROM hands WHERE hand_id = ?" + self._lock,
+                db, "SELECT guild_id, seats, status, result, ruleset, table_id FROM hands WHERE hand_id = ?" + self._lock,
                 (hand_id,)
             )
             if row is None:
                 raise UnknownHand(f"hand {hand_id}")
-            h_guild, h_seats, status, stored, ruleset = row
+            h_guild, h_seats, status, stored, ruleset, h_table = row
+            if abandoned_only:
+                trow = None if h_table is None else await self._one(
+                    db, "SELECT status FROM tables WHERE table_id = ?" + self._lock, (h_table,))
+                if trow is None or trow[0] == "running":
+                    raise HandLive(f"hand {hand_id}: its table is not closed")
             if status == "settled":
-                return SettleResult.from_json(json.loads(stored), repeated=True)
+                first = SettleResult.from_json(json.loads(stored), repeated=True)
+                was_void = isinstance(first.result, dict) and bool(first.result.get("void"))
+                if was_void and not (isinstance(result_obj, dict) and result_obj.get("void")):
+                    raise HandSettled(f"hand {hand_id} was settled as void")
+                return first
             if h_guild != guild_id or tuple(json.loads(h_seats)) != seats_t:
                 raise HandConflict(f"hand {hand_id}: guild or seats differ from the record")
 
@@ -485,6 +519,31 @@ class HandsPart(WalletsPart):
                 db, f"SELECT {self._HAND_COLS} FROM hands WHERE status = 'running' ORDER BY created_at, hand_id"
             )
         return [self._hand(r) for r in rows]
+
+    async def hand_live(self, hand_id: str) -> bool:
+        """True while the hand may still be in play: not settled, or settled as void while its table still
+        runs (a void that should not have happened; the runner goes on dealing from its events). Replays,
+        exports and the fair-deal check refuse such a hand: its concealed tiles and wall are still secret."""
+        async with self._read() as db:
+            row = await self._one(
+                db,
+                "SELECT h.status, h.result, t.status FROM hands h LEFT JOIN tables t ON t.table_id = h.table_id "
+                "WHERE h.hand_id = ?",
+                (hand_id,),
+            )
+        if row is None:
+            raise UnknownHand(f"hand {hand_id}")
+        status, result, table_status = row
+        if status != "settled":
+            return True
+        if table_status != "running":
+            return False
+        try:
+            res = json.loads(result) if result else None
+        except ValueError:
+            return True
+        inner = res.get("result") if isinstance(res, dict) else None
+        return isinstance(inner, dict) and bool(inner.get("void"))
 
     async def hand_result(self, hand_id: str) -> SettleResult | None:
         async with self._read() as db:

@@ -61,15 +61,23 @@ class TablesPart(StoreBase):
         return True
 
     @_retrying
-    async def close_table(self, table_id: str, now: float | None = None) -> bool:
-        """Mark a table closed. True if it was running; False if already closed."""
+    async def close_table(self, table_id: str, now: float | None = None, *, if_suspended: bool = False) -> bool:
+        """Mark a table closed. True if it was running; False if already closed. ``if_suspended``: only if
+        its stored state carries the ``suspended`` note (checked in this transaction; False otherwise)."""
         at = _time(now)
         async with self._write() as db:
-            row = await self._one(db, "SELECT status FROM tables WHERE table_id = ?" + self._lock, (table_id,))
+            row = await self._one(db, "SELECT status, state FROM tables WHERE table_id = ?" + self._lock, (table_id,))
             if row is None:
                 raise UnknownTable(f"table {table_id}")
             if row[0] != "running":
                 return False
+            if if_suspended:
+                try:
+                    state = json.loads(row[1])
+                except ValueError:
+                    state = None
+                if not (isinstance(state, dict) and state.get("suspended")):
+                    return False
             await db.execute(
                 "UPDATE tables SET status = 'closed', closed_at = ?, updated_at = ? WHERE table_id = ?", (at, at, table_id)
             )

@@ -732,6 +732,12 @@ class TableRunner:
         self.balances = move(self.balances)
         self._players = {moves[old]: p for old, p in self._players.items()}
         self._reseated = True
+        # in this same step (no await): whatever an observer keeps per seat (the Discord lobby's seats, panels,
+        # buttons) moves too, so every save from now on carries the runner's and its seats together
+        for o in self.observers:
+            moved = getattr(o, "on_seats_moved", None)
+            if moved is not None:
+                moved(list(moves))
         log.info("table %s: players reseated %s", self.config.table_id, list(moves))
 
     async def _tell_reseat(self, moves: Sequence[int]) -> None:

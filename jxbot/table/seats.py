@@ -54,7 +54,7 @@ class TableConfig:
 
     table_id: str = "table"
     ruleset: str = "jiaxing"
-    rounds: int = 1
+    rounds: int | None = None  # None: the ruleset's match length (a caishen match is one 版: four rounds)
     stake: int = 1
     fee: int = 0
     claim_window: float | None = None
@@ -66,6 +66,10 @@ class TableConfig:
     max_hands: int | None = None  # stop the match early after this many hands
     auto_level: str = "normal"  # the computer level that plays seats on auto-play
 
+    def __post_init__(self) -> None:
+        if self.rounds is None:
+            self.rounds = default_rounds(self.ruleset)
+
     def to_json(self) -> dict:
         return asdict(self)
 
@@ -73,3 +77,15 @@ class TableConfig:
     def from_json(cls, d: dict) -> TableConfig:
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in names})
+
+
+def default_rounds(ruleset: str) -> int | None:
+    """How many wind rounds a match of ``ruleset`` lasts unless its creator chooses: the ruleset's own match
+    length (``Ruleset.match_rounds``: one East round for jiaxing, one 版 of four for caishen, RULES B11).
+    None for a ruleset not installed (the match refuses it when it is made)."""
+    from jxbot.rules import get_ruleset
+
+    try:
+        return int(get_ruleset(ruleset).match_rounds)
+    except ValueError:
+        return None

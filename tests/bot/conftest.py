@@ -90,7 +90,11 @@ class Msg:
                     for f in self.attachments],
                 "embeds": [], "mentions": [], "mention_roles": [], "pinned": False, "mention_everyone": False,
                 "tts": False, "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None,
-                "flags": self.flags, "components": self.components}
+                "flags": self.flags, "components": self.components,
+                # Discord: a message made by an interaction response names whose interaction made it
+                **({"interaction_metadata": {"id": snow(), "type": 3, "user": user_payload(self.interaction_user),
+                                             "authorizing_integration_owners": {}}}
+                   if self.interaction_user is not None else {})}
 
 
 @dataclass

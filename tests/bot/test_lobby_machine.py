@@ -167,3 +167,30 @@ def test_table_ids_of_two_processes_do_not_clash():
             assert len(t.id) == 12 and int(t.id, 16) >= 0
             ids.add(t.id)
     assert len(ids) == 10_000
+
+
+def test_a_reseat_moves_seats_panels_and_makes_every_button_stale_and_the_seatings_then_agree():
+    m, _ = manager()
+    t = m.create(9, 100, A, "a", TableConfig(ruleset="caishen"))
+    m.join(t, B, "b")
+    m.start(t, A)
+    t.panels, t.panel_users = {0: (50, 51), 1: (60, 61)}, {0: A, 1: B}
+    t.nonces, t.action_keys = {0: 4, 1: 9}, {0: frozenset({"discard"})}
+    runner = [{"user_id": A, "is_computer": False}, {"user_id": B, "is_computer": False},
+              {"user_id": None, "is_computer": True}, {"user_id": None, "is_computer": True}]
+    assert t.seats_differ(runner) == []
+    moves = [3, 0, 1, 2]
+    t.move_seats(moves)
+    assert t.seat_of(A) == 3 and t.seat_of(B) == 0
+    assert t.panels == {3: (50, 51), 0: (60, 61)} and t.panel_users == {3: A, 0: B}
+    assert set(t.nonces.values()) == {10} and not t.action_keys  # no button shown before is taken
+    moved = [None] * 4
+    for old, new in enumerate(moves):
+        moved[new] = runner[old]
+    assert t.seats_differ(moved) == []
+    assert t.seats_differ(runner) == [0, 3]  # the runner's seats not moved: both humans disagree
+    escaped = [dict(s) for s in moved]
+    m.escape(t, B)  # B escapes: the lobby shows a computer, the runner still holds B for this hand
+    assert t.seats_differ(escaped) == []
+    with pytest.raises(ValueError):
+        t.move_seats([0, 0, 1, 2])

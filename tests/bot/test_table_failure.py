@@ -96,8 +96,12 @@ async def test_a_failed_runner_suspends_the_table_frees_the_seats_and_the_restar
     await _shutdown(h3.bot)
 
 
-async def test_when_even_the_suspension_cannot_be_stored_the_next_start_still_voids_that_hand(
+async def test_when_even_the_suspension_cannot_be_stored_the_next_start_voids_nothing_on_a_guess(
         fake, monkeypatch, store):
+    """The store still says the failed table runs, and a new table took its channel and a player. Which of
+    the two is abandoned is not provable from the store (issue 24: a table opened in a restart window
+    looked just like this and voided the running hand), so nothing is voided: the newer table resumes,
+    the older one is left for an operator, no silver moves."""
     h, cog = await _bot(fake, monkeypatch, store)
     table = await start_table(h, BOB)
     tid, hand_id = table.id, table.session.runner.state()["hand_id"]
@@ -128,9 +132,7 @@ async def test_when_even_the_suspension_cannot_be_stored_the_next_start_still_vo
     assert await cog2.resume_all() == 1
     await h2.settle()
     assert [t.id for t in cog2.manager.tables.values()] == [new.id]  # not two tables in one channel
-    assert [r.table_id for r in await store.running_tables()] == [new.id]
-    res = await store.hand_result(hand_id)
-    assert res is not None and res.result["void"] is True
+    assert (await store.get_hand(hand_id)).status == "running"  # not voided on a guess
     assert {u: await store.balance(GUILD, u) for u in (ALICE, BOB)} == before
     assert await store.check() == []
     await _shutdown(h2.bot)

@@ -10,6 +10,7 @@ from typing import Any
 
 from tests.e2e.double import DiscordDouble, Message
 from tests.e2e.players import text_of
+from tests.e2e.recording import on_bot_message
 
 CLAIM_VERBS = ("pass", "hu", "peng", "chi", "gang")
 
@@ -44,26 +45,13 @@ class Timeline:
     def __init__(self, double: DiscordDouble) -> None:
         self.double = double
         self.shown: dict[int, list[Shown]] = {}
-        post, edit = double.post_message, double.edit_message
 
         def rec(msg: Message) -> None:
             ids = tuple(b.get("custom_id") or "" for b in msg.buttons() if not b.get("disabled"))
             self.shown.setdefault(msg.id, []).append(
                 Shown(time.monotonic(), msg.id, (msg.content, msg.embeds, msg.components), ids))
 
-        def post_message(*a: Any, **kw: Any) -> Message:
-            msg = post(*a, **kw)
-            if msg.author.id == double.bot.id:
-                rec(msg)
-            return msg
-
-        def edit_message(msg: Message, *a: Any, **kw: Any) -> Message:
-            out = edit(msg, *a, **kw)
-            rec(out)
-            return out
-
-        double.post_message = post_message  # type: ignore[method-assign]
-        double.edit_message = edit_message  # type: ignore[method-assign]
+        on_bot_message(double, rec)
 
     def versions(self, message: Message | int) -> list[Shown]:
         return self.shown.get(message if isinstance(message, int) else message.id, [])

@@ -17,6 +17,7 @@ from typing import Any
 
 from tests.e2e.double import Channel, DiscordDouble, Guild, Message
 from tests.e2e.players import AutoPlayer, Panel, Player, Style, choose, message_text, tile_names
+from tests.e2e.recording import on_bot_message
 
 REPO = Path(__file__).resolve().parents[2]
 # the bot under test: `jxbot run` (JXBOT_E2E_ARGV overrides it, e.g. to try a patched entry point)
@@ -62,7 +63,6 @@ class Recorder:
     def __init__(self, double: DiscordDouble) -> None:
         self.double = double
         self.versions: list[Version] = []
-        post, edit = double.post_message, double.edit_message
 
         def rec(msg: Message) -> None:
             ch = double.channels.get(msg.channel_id)
@@ -71,19 +71,7 @@ class Recorder:
             self.versions.append(Version(msg.id, msg.channel_id, public, dm_user, msg.ephemeral_for,
                                          message_text(msg), msg.image(), len(msg.attachments)))
 
-        def post_message(*a: Any, **kw: Any) -> Message:
-            msg = post(*a, **kw)
-            if msg.author.id == double.bot.id:
-                rec(msg)
-            return msg
-
-        def edit_message(msg: Message, *a: Any, **kw: Any) -> Message:
-            out = edit(msg, *a, **kw)
-            rec(out)
-            return out
-
-        double.post_message = post_message  # type: ignore[method-assign]
-        double.edit_message = edit_message  # type: ignore[method-assign]
+        on_bot_message(double, rec)
 
     def public(self) -> list[Version]:
         return [v for v in self.versions if v.public]
@@ -124,7 +112,7 @@ async def start_world(double: DiscordDouble, start_bot: Any, tmp: Path, names: S
         await double.wait_commands(timeout=30)
         await double.wait_ready(timeout=30)
         if wait_ready:  # the bot's on_ready work (resuming tables) runs ~2 s after READY
-            await bot.wait_log("logged in as", timeout=15)
+            await bot.wait_log("ready: every table resumed", timeout=30)  # the readiness gate open
     except TimeoutError:
         raise AssertionError(f"the bot did not come up:\n{bot.tail()}") from None
     return World(double, guild, channel, players, bot, db, recorder)

@@ -114,7 +114,7 @@ async def capture(out_dir: Path) -> list[Path]:
     written: list[Path] = []
     try:
         await double.wait_commands(timeout=60)
-        await bot.wait_log("logged in as", timeout=30)
+        await bot.wait_log("ready: every table resumed", timeout=30)  # the readiness gate open
         await asyncio.sleep(1.0)
         w = World(double, guild, ch, players, bot, tmp / "db.sqlite3", None)  # type: ignore[arg-type]
         lobby = await open_table(w, start=False)

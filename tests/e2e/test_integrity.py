@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.players import Panel, Player
+from tests.e2e.recording import on_bot_message
 from tests.e2e.scenario import events_of, hand_states, start_world, store_check
 
 pytestmark = pytest.mark.e2e
@@ -101,7 +102,6 @@ class PanelLog:
 
     def __init__(self, double: Any) -> None:
         self.shown: list[Shown] = []
-        post, edit = double.post_message, double.edit_message
 
         def rec(msg: Any) -> None:
             ch = double.channels.get(msg.channel_id)
@@ -111,18 +111,7 @@ class PanelLog:
                 return
             self.shown.append(Shown(who, msg.content or "", json.loads(json.dumps(msg.components))))
 
-        def post_message(*a: Any, **kw: Any) -> Any:
-            msg = post(*a, **kw)
-            rec(msg)
-            return msg
-
-        def edit_message(msg: Any, *a: Any, **kw: Any) -> Any:
-            out = edit(msg, *a, **kw)
-            rec(out)
-            return out
-
-        double.post_message = post_message
-        double.edit_message = edit_message
+        on_bot_message(double, rec)
 
 
 async def check_panels_went_to_their_players(db: Any, log: PanelLog) -> int:

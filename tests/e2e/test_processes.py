@@ -75,7 +75,7 @@ async def two_processes(double, start_bot, **extra: str):
     await double.wait_for(lambda: len(double.gateway.live_sessions()) == 2, 40, "both processes' shards")
     await double.wait_commands(timeout=40)
     for bot in bots:
-        await bot.wait_log("logged in as", timeout=40)
+        await bot.wait_log("ready: every table resumed", timeout=40)  # the readiness gate open
     for w, bot in zip(worlds, bots, strict=True):
         w.bot = bot
     return dsn, worlds, bots

@@ -119,7 +119,7 @@ async def test_one_process_with_every_shard_plays_on_sqlite(double, start_bot, t
     bot = await start_bot([*BOT_ARGV, "--shards", "0-1", "--shard-count", "2"], env=fast_env(db))
     await double.wait_for(lambda: len(double.gateway.live_sessions()) == 2, 30, "two shards")
     await double.wait_commands(timeout=30)
-    await bot.wait_log("logged in as", timeout=30)
+    await bot.wait_log("ready: every table resumed", timeout=30)  # the readiness gate open
     assert sorted(s.shard for s in double.gateway.live_sessions()) == [[0, 2], [1, 2]]
     w = World(double, guild, channel, [alice], bot, db, recorder)
     await open_table(w)

@@ -197,12 +197,12 @@ def test_the_hand_offers_the_claimable_tile_with_the_claims_in_priority_order():
 
 
 def test_warm_up_builds_the_caches_the_first_image_needs():
-    from render import common
+    from render import palette
 
     tiles.clear_cache()
-    common.palette.cache_clear()
+    palette.palette.cache_clear()
     render.warm_up()
-    assert common.palette.cache_info().currsize == 1
+    assert palette.palette.cache_info().currsize == 1
     assert tiles.sprite.cache_info().currsize > 30
 
 
@@ -210,8 +210,8 @@ def test_the_shipped_palette_is_the_one_the_images_give():
     """render/assets/palette.bin spares each drawing process the ~1 s median cut. It must stay the cut of
     the current colours: the reserved colours (felt ramp, text, tiles) exactly, the cut's rest near enough
     that a Pillow update does not fail this but a changed colour scheme does (then run
-    ``python3 -c "import render.common as c; c.write_palette()"``)."""
-    from render import common as C
+    ``python3 -c "import render.palette as p; p.write_palette()"``)."""
+    from render import palette as C
 
     shipped = list(C.PALETTE_FILE.read_bytes())
     fresh = C.build_palette().getpalette() or []
