@@ -69,6 +69,7 @@ STARTING = re.compile(r"启动|starting up|try again|稍后|再试", re.IGNORECA
 CREATED = "牌桌已开好"
 PAID = "已转给"
 RESUMED = re.compile(r"resumed (\d+) tables?")
+READY = "ready: every table resumed"  # the readiness gate opens (a bot without the gate: the resume line)
 RESEATED = "players reseated"
 
 
@@ -318,9 +319,11 @@ class Run:
     start_mark: int = 0
     spare: int = 0
     void_seen: set[str] = field(default_factory=set)
+    players: list[Any] = field(default_factory=list)
     seen: dict[str, int] = field(default_factory=dict)
     window_delay: float = 0.0
     window_note: str = ""
+    gated: bool = False  # the bot logs READY when its readiness gate opens
 
     def now(self) -> float:
         return time.monotonic() - self.t0
@@ -337,8 +340,10 @@ class Run:
         self.problems.append(f"{self.where()} {text}")
 
     def in_window(self) -> bool:
-        """The current process has not logged its resume yet."""
+        """The current process has not opened yet (its readiness gate's line, or without a gate its resume)."""
         since = self.log.since(self.start_mark)
+        if self.gated:
+            return READY not in since
         return "logged in as" not in since or not RESUMED.search(since)
 
     def who(self, uid: int) -> str:
@@ -385,7 +390,7 @@ async def test_chaos_restarts(double, start_bot, tmp_path):
     people["s2"].channel = ch_free
     run = Run(double, w.bot, w.db, BotLog(w.bot.log_path), rng, people,
               {"main": ch_main, "cs": ch_cs, "free": ch_free})
-    run.start_mark = 0
+    run.gated = READY in run.log.poll()
 
     # --- the tables: a 財神 match (two people, two computers, 8 rounds) and a 嘉兴 one (one round)
     for who in ("s1", "s2"):  # everyone is a known player (a /pay recipient)
@@ -393,6 +398,7 @@ async def test_chaos_restarts(double, start_bot, tmp_path):
     await open_table(run, "cs1", ["cs2"], ch_cs, ruleset="caishen", rounds=8)
     await open_table(run, "j1", ["j2"], ch_main, ruleset="jiaxing", rounds=1)
     aps = {n: ChaosPlayer(p).start() for n, p in people.items()}
+    run.players = list(aps.values())
     cs = await double.wait_for(lambda: next((r for r in running(w.db).values() if r.channel_id == ch_cs.id
                                              and (r.state.get("runner") or {}).get("match")), None),
                                30, "the 財神 table dealt")
@@ -523,14 +529,20 @@ async def resumed(run: Run, before: dict[str, TableRow]) -> None:
     """Wait until the process logs its resume; then every table that ran before the stop must have been
     resumed, none closed, no hand voided."""
     mark = run.start_mark
-    got = await run.log.wait(lambda text: "logged in as" in text[mark:] and (RESUMED.search(text[mark:]) or not before),
-                             timeout=60)
-    if not got:
-        if "logged in as" in run.log.since(mark):
+
+    def up(text: str) -> bool:
+        since = text[mark:]
+        if run.gated:
+            return READY in since
+        return "logged in as" in since and (RESUMED.search(since) is not None or not before)
+    if not await run.log.wait(up, timeout=60):
+        if "logged in as" in run.log.since(mark) and not run.gated:
             await asyncio.sleep(3.0)  # a resume that logs nothing (0 tables)
         else:
-            run.problem(f"the bot did not come up within 60 s:\n{run.bot.tail(40)}")
+            run.problem(f"the bot did not open within 60 s:\n{run.bot.tail(40)}")
             return
+    for ap in run.players:
+        ap._done.clear()  # press the panel again: a press in the window was answered "starting up"
     m = RESUMED.search(run.log.since(mark))
     n = int(m.group(1)) if m else 0
     now = tables(run.db)
