@@ -492,6 +492,7 @@ async def test_chaos_restarts(double, start_bot, tmp_path):
                "reseats_logged": log.count(RESEATED), "panels": len(panels.shown), "seconds": round(run.now(), 1),
                "tracebacks_during_sigterm_stops": noise}
     print(json.dumps(summary, ensure_ascii=False))
+    print("\n".join(str(r) for r in run.restarts))
     report = "\n".join([f"chaos restart run, seed {SEED} (JXBOT_CHAOS_RESTART_SEED={SEED} reruns it): {summary}",
                         "restarts:", *(f"  {r}" for r in run.restarts), "problems:",
                         *(f"  - {p}" + (f" (seen {run.seen[p.split('] ', 1)[-1]]} times)"
