@@ -419,10 +419,10 @@ async def test_chaos_restarts(double, start_bot, tmp_path):
                 r.detail = f"({run.window_delay:.1f} s after IDENTIFY{run.window_note})"
             else:
                 wait_reseat = kind == "reseat" and not any(x.kind == "reseat" for x in run.restarts)
-                up = 40.0 if wait_reseat else rng.uniform(0.8, 3.0)
+                up = 30.0 if wait_reseat else rng.uniform(0.8, 3.0)
                 mark = run.log.mark()
                 got = None
-                if wait_reseat or rng.random() < 0.5:  # armed: a reseat logged first makes the moment
+                if wait_reseat or rng.random() < 0.75:  # armed: a reseat logged first makes the moment
                     got = await run.log.wait(lambda text, m=mark: RESEATED in text[m:], timeout=up, every=0.005)
                 else:
                     await asyncio.sleep(up)
