@@ -30,24 +30,12 @@ from __future__ import annotations
 from math import comb
 from typing import Any
 
+from .base import register
+from .claims import ClaimOption, best_claim
 from .evaluate import IMPOSSIBLE, PUNGS, TARGETS, HandShape
-from .players import (
-    ANGANG,
-    BUGANG,
-    CHI,
-    CONTRACT_CLAIMS,
-    DISCARD,
-    GIVE_UP,
-    HU,
-    PASS,
-    PENG,
-    PERSIST,
-    TSUMO,
-    NormalPlayer,
-    _ruleset_decision,
-    _Table,
-    after_kong,
-)
+from .players import NormalPlayer
+from .seatview import ANGANG, BUGANG, CHI, CONTRACT_CLAIMS, DISCARD, GIVE_UP, PASS, PENG, PERSIST, after_kong
+from .seatview import Table as _Table
 
 # P(win) by target shanten after the discard (rows 0..6) and draws left // 3 (columns 0..6), measured
 # from four normal players (jxbot/ai/hard.py docstring; docs/ai.md "The hard player").
@@ -139,24 +127,11 @@ def _p_hold(u: int, k: int, total: int, need: int) -> float:
     return max(0.0, 1.0 - miss / den)
 
 
+@register
 class HardPlayer(NormalPlayer):
     """Expected-silver play: value, table reading, defence (see the module docstring)."""
 
     level = "hard"
-
-    def _decide(self, tb: _Table) -> dict:
-        own = _ruleset_decision("hard", tb)  # caishen: jxbot.rulesets.caishen.ai_hard
-        if own is not None:
-            return own
-        bt = tb.by_type
-        for win in (TSUMO, HU):
-            if win in bt:
-                return bt[win][0]
-        if PERSIST in bt or GIVE_UP in bt:
-            return self._contract(tb)
-        if DISCARD in bt:
-            return self._turn(tb)
-        return self._claim(tb)
 
     # -- the table -------------------------------------------------------------------------------
     def _read(self, tb: _Table) -> tuple[list[_Seat], int]:
@@ -381,7 +356,7 @@ class HardPlayer(NormalPlayer):
 
         (Measured: judging claims by expected silver instead called too rarely and lost 0.24 silver
         per hand against normal players; docs/ai.md.)"""
-        choice = NormalPlayer._claim(self, tb)
+        choice = super()._claim(tb)
         if choice["type"] != PASS or tb.view.get("contract"):
             return choice
         ld = tb.view.get("last_discard") or {}
@@ -392,28 +367,21 @@ class HardPlayer(NormalPlayer):
         if claims_from != CONTRACT_CLAIMS - 1:
             return choice
         now_s = min(HandShape(tb.counts, tb.melds, tb.wild).shanten(t) for t in TARGETS)
-        bt = tb.by_type
-        for a in bt.get(PENG, []) + bt.get(CHI, []):
-            c = tb.counts.copy()
-            melds = list(tb.melds)
-            if a["type"] == PENG:
-                c[x] -= 2
-                melds.append(("pung", x))
-            else:
-                lo = a["tile"]
-                for k in (lo, lo + 1, lo + 2):
-                    if k != x:
-                        c[k] -= 1
-                melds.append(("chow", lo))
-            if min(c) < 0:
-                continue
-            sh = HandShape(c, melds, tb.wild)
-            after = min((sh.discard_shanten(t)[d] for t in TARGETS for d in range(34) if c[d] and d != tb.wild),
-                        default=IMPOSSIBLE)
-            if after <= now_s:
-                self.target = sh.best()[1]
-                return a
-        return choice
+        best = best_claim(tb, lambda o: self._binding_value(tb, o, now_s), (PENG, CHI))
+        if best is None:
+            return choice
+        self.target = best[1]
+        return best[0].action
+
+    @staticmethod
+    def _binding_value(tb: _Table, o: ClaimOption, now_s: int) -> tuple[int, int] | None:
+        """A contract-binding claim is taken when the best discard after it leaves the hand no further
+        from ready (the first such claim: rank 0); the note is the target it then plays for."""
+        sh = HandShape(o.counts, o.melds, tb.wild)
+        c = o.counts
+        after = min((sh.discard_shanten(t)[d] for t in TARGETS for d in range(34) if c[d] and d != tb.wild),
+                    default=IMPOSSIBLE)
+        return (0, sh.best()[1]) if after <= now_s else None
 
     def _contract(self, tb: _Table) -> dict:
         """坚持 when winning ×2 from each of the pair (and ×1 from the other persisting seat) is worth

@@ -8,134 +8,38 @@ sequence of views. No clock, no global random.
 
 from __future__ import annotations
 
-import hashlib
-import random
 from collections.abc import Sequence
 
-from ..game.actions import Action, action_from_json
-from .evaluate import IMPOSSIBLE, PUNGS, TARGET_NAMES, TARGETS, HandShape
+from .base import ComputerPlayer, _seed_int, make_player, register
+from .claims import ClaimOption, best_claim
+from .evaluate import IMPOSSIBLE, PUNGS, TARGETS, HandShape
+from .seatview import (
+    ANGANG,
+    BUGANG,
+    CHI,
+    CONTRACT_CLAIMS,
+    DISCARD,
+    GANG,
+    GIVE_UP,
+    HU,
+    PASS,
+    PENG,
+    PERSIST,
+    TSUMO,
+    Table,
+    after_kong,
+    ruleset_decision,
+)
 
-LEVELS = ("easy", "normal", "hard")
+# names other modules import from here (the base class and the seat view moved to .base / .seatview)
+__all__ = ["ANGANG", "BUGANG", "CHI", "CONTRACT_CLAIMS", "DISCARD", "GANG", "GIVE_UP", "HU", "PASS", "PENG",
+           "PERSIST", "TSUMO", "ComputerPlayer", "EasyPlayer", "NormalPlayer", "Table", "_Table", "_seed_int",
+           "after_kong", "make_player"]
 
-# action type strings (ActionType values; kept as plain strings because views are JSON)
-DISCARD, TSUMO, ANGANG, BUGANG = "discard", "tsumo", "angang", "bugang"
-HU, PENG, GANG, CHI, PASS = "hu", "peng", "gang", "chi", "pass"
-PERSIST, GIVE_UP = "persist", "give_up"
+_Table = Table
 
 STICKY = 0.5  # bonus (in shanten) of the target already being played for: switch only for a strict gain
-CONTRACT_CLAIMS = 3  # RULES A8: the third claim on the same seat binds the two seats
 CONTRACT_STEP = 1.0  # shanten the normal player gives up rather than feed a seat its third claim in its suits
-
-
-def _seed_int(seed: int | str, salt: str) -> int:
-    return int.from_bytes(hashlib.sha256(f"{salt}:{seed}".encode()).digest()[:8], "big")
-
-
-def _ruleset_decision(level: str, tb: _Table) -> dict | None:
-    """The ruleset's own play at this level (``RulesetPlugin.decide``), None for the core player's."""
-    from jxbot.rulesets import behaviour, of_view
-
-    p = of_view(tb.view)
-    return behaviour(p.data).decide(level, tb)
-
-
-class _Table:
-    """What a seat view says, unpacked once per decision."""
-
-    __slots__ = ("me", "hand", "drawn", "wild", "melds", "counts", "_unseen", "actions", "by_type", "view")
-
-    def __init__(self, view: dict) -> None:
-        self.view = view
-        me = view["viewer"]
-        self.me = me
-        self.wild = view.get("wildcard")
-        self.drawn = view.get("drawn")
-        hand = list(view.get("hand") or ())
-        if self.drawn is not None:
-            hand.append(self.drawn)
-        self.hand = hand
-        counts = [0] * 34
-        for t in hand:
-            counts[t] += 1
-        self.counts = counts
-        self.melds = [("chow" if m["kind"] == "chow" else "pung", m["tiles"][0])
-                      for m in view["seats"][me]["melds"]]
-        self._unseen: list[int] | None = None
-        self.actions = view.get("actions") or []
-        by_type: dict[str, list[dict]] = {}
-        for a in self.actions:
-            by_type.setdefault(a["type"], []).append(a)
-        self.by_type = by_type
-
-    @property
-    def unseen(self) -> list[int]:
-        """Copies of each kind this seat cannot see (not in its hand, any meld, discard or the indicator)."""
-        if self._unseen is None:
-            seen = self.counts.copy()
-            ind = self.view.get("indicator")
-            if ind is not None:
-                seen[ind] += 1
-            for s in self.view["seats"]:
-                for m in s["melds"]:
-                    for t in m["tiles"]:
-                        seen[t] += 1
-                for d in s["discards"]:
-                    if not d["claimed"]:
-                        seen[d["tile"]] += 1
-            self._unseen = [4 - x if x < 4 else 0 for x in seen]
-        return self._unseen
-
-
-Table = _Table  # public: a ruleset's own players (RulesetPlugin.decide) read the same unpacked view
-
-
-def after_kong(tb: _Table, a: dict) -> HandShape:
-    """The hand's shape once the kong ``a`` (暗杠 or 补杠) is declared, before its replacement draw."""
-    k = a["tile"]
-    c = tb.counts.copy()
-    melds = list(tb.melds)
-    if a["type"] == ANGANG:
-        c[k] -= 4
-        melds.append(("kong", k))
-    else:
-        c[k] -= 1
-    return HandShape(c, melds, tb.wild)
-
-
-class ComputerPlayer:
-    """Base class: dispatches on the kind of decision the view asks for."""
-
-    level = "base"
-
-    def __init__(self, seed: int | str) -> None:
-        self.seed = seed
-        self._rng = random.Random(_seed_int(seed, self.level))
-        self._hand_id: object = None
-        self.target: int | None = None
-
-    def _new_hand(self, view: dict) -> None:
-        hid = view.get("hand_id")
-        if hid != self._hand_id:
-            self._hand_id = hid
-            self.target = None
-
-    def choose(self, view: dict) -> Action:
-        actions = view.get("actions") or []
-        if not actions:
-            raise ValueError("choose() called with a view that has no legal actions")
-        self._new_hand(view)
-        if len(actions) == 1:
-            return action_from_json(actions[0])
-        tb = _Table(view)
-        a = self._decide(tb)
-        return action_from_json(a)
-
-    def _decide(self, tb: _Table) -> dict:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    @property
-    def target_name(self) -> str | None:
-        return None if self.target is None else TARGET_NAMES[self.target]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -148,8 +52,8 @@ class NormalPlayer(ComputerPlayer):
     persist_max_shanten = 1  # contract decision: persist when this close to winning, else give up
     ukeire_max_shanten = 3  # count useful draws only this close to a win (cheaper tie-break further away)
 
-    def _decide(self, tb: _Table) -> dict:
-        own = _ruleset_decision("normal", tb)  # caishen: keep 財神, value seven pairs, float when it pays
+    def _decide(self, tb: Table) -> dict:
+        own = ruleset_decision(self.level, tb)  # caishen: jxbot.rulesets.caishen.ai / ai_hard
         if own is not None:
             return own
         bt = tb.by_type
@@ -176,7 +80,7 @@ class NormalPlayer(ComputerPlayer):
                 best = (sc, s, t)
         return best
 
-    def _best_discard(self, shape: HandShape, tb: _Table, candidates: Sequence[int],
+    def _best_discard(self, shape: HandShape, tb: Table, candidates: Sequence[int],
                       danger: dict[int, int] | None = None, with_ukeire: bool = True
                       ) -> tuple[float, int, int, int]:
         """Best discard of a 3k+2 hand: (biased shanten after it, tile, shanten, target).
@@ -274,7 +178,7 @@ class NormalPlayer(ComputerPlayer):
                 v += 4
         return v
 
-    def _danger(self, tb: _Table) -> dict[int, int]:
+    def _danger(self, tb: Table) -> dict[int, int]:
         """Tiles whose discard could give some seat its third claim on us (a contract against us)."""
         view = tb.view
         if view.get("contract"):
@@ -313,7 +217,7 @@ class NormalPlayer(ComputerPlayer):
         return out
 
     # -- decisions -------------------------------------------------------------------------------
-    def _turn(self, tb: _Table) -> dict:
+    def _turn(self, tb: Table) -> dict:
         bt = tb.by_type
         shape = HandShape(tb.counts, tb.melds, tb.wild)
         discards = {a["tile"]: a for a in bt[DISCARD]}
@@ -327,54 +231,31 @@ class NormalPlayer(ComputerPlayer):
                 return a
         return discards[tile]
 
-    def _claim(self, tb: _Table) -> dict:
-        bt = tb.by_type
-        ld = tb.view.get("last_discard") or {}
-        x = ld.get("tile")
-        passes = bt.get(PASS)
-        if x is None:
-            return passes[0] if passes else tb.actions[0]
-        shape = HandShape(tb.counts, tb.melds, tb.wild)
-        now_sc, now_s, now_t = self._best_of(shape)
-        best: tuple | None = None
-        for a in bt.get(PENG, []) + bt.get(GANG, []) + bt.get(CHI, []):
-            c = tb.counts.copy()
-            melds = list(tb.melds)
-            typ = a["type"]
-            if typ == PENG:
-                c[x] -= 2
-                melds.append(("pung", x))
-            elif typ == GANG:
-                c[x] -= 3
-                melds.append(("kong", x))
-            else:
-                lo = a["tile"]
-                for k in (lo, lo + 1, lo + 2):
-                    if k != x:
-                        c[k] -= 1
-                melds.append(("chow", lo))
-            if min(c) < 0:
-                continue
-            sh = HandShape(c, melds, tb.wild)
-            if typ == GANG:  # replacement draw follows: judge the 3k+1 hand as it stands
-                sc, s, t = self._best_of(sh)
-                ok = sc <= now_sc
-                rank = (sc, 0)
-            else:
-                cands = sorted({k for k in range(34) if c[k]})
-                if not cands:
-                    continue
-                sc, _tile, s, t = self._best_discard(sh, tb, cands, with_ukeire=False)
-                ok = sc < now_sc
-                rank = (sc, 1 if typ == PENG else 2)
-            if ok and (best is None or rank < best[0]):
-                best = (rank, a, t)
-        if best is not None:
-            self.target = best[2]
-            return best[1]
-        return passes[0] if passes else tb.actions[0]
+    def _claim(self, tb: Table) -> dict:
+        """碰 / 杠 / 吃 when it brings the hand strictly nearer to a target (a 杠: no further), the nearest
+        first, then 杠 before 碰 before 吃; else pass."""
+        if (tb.view.get("last_discard") or {}).get("tile") is None:
+            return tb.pass_action()
+        now_sc, _s, _t = self._best_of(HandShape(tb.counts, tb.melds, tb.wild))
+        best = best_claim(tb, lambda o: self._claim_value(tb, o, now_sc))
+        if best is None:
+            return tb.pass_action()
+        self.target = best[1]
+        return best[0].action
 
-    def _contract(self, tb: _Table) -> dict:
+    def _claim_value(self, tb: Table, o: ClaimOption, now_sc: float) -> tuple[tuple[float, int], int] | None:
+        """The normal player's valuation of a claim (``jxbot.ai.claims``): (rank, target) or None."""
+        sh = HandShape(o.counts, o.melds, tb.wild)
+        if o.type == GANG:  # replacement draw follows: judge the 3k+1 hand as it stands
+            sc, _s, t = self._best_of(sh)
+            return ((sc, 0), t) if sc <= now_sc else None
+        cands = [k for k in range(34) if o.counts[k]]
+        if not cands:
+            return None
+        sc, _tile, _s, t = self._best_discard(sh, tb, cands, with_ukeire=False)
+        return ((sc, 1 if o.type == PENG else 2), t) if sc < now_sc else None
+
+    def _contract(self, tb: Table) -> dict:
         bt = tb.by_type
         shape = HandShape(tb.counts, tb.melds, tb.wild)
         s = min(shape.shanten(t) for t in TARGETS)
@@ -394,7 +275,7 @@ class EasyPlayer(ComputerPlayer):
     pung_rate = 0.35
     kong_rate = 0.3
 
-    def _decide(self, tb: _Table) -> dict:
+    def _decide(self, tb: Table) -> dict:
         bt = tb.by_type
         rng = self._rng
         for win in (TSUMO, HU):
@@ -419,14 +300,5 @@ class EasyPlayer(ComputerPlayer):
         return tb.actions[0]
 
 
-def make_player(level: str, seed: int | str) -> ComputerPlayer:
-    """A computer player of ``level`` ("easy" | "normal" | "hard"), deterministic given ``seed``."""
-    if level == "hard":
-        from .hard import HardPlayer
-
-        return HardPlayer(seed)
-    if level == "normal":
-        return NormalPlayer(seed)
-    if level == "easy":
-        return EasyPlayer(seed)
-    raise ValueError(f"unknown computer level {level!r}; known: {', '.join(LEVELS)}")
+register(EasyPlayer)
+register(NormalPlayer)

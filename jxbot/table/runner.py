@@ -582,6 +582,16 @@ class TableRunner:
             self._players[seat] = p
         return p
 
+    def _player_view(self, seat: int) -> dict:
+        """The seat view a computer player is asked with; an escaped seat's own entry says so (the
+        player then answers a contract vote with 坚持, RULES A10). The game's seat dicts stay unchanged."""
+        view = self.hand.view(seat)
+        if self.seats[seat].escaped:
+            seats = list(view["seats"])
+            seats[seat] = {**seats[seat], "escaped": True}
+            view["seats"] = seats
+        return view
+
     def _auto_action(self, seat: int) -> Action:
         hand = self.hand
         legal = hand.legal_actions(seat)
@@ -592,7 +602,7 @@ class TableRunner:
                 return win
         t0 = time.perf_counter()
         try:
-            action = self._player(seat).choose(hand.view(seat))
+            action = self._player(seat).choose(self._player_view(seat))
         except Exception:
             log.exception("computer player failed at table %s seat %d", self.config.table_id, seat)
             action = None
@@ -611,7 +621,7 @@ class TableRunner:
 
     def _computer_choice(self, seat: int) -> Action | None:
         try:
-            return self._player(seat).choose(self.hand.view(seat))
+            return self._player(seat).choose(self._player_view(seat))
         except Exception:
             log.exception("computer player failed at table %s seat %d", self.config.table_id, seat)
             return None

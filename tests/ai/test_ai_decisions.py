@@ -101,6 +101,19 @@ def test_persists_when_close_and_gives_up_when_far(make_view):
     assert p.choose(far).type is ActionType.GIVE_UP
 
 
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_an_escaped_seat_always_persists(make_view, level):
+    """RULES A10: an escaped seat answers a contract vote with 坚持 however far it is from ready (放弃
+    would lower what the escaper owes to the fee alone)."""
+    acts = [act("persist", seat=3), act("give_up", seat=3)]
+    far = make_view("147m258p369s1357z", seat=3, phase="contract", contract=[0, 1], actions=acts)
+    seats = list(far["seats"])
+    seats[3] = {**seats[3], "escaped": True}
+    assert make_player(level, 0).choose({**far, "seats": seats}).type is ActionType.PERSIST
+    if level == "normal":  # the same seat, not escaped, gives up: the mark is what decides
+        assert make_player(level, 0).choose(far).type is ActionType.GIVE_UP
+
+
 def test_kong_when_it_costs_nothing(make_view):
     p = make_player("normal", 0)
     v = make_view("1111234567m55z", drawn="9m", actions=None)

@@ -26,6 +26,7 @@ async def test_bot_plays_against_the_double(double, start_bot, tmp_path, backend
                                "JXBOT_EDIT_INTERVAL": "0.2", "JXBOT_TURN_SECONDS": "15", "JXBOT_CLAIM_WINDOW": "1"})
     await double.wait_commands()
     await double.wait_ready()
+    await bot.wait_log("ready: every table resumed", timeout=30)  # the readiness gate open
     act = await alice.slash("mahjong create", stake=2)
     await act.settled()
     assert act.ephemeral

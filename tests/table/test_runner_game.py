@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from jxbot.game import Hand
 from jxbot.table import FakeClock, MemorySink, SeatInfo, TableConfig, TableRunner
 
@@ -270,6 +272,40 @@ async def test_contract_decision_on_the_real_game_waits_15_seconds_and_defaults_
     assert recs[3].kinds("timeout") == [{"kind": "timeout", "seat": 3, "type": "persist", "tile": None}]
     assert recs[2].views[-1]["seats"][2]["gave_up"]
     await runner.pause()
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+async def test_an_escape_during_a_contract_vote_persists_and_the_escaper_pays_its_share(level):
+    """Issue 24 finding 14 (RULES A10): seat 3, far from ready, leaves while it is asked 放弃 / 坚持. The
+    computer that plays it on for the hand (at any auto-play level) answers 坚持, so the escaper is
+    charged the fee and the loss its seat owes, not the fee alone (a 放弃 would have paid nothing)."""
+    from .fakegame import FakeMatch
+
+    hand = _to_contract()
+    sink = MemorySink()
+    seats = [SeatInfo.computer("c0"), SeatInfo.computer("c1"), SeatInfo.computer("c2"), SeatInfo("p3")]
+
+    async def balances(infos):
+        return [1000 if not s.is_computer else None for s in infos]
+
+    runner = TableRunner(seats, TableConfig(seed=1, max_hands=1, stake=10, fee=5, auto_level=level),
+                         interfaces={3: Recorder()}, sink=sink, clock=FakeClock(T0),
+                         match=FakeMatch([lambda: hand]), balances=balances)
+    runner.start()
+    await runner.wait_idle()
+    assert hand.phase == "contract" and hand.pending() == {3}
+    await runner.leave(3)
+    await runner.wait_idle()
+    assert runner.finished
+    answers = [e for e in sink.events[hand.hand_id] if e["type"] == "contract_answered" and e["seat"] == 3]
+    assert [a["give_up"] for a in answers] == [False] and 3 not in hand.gave_up
+    settlement, result = sink.settlements[hand.hand_id]
+    assert result["escaped"] == [3] and result["gave_up"] == []
+    winner = result["winner"]
+    assert winner is not None and winner != 3  # this hand: seat 2, ready from the deal, wins
+    owed = [t for t in settlement.transfers if t.payer == 3 and t.payee == winner]
+    assert owed and all(t.reason == "escape" and t.amount > 0 for t in owed)
+    assert settlement.deltas[3] == -(5 + sum(t.amount for t in owed)) < -5  # the fee and its loss
 
 
 class BatchSink(MemorySink):

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jxbot.ai import caishen_shanten
+from jxbot.ai.claims import ClaimOption, best_claim
 from jxbot.rules.melds import Meld
 from jxbot.rules.shape import shanten
 from jxbot.rules.tiles import WHITE
@@ -25,7 +26,7 @@ from jxbot.rules.tiles import WHITE
 from .rules import WILD, analyse, face
 
 if TYPE_CHECKING:
-    from jxbot.ai.players import Table as _Table
+    from jxbot.ai.seatview import Table as _Table
 
 UKEIRE_MAX_SHANTEN = 2  # count useful draws only this close to ready
 FLOAT_INSTEAD_OF = 2  # give up a self-draw worth at most this (×) to float a 財神 …
@@ -168,42 +169,34 @@ def _turn(tb: _Table) -> dict:
 
 
 def _claim(tb: _Table) -> dict:
-    bt = tb.by_type
-    passes = bt.get("pass")
+    return claim(tb, on_pairs=False)
+
+
+def claim(tb: _Table, *, on_pairs: bool) -> dict:
+    """碰/吃/杠 the discard that brings the hand nearest to ready, when nearer than it is (the nearer of an
+    ordinary hand and seven pairs), else pass. While seven pairs is the nearer hand the normal player
+    passes (``on_pairs`` False); the hard player claims then too (``ai_hard``)."""
     ld = tb.view.get("last_discard") or {}
-    x = ld.get("tile")
-    if x is None or not passes:
-        return passes[0] if passes else tb.actions[0]
+    if ld.get("tile") is None or not tb.by_type.get("pass"):
+        return tb.pass_action()
     cs = tb.wild
-    melds = len(tb.melds)
-    now, kind = hand_shanten(_faced(tb.hand, cs), melds)
-    if kind == 1:
-        return passes[0]
-    best: tuple[int, dict] | None = None
-    for a in bt.get("peng", []) + bt.get("gang", []) + bt.get("chi", []):
-        rest = list(tb.hand)
-        typ = a["type"]
-        try:
-            if typ == "peng":
-                rest.remove(x)
-                rest.remove(x)
-            elif typ == "gang":
-                for _ in range(3):
-                    rest.remove(x)
-            else:
-                lo = a["tile"]  # the faced run: the 財神's face is a 白板 in hand (RULES B1)
-                for k in (lo, lo + 1, lo + 2):
-                    k = WHITE if k == cs else k
-                    if k != x:
-                        rest.remove(k)
-        except ValueError:
-            continue
-        f = _faced(rest, cs)
-        if typ == "gang":
-            s = shanten(f, (), WILD)
-        else:  # the best discard after the claim (never a 財神 here)
-            outs = [i for i in range(len(f)) if f[i] != WILD] or list(range(len(f)))
-            s = min(shanten([*f[:i], *f[i + 1:]], (), WILD) for i in outs)
-        if s < now and (best is None or s < best[0]):
-            best = (s, a)
-    return best[1] if best is not None else passes[0]
+    assert cs is not None
+    now, kind = hand_shanten(_faced(tb.hand, cs), len(tb.melds))
+    if kind == 1 and not on_pairs:
+        return tb.pass_action()
+
+    def nearer(o: ClaimOption) -> tuple[int, None] | None:
+        s = _claim_shanten(o, cs)
+        return (s, None) if s < now else None
+
+    best = best_claim(tb, nearer, face=lambda k: WHITE if k == cs else k)  # a run's 財神 kind: its face, 白板
+    return best[0].action if best is not None else tb.pass_action()
+
+
+def _claim_shanten(o: ClaimOption, cs: int) -> int:
+    """Ordinary-hand shanten after the claim ``o`` (after a 碰/吃: after its best discard, never a 財神)."""
+    f = _faced(o.tiles(), cs)
+    if o.type == "gang":
+        return shanten(f, (), WILD)
+    outs = [i for i in range(len(f)) if f[i] != WILD] or list(range(len(f)))
+    return min(shanten([*f[:i], *f[i + 1:]], (), WILD) for i in outs)

@@ -23,14 +23,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jxbot.rules.melds import Meld
-from jxbot.rules.shape import shanten
-from jxbot.rules.tiles import WHITE
 
 from . import ai as caishen
-from .rules import WILD, analyse, face
+from .rules import analyse, face
 
 if TYPE_CHECKING:
-    from jxbot.ai.players import Table as _Table
+    from jxbot.ai.seatview import Table as _Table
 
 DABAO_STEP = 1.0  # shanten given up rather than feed the next seat its third chow (大包)
 RON_WEIGHT = 1  # a wait's win on a discard (a pattern hand: 財神頭 ×4, seven pairs ×2) against a self-draw
@@ -129,44 +127,7 @@ def _claim(tb: _Table) -> dict:
     hand and seven pairs). Unlike the normal player it also claims while seven pairs is the nearer
     hand: a claimed plain hand wins by self-draw like a concealed one, so speed is what pays (measured:
     passing every chow loses 0.4 silver a hand against the normal field)."""
-    bt = tb.by_type
-    passes = bt.get("pass")
-    ld = tb.view.get("last_discard") or {}
-    x = ld.get("tile")
-    if x is None or not passes:
-        return caishen.decide(tb)
-    cs = tb.wild
-    assert cs is not None
-    melds = len(tb.melds)
-    now, _kind = caishen.hand_shanten(caishen._faced(tb.hand, cs), melds)
-    best: tuple[int, dict] | None = None
-    for a in bt.get("peng", []) + bt.get("gang", []) + bt.get("chi", []):
-        rest = list(tb.hand)
-        typ = a["type"]
-        try:
-            if typ == "peng":
-                rest.remove(x)
-                rest.remove(x)
-            elif typ == "gang":
-                for _ in range(3):
-                    rest.remove(x)
-            else:
-                lo = a["tile"]
-                for k in (lo, lo + 1, lo + 2):
-                    k = WHITE if k == cs else k
-                    if k != x:
-                        rest.remove(k)
-        except ValueError:
-            continue
-        f = caishen._faced(rest, cs)
-        if typ == "gang":
-            s = shanten(f, (), WILD)
-        else:
-            outs = [i for i in range(len(f)) if f[i] != WILD] or list(range(len(f)))
-            s = min(shanten([*f[:i], *f[i + 1:]], (), WILD) for i in outs)
-        if s < now and (best is None or s < best[0]):
-            best = (s, a)
-    return best[1] if best is not None else passes[0]
+    return caishen.claim(tb, on_pairs=True)
 
 
 def decide(tb: _Table) -> dict:
