@@ -2,7 +2,7 @@
 
 N tables of the real runner (``jxbot.table.TableRunner``), each with one scripted person and three
 ``normal`` computers, in one event loop, flat out (no computer delay, the person answers at once). The
-person's seat is the bot's own :class:`cogs.play.DiscordSeat` and the channel its :class:`ChannelObserver`,
+person's seat is the bot's own :class:`jxbot.shell.seat.DiscordSeat` and the channel its :class:`ChannelObserver`,
 on a stub session whose coalescer sends nothing: on every change the bench does what their ``push`` does
 short of Discord and the picture (``signature``; when it changed, ``panel_text`` / ``panel_components`` or
 ``status_text`` / ``components``), and the person's press is answered as ``DiscordSeat.answer`` does (the

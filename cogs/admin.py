@@ -11,11 +11,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.channels import channels_text, parse_channels
 from cogs.economy import store_error_text
 from jxbot.ai.strings import LEVEL_NAMES
 from jxbot.bot import JxBot, lang_of, ls, reply
 from jxbot.i18n import t
-from jxbot.safety import display_name
+from jxbot.safety import cap, display_name
 
 SETTING_FIELDS = ("stake_min", "stake_max", "fee", "claim_window", "turn_limit", "starting_grant", "daily_amount",
                   "computer_level")
@@ -58,11 +59,13 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
     @app_commands.rename(min_stake=ls("bot.opt.min_stake.name"), max_stake=ls("bot.opt.max_stake.name"),
                          fee=ls("bot.opt.fee.name"), claim_window=ls("bot.opt.claim_window.name"),
                          turn_seconds=ls("bot.opt.turn_seconds.name"), starting_grant=ls("bot.opt.starting_grant.name"),
-                         daily_amount=ls("bot.opt.daily_amount.name"), computer_level=ls("bot.opt.computer_level.name"))
+                         daily_amount=ls("bot.opt.daily_amount.name"), computer_level=ls("bot.opt.computer_level.name"),
+                         channels=ls("bot.opt.channels.name"))
     @app_commands.describe(min_stake=ls("bot.opt.min_stake.desc"), max_stake=ls("bot.opt.max_stake.desc"),
                            fee=ls("bot.opt.fee.desc"), claim_window=ls("bot.opt.claim_window.desc"),
                            turn_seconds=ls("bot.opt.turn_seconds.desc"), starting_grant=ls("bot.opt.starting_grant.desc"),
-                           daily_amount=ls("bot.opt.daily_amount.desc"), computer_level=ls("bot.opt.computer_level.desc"))
+                           daily_amount=ls("bot.opt.daily_amount.desc"), computer_level=ls("bot.opt.computer_level.desc"),
+                           channels=ls("bot.opt.channels.desc"))
     @app_commands.choices(computer_level=[app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES])
     async def settings(self, interaction: discord.Interaction,
                        min_stake: app_commands.Range[int, 1, 10**9] | None = None,
@@ -72,14 +75,19 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                        turn_seconds: app_commands.Range[float, 3.0, 600.0] | None = None,
                        starting_grant: app_commands.Range[int, 0, 10**12] | None = None,
                        daily_amount: app_commands.Range[int, 0, 10**12] | None = None,
-                       computer_level: str | None = None) -> None:
+                       computer_level: str | None = None,
+                       channels: app_commands.Range[str, 1, 1000] | None = None) -> None:
         lang = lang_of(interaction)
         store = self.bot.store
         gid = interaction.guild_id or 0
+        allowed = None if channels is None else parse_channels(channels)
+        if channels is not None and allowed is None:
+            await reply(interaction, t("bot.err.bad_channels", lang, text=cap(channels)))
+            return
         changes = {k: v for k, v in {"stake_min": min_stake, "stake_max": max_stake, "fee": fee,
                                      "claim_window": claim_window, "turn_limit": turn_seconds,
                                      "starting_grant": starting_grant, "daily_amount": daily_amount,
-                                     "computer_level": computer_level}.items()
+                                     "computer_level": computer_level, "allowed_channels": allowed}.items()
                    if v is not None}
         if any(k in changes for k in MONEY_SETTINGS) and await self.money_refused(interaction):
             return
@@ -94,6 +102,7 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                 return
         gs = await store.get_guild_settings(gid)
         lines = "\n".join(f"• {k} = {getattr(gs, k)}" for k in SETTING_FIELDS if hasattr(gs, k))
+        lines += f"\n• allowed_channels = {channels_text(tuple(getattr(gs, 'allowed_channels', ()) or ()), lang)}"
         head = t("bot.admin.updated", lang) + "\n" if changes else ""
         await reply(interaction, head + t("bot.admin.settings", lang, lines=lines))
 

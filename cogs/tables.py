@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
+from cogs.channels import channel_refusal
 from cogs.play import PlayCog
 from jxbot import rulesets
 from jxbot.ai.strings import LEVEL_NAMES, computer_name
@@ -297,6 +298,10 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         if missing:
             await reply(interaction, t("bot.err.missing_perms", lang,
                                        perms=", ".join(t(f"bot.perm.{p}", lang) for p in missing)))
+            return
+        refused = await channel_refusal(self.bot.store, interaction, lang)  # the server's allowed_channels
+        if refused:
+            await reply(interaction, refused, allowed_mentions=discord.AllowedMentions.none())
             return
         s = self.bot.settings
         gs = await self._guild_settings(interaction.guild_id or 0)

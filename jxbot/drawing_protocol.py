@@ -7,7 +7,6 @@ from __future__ import annotations
 import pickle
 import struct
 import time
-import traceback
 from typing import Any
 
 HEADER = struct.Struct(">I")
@@ -33,7 +32,8 @@ def draw(kind: str, view: dict, lang: str) -> tuple[bytes | None, float, str | N
     """Draw one picture: (PNG or None, the CPU seconds it took, the error's traceback or None).
 
     Runs in a worker (thread or process). The traceback is handed back, not logged there, so a worker
-    process needs no logging set-up and every error reaches the bot's log."""
+    process needs no logging set-up and every error reaches the bot's log; it is formatted as the bot's
+    log formats one (:func:`jxbot.logs.format_exception`: frames kept, texts that may quote a hand withheld)."""
     t0 = time.thread_time()
     try:
         import render
@@ -43,5 +43,9 @@ def draw(kind: str, view: dict, lang: str) -> tuple[bytes | None, float, str | N
         return None, 0.0, None
     try:
         return fn(view, lang), time.thread_time() - t0, None
-    except Exception:
-        return None, time.thread_time() - t0, traceback.format_exc()
+    except Exception as exc:
+        # the text of an exception that may quote the view (a hand's tiles) is withheld, as in every log line
+        # (jxbot/logs.py); the frames stay
+        from jxbot.logs import format_exception
+
+        return None, time.thread_time() - t0, format_exception(exc)

@@ -49,6 +49,27 @@ def describe(exc: BaseException) -> str:
     return f"{name}: {exc}" if _speaks_safely(exc) else f"{name} {WITHHELD}"
 
 
+def format_exception(value: BaseException) -> str:
+    """``value``'s traceback with its frames, the text of every exception in its chain that could carry
+    hidden tiles withheld (as :class:`SafeFormatter` logs it). For tracebacks formatted away from the
+    logger (a drawing worker's, handed back to the bot)."""
+    te = traceback.TracebackException.from_exception(value)
+    seen: set[int] = set()
+    stack: list[tuple[traceback.TracebackException, BaseException | None]] = [(te, value)]
+    while stack:
+        node, exc = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if exc is not None and not _speaks_safely(exc):
+            node._str = WITHHELD  # type: ignore[attr-defined]
+        for child, cexc in ((node.__cause__, getattr(exc, "__cause__", None)),
+                            (node.__context__, getattr(exc, "__context__", None))):
+            if child is not None:
+                stack.append((child, cexc))
+    return "".join(te.format()).rstrip("\n")
+
+
 class SafeFormatter(logging.Formatter):
     """Tracebacks with the frames but without the text of exceptions that could carry hidden tiles."""
 
@@ -56,21 +77,7 @@ class SafeFormatter(logging.Formatter):
         _etype, value, _tb = ei
         if value is None:
             return super().formatException(ei)
-        te = traceback.TracebackException.from_exception(value)
-        seen: set[int] = set()
-        stack: list[tuple[traceback.TracebackException, BaseException | None]] = [(te, value)]
-        while stack:
-            node, exc = stack.pop()
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            if exc is not None and not _speaks_safely(exc):
-                node._str = WITHHELD  # type: ignore[attr-defined]
-            for child, cexc in ((node.__cause__, getattr(exc, "__cause__", None)),
-                                (node.__context__, getattr(exc, "__context__", None))):
-                if child is not None:
-                    stack.append((child, cexc))
-        return "".join(te.format()).rstrip("\n")
+        return format_exception(value)
 
 
 class SafeArgs(logging.Filter):

@@ -27,6 +27,7 @@ from jxbot.game.hand import Hand
 from jxbot.game.rng import check_wall
 from jxbot.i18n import register, t
 from jxbot.rules.tiles import WALL_SIZE, format_tile, parse_tiles, tile_name, wind_name
+from jxbot.seatnames import display_name
 
 FORMAT = "jxbot-hand"
 VERSION = 1
@@ -78,11 +79,6 @@ register({
                          "en": "✅ the deal and all {draws} draws come from this wall ({n} events replayed)"},
     "verify.bad.events": {"zh": "❌ 第 {i} 个事件（{what}）与这副牌墙不符：{detail}",
                           "en": "❌ event {i} ({what}) does not follow from this wall: {detail}"},
-    "replay.terminal.commitment": {"zh": "  公平发牌：牌墙承诺 SHA-256 {c}（结束后公布牌墙与盐）",
-                                   "en": "  fair deal: the wall's SHA-256 commitment is {c} (wall and salt revealed after the hand)"},
-    "replay.terminal.reveal": {"zh": "  公布牌墙（头到尾）：{wall}\n  盐：{salt}\n  承诺：{c}\n  核对：jxbot verify --wall '…' --salt {salt} --commitment {c}",
-                               "en": "  the wall revealed (head to tail): {wall}\n  salt: {salt}\n  commitment: {c}\n"
-                                     "  check: jxbot verify --wall '…' --salt {salt} --commitment {c}"},
     "verify.no_events": {"zh": "（没有事件记录：只核对了承诺与牌墙）",
                          "en": "(no event log given: only the commitment and the wall were checked)"},
 })
@@ -246,7 +242,7 @@ class Replay:
 
     def who(self, seat: int, lang: str, escape: Callable[[str], str] | None = None) -> str:
         wind = wind_name((seat - self._final.dealer) % 4, lang)
-        name = self.seat_name(seat)
+        name = display_name(self.seat_name(seat), lang, seat < len(self.computers) and self.computers[seat])
         return t("replay.seat", lang, wind=wind, name=escape(name) if escape else name)
 
     def caption(self, k: int, lang: str, *, seat: int | None = None, concealed: bool = False,

@@ -86,10 +86,13 @@ def fit(s: str, size: int, max_w: int) -> str:
 
 
 def player_name(seat: dict, lang: str, size: int, max_w: int) -> str:
+    from jxbot.seatnames import seat_name
+
     from .labels import L
 
     fallback = L("seat", lang, n=int(seat.get("seat", 0)) + 1)
-    return fit(fonts.display_name(seat.get("name"), fallback), size, max_w)
+    name = seat_name(seat, lang) if seat.get("name") else None  # a computer's key in the viewer's words
+    return fit(fonts.display_name(name, fallback), size, max_w)
 
 
 @functools.lru_cache(maxsize=2048)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import random
 
+from jxbot.rules.settle import settle
 from jxbot.rules.tiles import COPIES, NUM_KINDS, sort_hand
 
 NAMES = ("Lin Qing", "Marco", "小林 Kobayashi", "Bot·南风")
@@ -159,6 +160,15 @@ def table_view(seed: int = 15, turns: int = 34) -> dict:
     return v
 
 
+def _payments(names: list[str], *, winner: int | None, points: int = 0, self_draw: bool = False) -> list[dict]:
+    """The payment rows a live hand gets (fee 2, the balances before the hand below): the same
+    settlement and the same rows as ``Hand.result_view`` + the runner's names, so the picture shows
+    what a real table shows (its 输赢 and 服务费 columns add up to the balance change)."""
+    before = [1280, 965, 2040, 715]
+    rows = settle(winner=winner, points=points, self_draw=self_draw, balances=before, fee=2).payments(before)
+    return [{**p, "name": names[p["seat"]]} for p in rows]
+
+
 def result_view(drawn_game: bool = False) -> dict:
     """A 混一色 win by self-draw on a kong replacement (5 × 3台 × 2^2番 = 60), or a drawn hand."""
     names = list(NAMES)
@@ -173,13 +183,10 @@ def result_view(drawn_game: bool = False) -> dict:
         "reveal": {"wall": [], "salt": "00", "commitment": "0" * 64},
     }
     if drawn_game:
-        fee = 2
-        bal = (1280, 965, 2040, 715)
         base.update({
             "drawn_game": True, "winner": None, "win_tile": None, "self_draw": False, "robbed_from": None,
             "discarder": None, "hand": [], "melds": [], "score": None,
-            "payments": [{"seat": s, "delta": 0, "fee": fee, "balance": bal[s] - fee, "name": names[s]}
-                         for s in range(4)],
+            "payments": _payments(names, winner=None),
             "cumulative_queue": ["baozi", "laotou_huang", "huang"],
         })
         return base
@@ -196,14 +203,10 @@ def result_view(drawn_game: bool = False) -> dict:
         "sets": [[33, 33, 33], [15, 15, 15, 15], [10, 10, 10], [12, 13, 14]], "pair": [27, 27],
         "patterns": ["half_flush"],
     }
-    fee = 2
-    deltas = (-60, -60, 180, -60)
-    bal = (1280, 965, 2040, 715)
     base.update({
         "drawn_game": False, "winner": 2, "win_tile": 13, "self_draw": True, "robbed_from": None,
         "discarder": None, "hand": hand, "melds": melds, "score": score,
-        "payments": [{"seat": s, "delta": deltas[s], "fee": fee, "balance": bal[s] + deltas[s] - fee,
-                      "name": names[s]} for s in range(4)],
+        "payments": _payments(names, winner=2, points=60, self_draw=True),
         "cumulative_queue": ["huang"],
     })
     return base

@@ -69,6 +69,8 @@ RENDER_STRINGS: dict[str, dict[str, str]] = {
     "render.col.balance": {"zh": "余额", "en": "Balance"},
     "render.carried": {"zh": "累计番 · 留待后续", "en": "Cumulative fan carried over"},
     "render.carried_none": {"zh": "无累计番", "en": "Nothing carried over"},
+    "render.dropped": {"zh": "牌局结束 · 累计番作废", "en": "Match over · cumulative fan dropped"},
+    "render.dropped_none": {"zh": "牌局结束 · 无累计番", "en": "Match over · no cumulative fan"},
     "render.none": {"zh": "无", "en": "none"},
     "render.sheet_title": {"zh": "嘉兴麻将 · 牌面", "en": "Jiaxing Mahjong tiles"},
     "render.back": {"zh": "牌背", "en": "Back"},

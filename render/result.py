@@ -247,28 +247,34 @@ def draw_result(view: dict, lang: str) -> Image.Image:
             if nx + C.text_w(lab, 14) + 12 > cols[0] + 44 + NAME_TAGS_W:
                 break
             nx += C.pill(dr, nx, ry - 10, lab, 14, col, pad=6, h=20) + 6
-        delta = int(p.get("delta") or 0)
+        # "delta" is the whole balance change, the fee included (docs/views.md): the 输赢 column shows the
+        # win or loss at the table, the 服务费 column the fee, and together they make the balance change
+        fee = int(p.get("fee") or 0)
+        delta = int(p.get("delta") or 0) + fee
         dcol = POS if delta > 0 else NEG if delta < 0 else C.TEXT_DIM
         C.text(dr, (cols[1], ry), f"{delta:+,}".replace("-", "−") if delta else "0", 24, dcol, anchor="rm")
-        fee = int(p.get("fee") or 0)
         C.text(dr, (cols[2], ry), f"−{fee:,}" if fee else "—", 20, C.TEXT_DIM, anchor="rm")
         bal = p.get("balance")
         C.text(dr, (cols[3], ry), "—" if bal is None else f"{bal:,}", 24, C.TEXT, anchor="rm")
         ry += ROW_H
     y += th + 18
-    # carried cumulative 番
+    # cumulative 番 carried on to the next hand, or dropped with the match's last hand (RULES A7)
     queue = view.get("cumulative_queue") or []
+    over = bool(view.get("match_over"))
     x = PAD
-    C.text(dr, (x, y + 22), L("carried" if queue else "carried_none", lang), 20,
-           C.GOLD if queue and not won else C.TEXT_DIM, anchor="lm")
-    x += C.text_w(L("carried" if queue else "carried_none", lang), 20) + 16
+    caption = L(("dropped" if over else "carried") if queue else ("dropped_none" if over else "carried_none"), lang)
+    C.text(dr, (x, y + 22), caption, 20, C.GOLD if queue and not won and not over else C.TEXT_DIM, anchor="lm")
+    x += C.text_w(caption, 20) + 16
     for code in queue:
         label = f"{item_label(code, lang)} +1 {L('fan', lang)}"
         w = C.text_w(label, 18) + 24
         if x + w > WIDTH - PAD:
             break
-        x += C.pill(dr, x, y + 6, label, 18, (120, 70, 20), fg=(255, 226, 150), pad=12, h=32,
-                    outline=C.GOLD) + 10
+        if over:  # struck out: they go nowhere
+            x += C.pill(dr, x, y + 6, label, 18, (60, 60, 60), fg=(170, 170, 170), pad=12, h=32) + 10
+        else:
+            x += C.pill(dr, x, y + 6, label, 18, (120, 70, 20), fg=(255, 226, 150), pad=12, h=32,
+                        outline=C.GOLD) + 10
     return img
 
 

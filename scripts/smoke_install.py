@@ -4,7 +4,7 @@
 
 1. ``jxbot --version``, ``jxbot render --demo DIR`` (every PNG opened and verified), ``jxbot score …``,
    ``jxbot simulate --hands 20``;
-2. the bot's own picture paths (``cogs.play.render_png`` for the DM panel, the table and the result;
+2. the bot's own picture paths (``jxbot.shell.pictures.render_png`` for the DM panel, the table and the result;
    ``cogs.tables.rules_png``), which return None instead of raising when a picture cannot be drawn;
 3. one end-to-end scenario: the real bot process (``python -m jxbot.cli run`` of *this* interpreter, with no
    PYTHONPATH, in an empty directory) against the local Discord double from the checkout's ``tests/e2e``;

@@ -27,8 +27,15 @@ def run(args: argparse.Namespace) -> int:
     src = asyncio.run(_load_db("export", path, args.hand))
     if isinstance(src, int):
         return src
-    replay, _stored = src
-    text = json.dumps(replay.export(), ensure_ascii=False, indent=1) + "\n"
+    replay, stored = src
+    try:
+        doc = replay.export()
+    except ValueError as exc:  # a hand settled without ending: void (its table stopped on an error)
+        if isinstance(stored.result, dict) and stored.result.get("void"):
+            return fail("export", f"hand {replay.hand_id} was void (its table stopped before the hand ended, "
+                                  "no silver moved): it has no reveal and nothing to export", 1)
+        return fail("export", f"hand {replay.hand_id} cannot be exported: {exc}", 1)
+    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)

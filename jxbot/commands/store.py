@@ -69,14 +69,34 @@ def run(args: argparse.Namespace) -> int:
     return asyncio.run(_run(args.action, path, bool(getattr(args, "json", False))))
 
 
+def _own_file(path: str, target: Path) -> bool:
+    """True when ``target`` is the database itself or one of the files SQLite keeps beside it (``-wal``,
+    ``-shm``, ``-journal``): by name after following links, or the same file under another name (a hard link)."""
+    db = Path(path).resolve()
+    own = [db] + [db.with_name(db.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
+    where = target.resolve()
+    if where in own:
+        return True
+    if not where.exists():
+        return False
+    for f in own:
+        try:
+            if f.exists() and os.path.samefile(where, f):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def backup(path: str, dest: str, *, force: bool = False) -> int:
     """Copy ``path`` to ``dest`` with the online backup API in one step (one read snapshot: WAL readers
     never block the bot's writes, and nothing the bot commits meanwhile is half in the copy)."""
     target = Path(dest)
+    if _own_file(path, target):  # checked first: --force never replaces the live database or its WAL/shm
+        return _fail(f"{dest} is the database {path} or one of its own files (-wal, -shm, -journal): "
+                     "the backup must go to another file")
     if target.exists() and not force:
         return _fail(f"{dest} exists (use --force to replace it)")
-    if target.resolve() == Path(path).resolve():
-        return _fail("the backup must go to another file than the database")
     if not target.parent.is_dir():
         return _fail(f"the folder {target.parent} does not exist")
     tmp = target.with_name(f".{target.name}.partial")

@@ -29,6 +29,8 @@ ERROR_TEXTS: dict[str, tuple[str, str]] = {
                  "After floating a caishen you may not chow, pung or kong (and win only by self-draw) "
                  "until you discard another tile."),
     "wall_empty": ("牌墙已空，不能再杠。", "The wall is empty: no more kongs."),
+    "last_discard": ("最后一张打出的牌只能胡，不能吃、碰、杠。",
+                     "The last discard can only be won on: no chow, pung or kong."),
     "not_pending": ("现在不等你操作。", "Nothing is waiting for you now."),
     "not_ended": ("这一局还没有结束。", "The hand has not ended yet."),
     "already_settled": ("这一局已经结算过了。", "This hand is already settled."),

@@ -390,6 +390,7 @@ class Hand:
         if tile == wc and not rs.wildcard_discard_claimable:
             return {}
         opts: dict[int, tuple[Action, ...]] = {}
+        last_discard = self.wall_remaining <= 0  # made when no drawable tile is left
         for k in (1, 2, 3):
             s = (discarder + k) % 4
             if s in self.gave_up:
@@ -398,7 +399,8 @@ class Hand:
             acts: list[Action] = []
             if self._can_win(s, [*hand, tile], tile, self_draw=False):
                 acts.append(Action(ActionType.HU, s, tile))
-            acts += self.plugin.meld_claims(self, s, tile, chow=k == 1)  # caishen: faced tiles, no floater
+            if not last_discard:  # RULES A3: the last discard may only be won on (no 吃, 碰 or 明杠)
+                acts += self.plugin.meld_claims(self, s, tile, chow=k == 1)  # caishen: faced tiles, no floater
             if acts:
                 opts[s] = tuple(acts)
         return opts
@@ -561,6 +563,9 @@ class Hand:
                 return IllegalAction("already_answered")
             if t is not ActionType.PASS and self.plugin.claim_barred(self, seat):
                 return IllegalAction("floating")  # RULES B5
+            if t in (ActionType.PUNG, ActionType.KONG, ActionType.CHOW) and w.kind == "claim" \
+                    and self.wall_remaining <= 0:
+                return IllegalAction("last_discard")  # RULES A3
             if t in (ActionType.PUNG, ActionType.KONG, ActionType.CHOW) and self.wildcard is not None:
                 if t is ActionType.CHOW and a.tile is not None and 0 <= a.tile < 27 and a.tile % 9 <= 6:
                     seq = (a.tile, a.tile + 1, a.tile + 2)
@@ -933,15 +938,8 @@ class Hand:
         r = self.result
         if r is None:
             raise IllegalAction("not_ended")
-        payments: list[dict] = []
         s = self.settlement
-        if s is not None:
-            bal = self._settle_balances
-            for seat in range(4):
-                fee = sum(t.amount for t in s.transfers if t.payer == seat and t.reason == "fee")
-                b = bal[seat]
-                payments.append({"seat": seat, "delta": s.deltas[seat], "fee": fee,
-                                 "balance": None if b is None else b + s.deltas[seat]})
+        payments = s.payments(self._settle_balances) if s is not None else []
         ctx = self.context
         return {
             "hand_id": ctx.hand_id, "ruleset": self.ruleset.name, "hand_number": ctx.hand_number,

@@ -77,6 +77,19 @@ class Match:
             raise IllegalAction("match_over")
         return Hand.new(self.hand_seed(self.hand_number), ruleset=self.ruleset, context=self.next_context())
 
+    def ends_with(self, hand: Hand) -> bool:
+        """Will recording ``hand`` (this match's current hand, ended) end the match? Then its cumulative 番
+        queue is dropped (RULES A7), and its result says so instead of "carried over"."""
+        r = hand.result
+        if r is None:
+            raise IllegalAction("not_ended")
+        if self.max_hands is not None and len(self.results) + 1 >= self.max_hands:
+            return True
+        rounds_done = self.rounds_done
+        if not (r.drawn_game or r.winner == self.dealer) and (self.dealer + 1) % 4 == 0:
+            rounds_done += 1  # the deal passes back to seat 0: a round is done (as in finish_hand)
+        return rounds_done >= self.rounds
+
     def finish_hand(self, hand: Hand) -> dict:
         """Record an ended hand and move the deal on; returns the hand's result record."""
         if self.over:

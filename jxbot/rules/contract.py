@@ -5,6 +5,7 @@ The functions that fill them live in ``scoring.py`` (``score_win``) and ``settle
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 # Codes of the 台 and 番 items. Labels (zh/en) are in ``jxbot.rules.names``.
@@ -99,6 +100,19 @@ class Settlement:
     house_delta: int  # sum(deltas) + house_delta == 0
     owed: tuple[int, int, int, int] = (0, 0, 0, 0)  # what each seat owed before the balance cap
     details: dict = field(default_factory=dict)
+
+    def payments(self, balances: Sequence[int | None]) -> list[dict]:
+        """The result view's ``payments`` rows (docs/views.md), one per seat: ``delta`` is the seat's whole
+        balance change, the fee **included**; ``fee`` is the part of it that went to the house; ``balance``
+        the silver after the hand (``None`` for a computer seat). What the seat won or lost at the table
+        is therefore ``delta + fee`` (the result picture's 输赢 column: 输赢 − 服务费 = the change)."""
+        rows = []
+        for seat in range(4):
+            fee = sum(t.amount for t in self.transfers if t.payer == seat and t.reason == "fee")
+            b = balances[seat]
+            rows.append({"seat": seat, "delta": self.deltas[seat], "fee": fee,
+                         "balance": None if b is None else b + self.deltas[seat]})
+        return rows
 
     def to_json(self) -> dict:
         return {

@@ -83,7 +83,7 @@ class Table:
     restored: dict[int, tuple[frozenset[str], int]] = field(default_factory=dict)
     # seat -> the nonce a restart gave it, while the seat shows a restored one: the next nonce goes above it
     nonce_floor: dict[int, int] = field(default_factory=dict)
-    session: Any = None  # the running game (cogs.play.Session)
+    session: Any = None  # the running game (jxbot.shell.session.Session)
     # silver held for each seated player while they sit (RULES A10): stake × multiplier + fee
     hold: int = 0
     # players who escaped the running hand: their hold stays until that hand is settled

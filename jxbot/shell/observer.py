@@ -18,6 +18,7 @@ from jxbot.bot import (
 )
 from jxbot.i18n import t
 from jxbot.safety import md
+from jxbot.seatnames import display_name
 from jxbot.shell.buttons import _b36
 from jxbot.shell.pictures import (
     BUSY_PICTURE_EVERY,
@@ -185,7 +186,8 @@ class ChannelObserver:
     async def on_match_end(self, summary: dict) -> None:
         table, bot = self.session.table, self.session.bot
         totals = summary.get("totals") or []
-        names = summary.get("names") or []
+        computers = summary.get("computers") or [True] * 4
+        names = [display_name(n, table.lang, c) for n, c in zip(summary.get("names") or [], computers, strict=False)]
         body = "\n".join(f"{md(n)}: {v:+d}" for n, v in zip(names, totals, strict=False))
         ch = bot.get_partial_messageable(table.channel_id)
         try:

@@ -19,13 +19,13 @@ import discord
 
 from jxbot.bot import parse_custom_id
 
-log = logging.getLogger("jxbot.cogs.play")
+log = logging.getLogger("jxbot.shell.panel_nonce")
 
 NOT_ACTIONS = ("autowin", "show", "next")  # buttons of a panel that are not a legal action
 
 
 def panel_actions(components: Any, table_id: str, seat: int) -> tuple[frozenset[str], int] | None:
-    """The action set (``cogs.play.action_keys`` form, ``"discard:5"``) and the nonce of a panel's buttons,
+    """The action set (``jxbot.shell.buttons.action_keys`` form, ``"discard:5"``) and the nonce of a panel's buttons,
     or None when they are not one consistent set of this seat's buttons."""
     keys: set[str] = set()
     nonces: set[str] = set()

@@ -11,13 +11,13 @@ from typing import Any, Protocol
 
 import discord
 
-from jxbot.ai.strings import computer_name
 from jxbot.bot import (
     JxBot,
 )
 from jxbot.i18n import t
 from jxbot.rules.tiles import wind_name
 from jxbot.safety import md, ping
+from jxbot.seatnames import computer_key, display_name
 from jxbot.shell.buttons import action_keys
 from jxbot.shell.lobby import Table
 from jxbot.shell.observer import ChannelObserver
@@ -74,8 +74,8 @@ class Session:
         for i, occ in enumerate(self.table.seats):
             assert occ is not None
             if occ.is_computer:
-                infos.append(SeatInfo.computer(computer_name(occ.name.lstrip("#"), occ.level, self.table.lang),
-                                               occ.level))
+                # a key, put in words in each viewer's language when shown (jxbot.ai.strings.display_name)
+                infos.append(SeatInfo.computer(computer_key(occ.name.lstrip("#"), occ.level), occ.level))
             else:
                 infos.append(SeatInfo(name=occ.name, user_id=occ.user_id, lang=occ.lang))
             del i
@@ -245,7 +245,8 @@ class Session:
         names = info.get("names") or [o.name if o else "?" for o in table.seats]
         lines = []
         for i, occ in enumerate(table.seats):
-            who = f"<@{occ.user_id}>" if occ is not None and not occ.is_computer else md(names[i])
+            who = (f"<@{occ.user_id}>" if occ is not None and not occ.is_computer
+                   else md(display_name(names[i], table.lang)))
             lines.append(f"{wind_name(i, table.lang)} · {who}")
         ch = bot.get_partial_messageable(table.channel_id)
         try:

@@ -9,6 +9,7 @@ from jxbot import rulesets
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name, wind_name
 from jxbot.safety import md
+from jxbot.seatnames import seat_name
 from jxbot.shell.lobby import Table
 
 log = logging.getLogger("jxbot.shell.texts")
@@ -21,7 +22,7 @@ def when(deadline: float | None) -> str:
 
 def seat_label(view: dict, seat: int, lang: str) -> str:
     seats = view.get("seats") or []
-    name = seats[seat].get("name") if seat < len(seats) else None
+    name = seat_name(seats[seat], lang) if seat < len(seats) and seats[seat].get("name") else None
     wind = wind_name(seats[seat]["seat_wind"], lang) if seat < len(seats) and "seat_wind" in seats[seat] else str(seat)
     return f"{md(name) if name else seat} ({wind})"
 
@@ -101,7 +102,7 @@ def caishen_mult(score: dict) -> int:
 
 def result_text(result: dict, lang: str) -> str:
     pays = result.get("payments") or []
-    names = {p.get("seat"): p.get("name") for p in pays}
+    names = {p.get("seat"): seat_name(p, lang) for p in pays}
     if result.get("drawn_game") or result.get("winner") is None:
         head = t("bot.result.draw", lang)
     else:
@@ -119,6 +120,7 @@ def result_text(result: dict, lang: str) -> str:
     lines = [head]
     for p in pays:
         bal = p.get("balance")
-        lines.append(t("bot.result.payment", lang, name=md(p.get("name", p.get("seat"))), delta=int(p.get("delta", 0)),
+        lines.append(t("bot.result.payment", lang, name=md(seat_name(p, lang) or str(p.get("seat"))),
+                       delta=int(p.get("delta", 0)),
                        balance="—" if bal is None else bal))
     return "\n".join(lines)

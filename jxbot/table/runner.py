@@ -32,6 +32,7 @@ BalancesFn = Callable[[Sequence[SeatInfo]], Awaitable[Sequence[int | None]]]
 ANSWER_TYPES = frozenset({ActionType.PASS, ActionType.HU, ActionType.PUNG, ActionType.KONG, ActionType.CHOW,
                           ActionType.PERSIST, ActionType.GIVE_UP})
 WIN_TYPES = frozenset({ActionType.HU, ActionType.TSUMO})
+SEED_BYTES = 32  # a fresh match seed: 256 bits of secrets (issue 24: each wall carries >= 128 bits)
 # RULES C: a claim / rob window counts from when the offer is in front of the player. A seat whose
 # interface confirms delivery (``confirms_delivery = True``, see :meth:`TableRunner.offer_delivered`) gets
 # its window from that moment; until then its clock runs from the step start plus OFFER_GRACE (an offer
@@ -97,8 +98,15 @@ class TableRunner:
         self.sink: EventSink = sink or NullSink()
         self.clock: Clock = clock or RealClock()
         self._balances_fn = balances or _no_balances
-        if self.config.seed is None:
-            self.config.seed = secrets.randbits(63)
+        fresh = self.config.seed is None
+        if fresh:
+            # 256 bits from `secrets` (docs/game.md "Randomness"): every wall, salt and reseat draw of the match
+            # follows from it, so it is kept as text (no integer column or JSON number has to hold it)
+            self.config.seed = secrets.token_hex(SEED_BYTES)
+        # a fresh secret seed gets a match id of its own random bits: the public hand ids
+        # (``<match id>-<n>``) then say nothing of the seed. An explicit (test) seed keeps the id it
+        # derives, so a seeded run deals and logs exactly as before.
+        self._fresh_match_id: str | None = secrets.token_hex(6) if fresh else None
         self.match = match if match is not None else self._new_match()
         self._players: dict[int, Any] = dict(players or {})  # seat -> computer player
         self.hand: Any = None
@@ -134,7 +142,8 @@ class TableRunner:
 
         c = self.config
         assert c.seed is not None
-        return Match(c.seed, ruleset=c.ruleset, rounds=c.rounds, stake=c.stake, fee=c.fee, max_hands=c.max_hands)
+        return Match(c.seed, ruleset=c.ruleset, rounds=c.rounds, stake=c.stake, fee=c.fee, max_hands=c.max_hands,
+                     match_id=self._fresh_match_id)
 
     def state(self) -> dict:
         """The resumable state: config, seats, match, current hand id, totals."""
@@ -787,6 +796,12 @@ class TableRunner:
             out.append(p)
         result["payments"] = out
         result["table_id"] = self.config.table_id
+        # the match's last hand (RULES A7: its cumulative 番 are dropped, never "carried over"); known
+        # before the result is stored, so a replay of the hand says the same
+        hand = self.hand
+        max_hands = self.config.max_hands
+        result["match_over"] = bool((max_hands is not None and self.hands_played + 1 >= max_hands)
+                                    or (hand is not None and self.match.ends_with(hand)))
         return result
 
     def _seat_to_computer(self, seat: int) -> None:
@@ -800,7 +815,7 @@ class TableRunner:
         self.finished = True
         await self.sink.table_state(self.config.table_id, self.state())
         summary = {"table_id": self.config.table_id, "hands": self.hands_played, "totals": list(self.totals),
-                   "names": [s.name for s in self.seats]}
+                   "names": [s.name for s in self.seats], "computers": [s.is_computer for s in self.seats]}
         targets = [s for s in self.interfaces if s is not None] + self.observers
         await self._gather([s.on_match_end(summary) for s in targets if hasattr(s, "on_match_end")])
 

@@ -129,10 +129,16 @@ STRINGS: dict[str, dict[str, str]] = {
                          "en": "  {name} {delta:>+7}{mult}  total {total:>+7}{balance}"},
     "table.ui.balance": {"zh": "  银子 {b}", "en": "  silver {b}"},
     "table.ui.fee": {"zh": "（含服务费 {fee}）", "en": " (fee {fee} included)"},
-    "table.ui.reveal": {"zh": "  牌墙承诺 {c}…（盐 {salt}…）", "en": "  wall commitment {c}… (salt {salt}…)"},
     "table.ui.match_end": {"zh": "== 牌局结束（{n} 局）==", "en": "== Match over ({n} hands) =="},
     "table.ui.final": {"zh": "  {name} {total:>+7}", "en": "  {name} {total:>+7}"},
     "table.ui.queue": {"zh": "  累计番留到下局: {q}", "en": "  cumulative fan carried over: {q}"},
+    "table.ui.queue_dropped": {"zh": "  牌局结束，累计番作废: {q}", "en": "  the match is over: cumulative fan dropped: {q}"},
+    # the fair deal (`jxbot play`): the commitment at the deal, the wall revealed after the hand
+    "table.ui.commitment": {"zh": "  公平发牌：牌墙承诺 SHA-256 {c}（结束后公布牌墙与盐）",
+                            "en": "  fair deal: the wall's SHA-256 commitment is {c} (wall and salt revealed after the hand)"},
+    "table.ui.reveal": {"zh": "  公布牌墙（头到尾）：{wall}\n  盐：{salt}\n  承诺：{c}\n  核对：jxbot verify --wall '…' --salt {salt} --commitment {c}",
+                        "en": "  the wall revealed (head to tail): {wall}\n  salt: {salt}\n  commitment: {c}\n"
+                              "  check: jxbot verify --wall '…' --salt {salt} --commitment {c}"},
 }
 register(STRINGS)
 

@@ -325,7 +325,7 @@ class TerminalSeat:
         elif kind == "escape":
             self.say(t("table.ui.escape", lang, who=self.who(view, seat)))
         elif kind == "hand_start" and view.get("commitment"):
-            self.say(t("replay.terminal.commitment", lang, c=view["commitment"]))
+            self.say(t("table.ui.commitment", lang, c=view["commitment"]))
 
     def options(self, view: dict) -> list[dict]:
         """The numbered options of a prompt (everything but discards)."""
@@ -591,13 +591,14 @@ class TerminalSeat:
         for tag in ("robbed", "contract", "gave_up", "escaped"):  # why a payment differs from the formula
             if any(tag in tg for tg in tags.values()):
                 self.say(t(f"table.ui.why.{tag}", lang))
-        if result.get("cumulative_queue"):
-            self.say(t("table.ui.queue", lang, q=", ".join(t(f"item.{c}", lang) for c in result["cumulative_queue"])))
+        if result.get("cumulative_queue"):  # RULES A7: the match's last hand drops them
+            key = "table.ui.queue_dropped" if result.get("match_over") else "table.ui.queue"
+            self.say(t(key, lang, q=", ".join(t(f"item.{c}", lang) for c in result["cumulative_queue"])))
         reveal = result.get("reveal") or {}
         if reveal.get("commitment"):  # the whole reveal, to check with `jxbot verify` (docs/replay.md)
             from jxbot.replay import wall_notation
 
-            self.say(t("replay.terminal.reveal", lang, c=reveal["commitment"], salt=reveal.get("salt", ""),
+            self.say(t("table.ui.reveal", lang, c=reveal["commitment"], salt=reveal.get("salt", ""),
                        wall=wall_notation(reveal.get("wall") or [])))
         if self.runner is not None and not self.runner.match_over and not self.quit.is_set():
             if self._next is not None:

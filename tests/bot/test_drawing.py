@@ -95,6 +95,26 @@ async def test_a_failing_picture_is_logged_by_the_bot_with_its_traceback(caplog)
         await d.aclose()
 
 
+@pytest.mark.parametrize("processes", [0, 1])
+async def test_a_failing_pictures_error_text_is_withheld(caplog, processes):
+    """Issue 24 finding 10: the text of an exception raised while drawing may quote the view (a player's
+    concealed tiles); the bot's log keeps the traceback's frames and the exception's class, not its text,
+    as every other log line does (jxbot/logs.py), in a drawing process and in a thread alike."""
+    d = drawing.Drawing(processes)
+    secret = 987654321
+    view = demo.seat_view()
+    view["hand"] = [secret]  # a tile the renderer cannot look up: its KeyError quotes the view
+    try:
+        with caplog.at_level(logging.ERROR, logger="jxbot.drawing"):
+            png = await d.draw("hand", view, "zh", urgent=True)
+        assert png is None
+        assert "rendering the hand image failed" in caplog.text and "Traceback" in caplog.text
+        assert "KeyError" in caplog.text and "withheld" in caplog.text
+        assert str(secret) not in caplog.text
+    finally:
+        await d.aclose()
+
+
 def test_no_drawing_process_outlives_a_killed_bot(tmp_path):
     """The bot SIGKILLed (as by the OOM killer or kill -9): its drawing processes end with it."""
     script = tmp_path / "bot.py"

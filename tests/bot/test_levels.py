@@ -39,7 +39,47 @@ async def test_create_and_addbot_take_a_level_and_the_lobby_shows_it(game):
     await h.click(ALICE, msg, "开始")
     infos = table.session.runner.seats
     assert [s.level for s in infos if s.is_computer] == ["hard", "easy", "hard"]
-    assert "困难电脑 3" in [s.name for s in infos]  # the name the table picture shows
+    # a computer's name is kept as a key and put in words in each viewer's language (issue 24, finding 7)
+    from jxbot.seatnames import display_name
+    assert [display_name(s.name, "zh") for s in infos if s.is_computer] == ["困难电脑 1", "简单电脑 2", "困难电脑 3"]
+
+
+def _drawn_texts(monkeypatch, draw, *args) -> list[str]:
+    import render.common as C
+
+    drawn: list[str] = []
+    real = C.text
+    monkeypatch.setattr(C, "text", lambda dr, xy, s, *a, **k: drawn.append(str(s)) or real(dr, xy, s, *a, **k))
+    draw(*args)
+    monkeypatch.setattr(C, "text", real)
+    return drawn
+
+
+async def test_computer_names_follow_each_viewers_language_not_the_tables(game, monkeypatch):
+    # the table is in Chinese (the server's language); Alice reads English, Bob Chinese
+    import render
+    from jxbot.shell.texts import result_text, status_text
+
+    h, fake = game, game.fake
+    await h.command(ALICE, "mahjong create", stake=2, level="hard")
+    msg = lobby(fake)
+    await h.click(BOB, msg, "加入", locale="zh-CN")
+    await h.click(ALICE, msg, "开始")
+    table = h.table()
+    assert table.lang == "zh" and [o.lang for o in table.seats[:2]] == ["en", "zh"]
+    runner = table.session.runner
+    for seat, lang, want, other in ((0, "en", "Hard computer", "困难电脑"), (1, "zh", "困难电脑", "Hard computer")):
+        view = runner.view(seat)
+        texts = _drawn_texts(monkeypatch, render.render_table, view, lang)
+        assert sum(want in x for x in texts) == 2 and not any(other in x for x in texts), texts  # the picture
+        panel = status_text({**view, "dealer": 2, "turn": 3}, lang)  # a computer deals and is on turn
+        assert want in panel and other not in panel
+    # the result rows carry the runner's names (keys): the result text and picture put them in words too
+    rows = [{"seat": i, "delta": 0, "fee": 0, "balance": None, "name": s.name, "is_computer": s.is_computer}
+            for i, s in enumerate(runner.seats)]
+    result = {"drawn_game": True, "winner": None, "payments": rows}
+    assert "Hard computer 1" in result_text(result, "en") and "困难电脑 1" not in result_text(result, "en")
+    assert "困难电脑 1" in result_text(result, "zh") and "Hard computer 1" not in result_text(result, "zh")
 
 
 async def test_unknown_level_gets_a_clear_message(harness):

@@ -36,11 +36,15 @@ async def test_one_table_one_owner_even_when_both_grab_at_once(two):
 
 async def test_a_lapsed_lease_changes_hands_and_the_old_owner_learns_it(two, monkeypatch):
     a, b = two
-    monkeypatch.setattr(coord_mod, "LEASE_SECONDS", 0.4)
+    # a lease long enough that b's refusal is not a race on a loaded machine; the lapse is waited for
+    monkeypatch.setattr(coord_mod, "LEASE_SECONDS", 3.0)
     assert await a.acquire("t", 7)
     assert not await b.acquire("t", 7)
-    await asyncio.sleep(0.6)  # a stopped renewing (killed): the lease lapsed
-    assert await a.owner_of("t") is None
+    loop = asyncio.get_running_loop()
+    lapsed_by = loop.time() + 30.0
+    while await a.owner_of("t") is not None:  # a stopped renewing (killed): the lease lapses
+        assert loop.time() < lapsed_by, "the lease never lapsed"
+        await asyncio.sleep(0.2)
     assert await b.acquire("t", 7)
     assert await a.renew({"t": 7}) == set(), "the old owner's next beat finds it lost"
     assert await a.owner_of("t") == "node-b"
@@ -116,7 +120,9 @@ async def test_a_dead_owners_tables_are_free_at_once_a_live_ones_for_the_whole_l
     await a.pool.close()
     c = await Coordinator.open(pg_dsn, "node-c")
     try:
-        for _ in range(50):  # the server notices the closed socket within milliseconds
+        loop = asyncio.get_running_loop()
+        noticed_by = loop.time() + 10.0  # within ms when idle; well inside the 30 s lease, which must not lapse
+        while loop.time() < noticed_by:
             if await c.owner_of("t1") is None:
                 break
             await asyncio.sleep(0.05)

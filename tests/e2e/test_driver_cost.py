@@ -48,7 +48,7 @@ async def test_a_dm_wakes_its_player_only(no_poll: None) -> None:
     assert all(before), "each wait checked once"
 
     double.post_message(double.dm_channel(players[7].user), {"content": "your turn"}, [])
-    got = await asyncio.wait_for(waits[7], 1)
+    got = await asyncio.wait_for(waits[7], 10)
     assert got.content == "your turn"
     await asyncio.sleep(0.05)
     woken = [i for i in range(len(players)) if checks[i] != before[i]]
@@ -56,7 +56,7 @@ async def test_a_dm_wakes_its_player_only(no_poll: None) -> None:
 
     # a message in the channel wakes the unkeyed waiter (it may read anything) but no player's DM wait
     double.post_message(channel, {"content": "table"}, [])
-    await asyncio.wait_for(anyone, 1)
+    await asyncio.wait_for(anyone, 10)
     await asyncio.sleep(0.05)
     assert [i for i in range(len(players)) if checks[i] != before[i]] == [7]
 
@@ -83,15 +83,15 @@ async def test_keyed_waits_see_edits_and_answers_at_once(no_poll: None) -> None:
     await asyncio.sleep(0)
     double.edit_message(table, {"content": "table, edited"}, [])
     double.post_message(channel, {"content": "new"}, [])
-    assert (await asyncio.wait_for(edited, 1)).content == "table, edited"
-    assert (await asyncio.wait_for(seen, 1)).content == "new"
+    assert (await asyncio.wait_for(edited, 10)).content == "table, edited"
+    assert (await asyncio.wait_for(seen, 10)).content == "new"
 
     # an ephemeral panel wakes its player's AutoPlayer (keyed by user), which reads the new buttons
     ap = AutoPlayer(alice, Style())
     ready = asyncio.ensure_future(double.wait_for(ap._ready, 5, "alice's panel", keys=[("user", alice.id)]))
     await asyncio.sleep(0)
     double.edit_message(mine, {"content": "panel\n1万 2万", "components": buttons("mj:discard.0:t1:0:n1")}, [])
-    p = await asyncio.wait_for(ready, 1)
+    p = await asyncio.wait_for(ready, 10)
     assert [cid for _, _, cid in p.actions] == ["mj:discard.0:t1:0:n1"]
 
 

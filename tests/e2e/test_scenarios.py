@@ -288,9 +288,12 @@ async def test_429_storm_on_message_edits(double, start_bot, tmp_path):
     alice = w.players[0]
     await open_table(w)
     ap = AutoPlayer(alice, Style()).start()
-    await asyncio.sleep(2.0)
+    # conditions with generous deadlines, not fixed sleeps alone (a loaded machine plays slower): the hand is
+    # under way before the storm, and the storm lasts 8 s and at least until it has hit five edits
+    await double.wait_for(lambda: len(ap.clicks) >= 1, 60, "alice to play")
     storm = double.rate_limit("PATCH /channels/{channel_id}/messages/{message_id}", times=None, retry_after=1.0)
     await asyncio.sleep(8.0)
+    await double.wait_for(lambda: storm.hits >= 5, 60, "the storm to hit the bot's edits")
     storm.stop()
     await wait_match_over(w, timeout=120)
     await gather_players([ap])
@@ -303,7 +306,9 @@ async def test_429_storm_on_message_edits(double, start_bot, tmp_path):
         # REST edits are coalesced (a press's own answer is an interaction response, not a REST edit; a
         # claim offer goes out at once, but after a 429's retry_after like every edit)
         times = [t for t, ids in m.rest_edits if not any(i.startswith("mj:pass") for i in ids)]
-        assert max_edits_within(times, 0.9) <= 1, (m.id, m.content[:40], m.rest_edits)
+        # at most one paced edit a second; one more may be an offer's urgent edit whose offer ended before it
+        # went out (it then shows no pass button: on a loaded machine that happens), never a burst of three
+        assert max_edits_within(times, 0.9) <= 2, (m.id, m.content[:40], m.rest_edits)
     hands = await hands_of(w.db, w.guild.id, alice.id)
     events = await events_of(w.db, hands[0].hand_id)
     table_msg = next(m for m in w.channel.messages if any(b.get("label") == "看我的牌" for b in m.buttons()))

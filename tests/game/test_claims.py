@@ -232,3 +232,46 @@ def test_illegal_action_survives_pickling_for_worker_processes():
 
     err = pickle.loads(pickle.dumps(IllegalAction("window_closed")))
     assert err.code == "window_closed" and str(err) == "window_closed: The claim window has closed."
+
+
+def _last_discard_hand(hands, ruleset="jiaxing"):
+    """``hands`` dealt with the reserve grown so that no drawable tile is left after the deal: the
+    dealer's first discard is the hand's last discard."""
+    from jxbot.rules.ruleset import get_ruleset
+    rs = get_ruleset(ruleset)
+    left = scripted_hand(hands, indicator="9s", ruleset=rs).wall_remaining
+    h = scripted_hand(hands, indicator="9s", ruleset=rs.with_(reserve_tiles=rs.reserve_tiles + left))
+    assert h.wall_remaining == 0
+    return h
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "caishen"])
+def test_the_last_discard_can_be_won_on_but_not_chowed_or_punged(ruleset):
+    # RULES A3 (revised): only 胡 may claim the last discard; no 胡 → the hand is drawn
+    h = _last_discard_hand(PRIORITY, ruleset)
+    act(h, "discard", 0, "5m")
+    assert h.legal_actions(1) == [] and h.legal_actions(2) == []  # the chow and the pung are not offered
+    if ruleset == "jiaxing":
+        assert h.pending() == {3} and h.legal_actions(3) == [A("hu", 3, "5m"), A("pass", 3)]
+        refused(h, A("peng", 2, "5m"), "last_discard")
+        refused(h, A("chi", 1, "3m"), "last_discard")
+        act(h, "pass", 3)
+    assert h.phase == "ended" and h.result.drawn_game and h.melds[1] == [] and h.melds[2] == []
+
+
+def test_the_last_discard_can_still_be_won_on():
+    h = _last_discard_hand(PRIORITY)
+    act(h, "discard", 0, "5m")
+    act(h, "hu", 3)
+    assert h.result.winner == 3 and h.result.discarder == 0
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "caishen"])
+def test_no_exposed_kong_on_the_last_discard(ruleset):
+    hands = dict(BASE)
+    hands[2] = "37m25p4s111z23456z"
+    hands[3] = "48m68p157s234567z"
+    h = _last_discard_hand(hands, ruleset)
+    events = act(h, "discard", 0, "1z")
+    assert types(events) == ["discarded", "claims_closed", "drawn_game"]  # no window: nobody wins on it
+    assert h.melds[2] == []

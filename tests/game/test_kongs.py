@@ -116,3 +116,22 @@ def test_four_kongs_then_the_lone_tile_is_single_wait_and_kong_bloom():
     act(h, "tsumo", 0)
     assert {"single_wait", "kong_bloom"} <= fan_codes(h)
     assert h.result.hand == (T("5m"),)
+
+
+def test_a_rob_window_never_says_who_may_rob():
+    # docs/rules.md (issue 24): the open window tells the table that someone wins on the tile, never who
+    h = rob_setup()
+    act(h, "bugang", 2, "5m")
+    assert h.phase == "rob" and h.pending() == {3}
+
+    def public_part(v: dict) -> dict:
+        return {k: x for k, x in v.items() if k not in ("viewer", "hand", "drawn", "actions")}
+
+    public = public_part(h.public_view())
+    for s in (0, 1, 2):  # the declarer and the two bystanders see the same, with nothing to do
+        assert public_part(h.view(s)) == public and h.view(s)["actions"] == []
+    assert public_part(h.view(3)) == public  # only the robbing seat's own actions differ
+    before = {viewer: len(h.public_events(viewer)) for viewer in (None, 0, 1, 2)}
+    act(h, "pass", 3)  # a pass on the win is told to nobody else
+    for viewer in (None, 0, 1, 2):
+        assert not any(e["type"] == "claim_answered" for e in h.public_events(viewer)[before[viewer]:])

@@ -158,3 +158,20 @@ def test_a_whole_match_with_default_actions_keeps_silver_balanced():
         hands += 1
     assert hands == len(m.results) == 6
     assert m.totals()[:3] == [b - 500 for b in balances[:3]]
+
+
+def test_ends_with_tells_beforehand_which_hand_ends_the_match():
+    from jxbot.ai.players import make_player
+    from jxbot.ai.selfplay import play_hand
+
+    # RULES A7: the last hand's result says its cumulative 番 are dropped; it must know before the match does
+    for seed, kw in (("ends-1", {}), ("ends-2", {"rounds": 2}), ("ends-3", {"max_hands": 3}),
+                     ("ends-4", {"ruleset": "caishen", "rounds": 1})):
+        m = Match(seed, **kw)
+        players = [make_player("normal", f"{seed}/{i}") for i in range(4)]
+        while not m.over:
+            h = play_hand(m.next_hand(), players)
+            h.settle([None] * 4)
+            ends = m.ends_with(h)
+            m.finish_hand(h)
+            assert ends == m.over, (seed, m.hand_number)

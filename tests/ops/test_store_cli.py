@@ -119,6 +119,31 @@ async def test_backup_while_the_bot_writes_is_a_consistent_copy(tmp_path):
     assert cli("store", "backup", str(dest), "--db", str(db), "--force", cwd=tmp_path).returncode == 0
 
 
+async def test_backup_never_replaces_the_live_database_or_its_wal_and_shm(tmp_path, capsys):
+    """Issue 24 finding 10: ``store backup --force`` onto the live database's own ``-wal``/``-shm`` file (by
+    name, through a symlink or a hard link) or onto the database itself is refused, and nothing is lost."""
+    db = tmp_path / "live.sqlite3"
+    store = await Store.open(str(db))
+    for uid in range(1, 6):
+        await store.ensure_player(uid, f"p{uid}")
+        await store.grant_starting(G, uid)
+    wal, shm = Path(f"{db}-wal"), Path(f"{db}-shm")
+    assert wal.exists() and shm.exists()  # the bot has the database open
+    (tmp_path / "link-wal").symlink_to(wal)
+    os.link(shm, tmp_path / "hard-shm")
+    before = {p: digest(p) for p in (db, wal)}
+    for dest in (wal, shm, db, tmp_path / "link-wal", tmp_path / "hard-shm", Path(f"{db}-journal")):
+        capsys.readouterr()
+        assert main(["store", "backup", str(dest), "--db", str(db), "--force"]) == 2, dest
+        err = capsys.readouterr().err
+        assert "one of its own files" in err and "Traceback" not in err
+    assert {p: digest(p) for p in (db, wal)} == before
+    await store.pay(G, 1, 2, 5)  # the bot goes on writing
+    assert (await store.totals())["players"] == 5 and await store.check() == []
+    await store.close()
+    assert main(["store", "backup", str(tmp_path / "copy.sqlite3"), "--db", str(db)]) == 0
+
+
 async def test_store_info_lists_suspended_tables(tmp_path):
     import json
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from jxbot.cli import main
-from jxbot.game import Hand
+from jxbot.game import Hand, HandContext
 from jxbot.replay import commitment_of, wall_notation
 from jxbot.store import Store
 
@@ -141,3 +141,31 @@ def test_jxbot_play_shows_the_commitment_at_the_deal_and_the_whole_reveal_after(
     salt = re.search(r"^  salt: (\S+)", out, re.M)[1]
     assert out.index(c[0]) < out.index(wall)
     assert main(["verify", "--wall", wall, "--salt", salt, "--commitment", c[1]]) == 0
+
+
+
+async def _void_hand_db(path: str, hid: str) -> None:
+    from types import SimpleNamespace
+
+    store = await Store.open(path)
+    hand = Hand.new(9, context=HandContext(hand_id=hid))
+    await store.create_hand(hid, 5, 6, "jiaxing", [None] * 4, hand.commitment)
+    for i, e in enumerate(hand.events_json()):
+        await store.append_event(hid, i, e)
+    # what cogs/suspend.py void_suspended writes for a hand whose table stopped on an error
+    await store.settle_hand(hid, 5, [None] * 4, SimpleNamespace(transfers=(), deltas=(0, 0, 0, 0), house_delta=0),
+                            {"void": True, "reason": "table_error", "hand_id": hid, "table_id": None,
+                             "winner": None, "drawn_game": True, "payments": []})
+    await store.close()
+
+
+def test_export_of_a_void_hand_says_so_without_a_traceback(tmp_path, capsys):
+    """Issue 24 finding 10: a hand settled as void (its table stopped on an error) never ended; exporting
+    it gives a clear message and exit code 1, not an uncaught ValueError."""
+    import asyncio
+
+    path, hid = str(tmp_path / "bot.sqlite3"), "0123456789ab-1"
+    asyncio.run(_void_hand_db(path, hid))
+    assert main(["export", hid, "--db", path]) == 1
+    cap = capsys.readouterr()
+    assert f"hand {hid} was void" in cap.err and "Traceback" not in cap.err and cap.out == ""

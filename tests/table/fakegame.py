@@ -220,6 +220,9 @@ class FakeMatch:
     def next_hand(self) -> FakeHand:
         return self.factories[len(self.finished)]()
 
+    def ends_with(self, hand: FakeHand) -> bool:
+        return len(self.finished) + 1 >= len(self.factories)
+
     def finish_hand(self, hand: FakeHand) -> None:
         self.finished.append(hand.hand_id)
         self.over = len(self.finished) >= len(self.factories)

@@ -147,10 +147,13 @@ async def test_a_turn_left_to_time_out_at_the_terminal_wins_too(monkeypatch):
     args = parser.parse_args(["play", "--seed", "7", "--hands", "1", "--delay", "0", "--lang", "en"])
     stdin, out, clock = Silent(), io.StringIO(), FakeClock()
     task = asyncio.create_task(play(args, stdin, out, clock))
-    for _ in range(50):
+    # the prompt comes once the computers' tables are built (in a thread) and the deal is shown: seconds on a
+    # loaded machine, so wait for it with a generous deadline rather than a fixed number of short sleeps
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60.0
+    while "Enter = self-draw win" not in out.getvalue():
+        assert loop.time() < deadline and not task.done(), "the self-draw prompt never came:\n" + out.getvalue()
         await settle()
-        if "Enter = self-draw win" in out.getvalue():
-            break
         await asyncio.sleep(0.01)
     assert "== Winner" not in out.getvalue()
     await clock.advance(20.5)
@@ -210,3 +213,36 @@ def test_the_tables_are_built_before_the_first_prompt(monkeypatch, capsys):
     assert rc == 0 and "== Match over (1 hands) ==" in out
     assert seen["ready_at_start"] is True
     assert seen["thread"] != threading.get_ident()
+
+
+def _fresh_python(code: str, *args: str, stdin: str = "") -> str:
+    """Run ``code`` in a new interpreter (nothing imported yet, as in a real ``jxbot play``)."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": root}
+    p = subprocess.run([sys.executable, "-c", code, *args], input=stdin, capture_output=True, text=True,
+                       env=env, cwd=root, timeout=120)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+def test_the_first_hand_shows_the_fair_deal_commitment_not_a_raw_key():
+    out = _fresh_python("import sys; from jxbot.cli import main; sys.exit(main(sys.argv[1:]))",
+                        "play", "--seed", "7", "--hands", "1", "--delay", "0", "--lang", "en")
+    first_hand = out.split("== Match over")[0]
+    assert "fair deal: the wall's SHA-256 commitment is " in first_hand
+    assert not re.search(r"\b(replay|table|render|bot)\.[a-z_]+\.[a-z_.]+", out), "a raw string key is shown"
+
+
+def test_every_string_the_terminal_uses_exists_once_it_is_imported():
+    src = (__import__("pathlib").Path(__file__).resolve().parents[2] / "jxbot" / "table" / "terminal.py").read_text()
+    keys = sorted(set(re.findall(r"""\bt\(\s*["']([a-z_]+(?:\.[a-z_0-9]+)+)["']""", src)))
+    assert len(keys) > 20
+    # a ruleset's own strings (score.caishen_formula) come with the ruleset, which a table loads before its deal
+    missing = _fresh_python("import sys, jxbot.table.terminal\nfrom jxbot.i18n import has\n"
+                            "from jxbot.rules.ruleset import get_ruleset\nget_ruleset('caishen')\n"
+                            "print(' '.join(k for k in sys.argv[1:] if not has(k)))", *keys)
+    assert missing.split() == []
