@@ -22,25 +22,17 @@ from jxbot.ai.strings import LEVEL_NAMES, computer_name
 from jxbot.bot import ALREADY_ACKNOWLEDGED, CustomId, JxBot, MjButton, lang_of, ls, missing_permissions, reply
 from jxbot.i18n import norm_lang, t
 from jxbot.rules.tiles import wind_name
-from jxbot.safety import ECHO_MAX, cap, fit, ping
 from jxbot.safety import display_name as safe_display_name
+from jxbot.safety import fit, ping
+from jxbot.shell import resume
 from jxbot.shell.binding import pressed_on, refuse
 from jxbot.shell.lobby import LobbyError, Table, TableConfig, TableManager
+from jxbot.shell.pictures import rules_png
 from jxbot.shell.session import Session, StoreSink
-from jxbot.shell.texts import status_text
+from jxbot.shell.texts import score_hand, status_text
 
 log = logging.getLogger("jxbot.cogs.tables")
 
-
-def rules_png(lang: str, ruleset: str = "jiaxing") -> bytes | None:
-    """The illustrated rules card (render.render_rules), or None if it cannot be drawn (text only then)."""
-    try:
-        from render import render_rules
-
-        return render_rules(lang, ruleset)
-    except Exception:
-        log.exception("rendering the rules card failed")
-        return None
 
 
 def guild_lang(interaction: discord.Interaction, default: str) -> str:
@@ -90,10 +82,6 @@ def ruleset_choices() -> list[app_commands.Choice[str]]:
 # list, which the commands share, so a plug-in registered after this module's import is offered too)
 RULESET_CHOICES = ruleset_choices()
 LEVEL_CHOICES = [app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES]
-
-
-class SeatsDisagree(Exception):
-    """A stored table whose lobby seats and runner seats name different players (docs/table.md)."""
 
 
 # Two full cycles of the winds: a caishen table then reaches its reseat after the first 版 of four rounds.
@@ -684,21 +672,6 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             await self.do_start(interaction, table)
 
     # ------------------------------------------------------------------ restart
-    async def _seats_agree(self, table: Table, runner_state: Any) -> bool:
-        """Before a running table is resumed: every human the lobby seats must be the player the runner
-        holds at that seat. If not, the table is suspended (jxbot/shell/suspend.py) with a message saying so,
-        instead of binding anyone to another seat's hand. True when they agree."""
-        if table.state != "running" or not isinstance(runner_state, dict):
-            return True
-        bad = table.seats_differ(list(runner_state.get("seats") or []))
-        if not bad:
-            return True
-        log.error("table %s not resumed: its lobby and runner seats disagree at seats %s", table.id, bad)
-        from jxbot.shell.suspend import suspend_table
-
-        await suspend_table(self, table, SeatsDisagree(), key="bot.table.seats_mismatch", runner_state=runner_state)
-        return False
-
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         if not self._resumed:
@@ -714,130 +687,9 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                 self.bot.start_done("tables")
 
     async def resume_all(self) -> int:
-        """Rebuild every running table from the store and tell its channel. Returns how many."""
-        store = self.bot.store
-        if store is None or not hasattr(store, "running_tables"):
-            return 0
-        from jxbot.shell.suspend import void_suspended
-
-        try:  # hands left open by a table that failed: void (docs/table.md, "A table that fails")
-            await void_suspended(self, self.bot.settings.lang, owns=self.bot.owns_guild)
-        except Exception:
-            log.exception("voiding the hands of suspended tables failed")
-        n = 0
-        # newest first: of two that clash (cogs/tables.py _clash) the one opened after the other stopped runs
-        for rec in reversed(await store.running_tables()):  # (the suspended ones were closed just above)
-            if not self.bot.owns_guild(rec.guild_id):
-                continue  # another process holds this guild's shard: its table is that process's
-            try:
-                n += bool(await self._resume(rec))
-            except Exception:
-                log.exception("could not resume table %s", getattr(rec, "table_id", rec))
-        return n
-
-    def _clash(self, table: Table) -> tuple[str, str] | None:
-        """(what, other table id) when a table being resumed would share its channel or a player with a
-        table already here. The store can hold such a pair only when a table's suspension could not be
-        recorded (and its channel and seats were reused): which one is abandoned is not provable, so the
-        other is simply not resumed (nothing is voided on a guess)."""
-        other = self.manager.in_channel(table.channel_id)
-        if other is not None and other.id != table.id:
-            return "its channel", other.id
-        for _, occ in table.humans:
-            other = self.manager.of_user(occ.user_id) if occ.user_id is not None else None
-            if other is not None and other.id != table.id:
-                return f"its player {occ.user_id}", other.id
-        return None
-
-    async def _resume(self, rec: Any) -> bool:
-        state = rec.state or {}
-        tj = state.get("bot_table")
-        if not tj:
-            return False
-        table = Table.from_json(tj)
-        if self.manager.get(table.id) is not None:
-            return False  # opened in this process before on_ready: live, not a leftover of a restart
-        if state.get("suspended"):
-            return False  # stopped on an error (jxbot/shell/suspend.py): never run again
-        clash = self._clash(table)
-        if clash is not None:  # two running tables in one channel or with one player: neither is voided
-            log.error("table %s not resumed: %s also runs table %s (left running in the store for an operator)",
-                      table.id, clash[0], clash[1])
-            return False
-        claim = self.bot.table_claimer
-        if claim is not None and not await claim(rec):
-            return False  # another process still holds its lease: resumed here once it lapses (cogs/cluster.py)
-        self.manager.add(table)
-        if not await self._seats_agree(table, state.get("runner")):
-            return False
-        store = self.bot.store
-        if table.hold and store is not None and hasattr(store, "hold"):  # holds live in memory: re-install
-            for uid in [o.user_id for _, o in table.humans if o.user_id is not None] + sorted(table.escapers):
-                try:
-                    await store.hold(table.guild_id, uid, table.id, table.hold, check=False)
-                except Exception:
-                    log.exception("could not hold silver for a player of table %s", table.id)
-        runner_state = state.get("runner")
-        if table.state == "running" and runner_state:
-            events: list[dict] = []
-            hid = runner_state.get("hand_id")
-            if hid:
-                events = [e if isinstance(e, dict) else e.event for e in await self.bot.store.hand_events(hid)]
-            from jxbot.shell.panel_nonce import restore_panel_nonces
-
-            await restore_panel_nonces(self.bot, table)  # a panel whose actions still hold keeps its buttons
-            session = Session(self.bot, self, table)
-            # the table message from before the restart is retired once a new one is posted below the notice
-            session.observer.retire, table.table_message_id = table.table_message_id, None
-            session.start(runner_state=runner_state, events=events)
-            session.refresh()  # fresh panels (countdowns); buttons from before work only if their actions still hold
-            ch = self.bot.get_partial_messageable(table.channel_id)
-            try:
-                await ch.send(t("bot.dm.resumed", table.lang))
-            except discord.HTTPException:
-                log.warning("could not announce the resume of table %s", table.id)
-        elif table.state == "lobby":
-            self.schedule_lobby(table)
-        return True
-
-
-def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str, *, ruleset: str = "jiaxing") -> str:
-    """The /mahjong score calculator (uses ``jxbot.rules.score_win`` when available)."""
-    from jxbot.rules.tiles import parse_tile, parse_tiles
-
-    if len(tiles) > ECHO_MAX or (wildcard is not None and len(wildcard) > ECHO_MAX):
-        return t("bot.err.tiles_too_long", lang, max=ECHO_MAX)
-    try:
-        hand = parse_tiles(tiles)
-        wild = parse_tile(wildcard) if wildcard else None
-    except ValueError as exc:
-        return t("bot.err.bad_tiles", lang, error=cap(str(exc)))
-    if len(hand) != 14:
-        return t("bot.err.bad_tiles", lang, error=f"{len(hand)} tiles (14 needed)")
-    try:
-        from jxbot.rules import score_win
-    except ImportError:
-        return t("bot.err.no_game", lang)
-    try:
-        plugin = rulesets.get(ruleset)  # (its package registers its item and formula strings)
-        # the last tile is the winning tile
-        sc = score_win(hand[:-1], hand[-1], wildcard=wild, stake=stake, ruleset=ruleset)
-    except ValueError as exc:
-        return t("bot.err.bad_tiles", lang, error=cap(str(exc)))
-    from jxbot.rules.tiles import format_tiles
-
-    if not sc.winning:
-        return t("bot.score.not_winning", lang, tiles=format_tiles(hand), reason=t(f"reason.{sc.reason}", lang))
-    if plugin.multiplier_scoring:  # caishen: the items are multipliers (倍): points = stake × their product
-        mult = sc.points // stake if stake else 0
-        items = "\n".join(f"• {t('item.' + i.name, lang)} ×{i.value}" for i in sc.fan)
-        return t("bot.score.result_cs", lang, tiles=format_tiles(hand), wild=format_tiles([wild]) if wild is not None
-                 else "?", formula=t("score.caishen_formula", lang, stake=stake, mult=mult, points=sc.points),
-                 items=items)
-    items = "\n".join(f"• {t('item.' + i.name, lang)} {i.value} 台" for i in sc.tai)
-    items += "".join(f"\n• {t('item.' + i.name, lang)} {i.value} 番" for i in sc.fan)
-    return t("bot.score.result", lang, tiles=format_tiles(hand), tai=sc.total_tai, fan=sc.total_fan, points=sc.points,
-             stake=sc.stake, items=items)
+        """Rebuild every running table from the store and tell its channel (jxbot/shell/resume.py). Returns how
+        many."""
+        return await resume.resume_all(self)
 
 
 async def setup(bot: JxBot) -> None:

@@ -5,7 +5,7 @@
 1. ``jxbot --version``, ``jxbot render --demo DIR`` (every PNG opened and verified), ``jxbot score …``,
    ``jxbot simulate --hands 20``;
 2. the bot's own picture paths (``jxbot.shell.pictures.render_png`` for the DM panel, the table and the result;
-   ``cogs.tables.rules_png``), which return None instead of raising when a picture cannot be drawn;
+   ``jxbot.shell.pictures.rules_png``), which return None instead of raising when a picture cannot be drawn;
 3. one end-to-end scenario: the real bot process (``python -m jxbot.cli run`` of *this* interpreter, with no
    PYTHONPATH, in an empty directory) against the local Discord double from the checkout's ``tests/e2e``;
    a player opens a table with three computers and the DM panel they get carries a valid PNG.
@@ -81,9 +81,8 @@ def cli_checks(tmp: Path) -> None:
 def picture_checks() -> None:
     """Every picture the bot sends, through the cog functions the bot calls (they log and return None on
     failure, which would leave players with text-only panels)."""
-    from cogs.tables import rules_png
     from jxbot.game import Match
-    from jxbot.shell.pictures import render_png
+    from jxbot.shell.pictures import render_png, rules_png
     from render import demo
 
     match = Match("smoke", ruleset="jiaxing")

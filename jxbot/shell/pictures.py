@@ -79,3 +79,14 @@ def render_png(kind: str, view: dict, lang: str) -> bytes | None:
     if error is not None:
         log.error("rendering the %s image failed:\n%s", kind, error.rstrip())
     return png
+
+
+def rules_png(lang: str, ruleset: str = "jiaxing") -> bytes | None:
+    """The illustrated rules card (render.render_rules), or None if it cannot be drawn (text only then)."""
+    try:
+        from render import render_rules
+
+        return render_rules(lang, ruleset)
+    except Exception:
+        log.exception("rendering the rules card failed")
+        return None

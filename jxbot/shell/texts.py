@@ -8,7 +8,7 @@ import logging
 from jxbot import rulesets
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name, wind_name
-from jxbot.safety import md
+from jxbot.safety import ECHO_MAX, cap, md
 from jxbot.seatnames import seat_name
 from jxbot.shell.lobby import Table
 
@@ -124,3 +124,42 @@ def result_text(result: dict, lang: str) -> str:
                        delta=int(p.get("delta", 0)),
                        balance="—" if bal is None else bal))
     return "\n".join(lines)
+
+
+def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str, *, ruleset: str = "jiaxing") -> str:
+    """The /mahjong score calculator (uses ``jxbot.rules.score_win`` when available)."""
+    from jxbot.rules.tiles import parse_tile, parse_tiles
+
+    if len(tiles) > ECHO_MAX or (wildcard is not None and len(wildcard) > ECHO_MAX):
+        return t("bot.err.tiles_too_long", lang, max=ECHO_MAX)
+    try:
+        hand = parse_tiles(tiles)
+        wild = parse_tile(wildcard) if wildcard else None
+    except ValueError as exc:
+        return t("bot.err.bad_tiles", lang, error=cap(str(exc)))
+    if len(hand) != 14:
+        return t("bot.err.bad_tiles", lang, error=f"{len(hand)} tiles (14 needed)")
+    try:
+        from jxbot.rules import score_win
+    except ImportError:
+        return t("bot.err.no_game", lang)
+    try:
+        plugin = rulesets.get(ruleset)  # (its package registers its item and formula strings)
+        # the last tile is the winning tile
+        sc = score_win(hand[:-1], hand[-1], wildcard=wild, stake=stake, ruleset=ruleset)
+    except ValueError as exc:
+        return t("bot.err.bad_tiles", lang, error=cap(str(exc)))
+    from jxbot.rules.tiles import format_tiles
+
+    if not sc.winning:
+        return t("bot.score.not_winning", lang, tiles=format_tiles(hand), reason=t(f"reason.{sc.reason}", lang))
+    if plugin.multiplier_scoring:  # caishen: the items are multipliers (倍): points = stake × their product
+        mult = sc.points // stake if stake else 0
+        items = "\n".join(f"• {t('item.' + i.name, lang)} ×{i.value}" for i in sc.fan)
+        return t("bot.score.result_cs", lang, tiles=format_tiles(hand), wild=format_tiles([wild]) if wild is not None
+                 else "?", formula=t("score.caishen_formula", lang, stake=stake, mult=mult, points=sc.points),
+                 items=items)
+    items = "\n".join(f"• {t('item.' + i.name, lang)} {i.value} 台" for i in sc.tai)
+    items += "".join(f"\n• {t('item.' + i.name, lang)} {i.value} 番" for i in sc.fan)
+    return t("bot.score.result", lang, tiles=format_tiles(hand), tai=sc.total_tai, fan=sc.total_fan, points=sc.points,
+             stake=sc.stake, items=items)
