@@ -25,16 +25,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("jxbot", "cogs", "render")
 DOC = ROOT / "docs" / "architecture.md"
 
-# The circles that exist until issue 25 is done; the issue removes them and its lead empties this list:
-# - the cogs circle: cogs/play.py ↔ cogs/replay.py (and cogs/tables.py, through a TYPE_CHECKING import),
-#   taken apart with cogs/play.py into the shell package (docs/architecture.md, "The Discord shell");
-# - the computer players' circle: jxbot/ai/players.py ↔ jxbot/ai/hard.py (branch ailoop: one claim loop
-#   and a players registry).
-# A circle found must lie inside one of these; an entry no circle matches any more must leave the list.
-KNOWN_CIRCLES: list[frozenset[str]] = [
-]
-
-
 @dataclass(frozen=True)
 class Import:
     source: str  # the importing module
@@ -197,11 +187,8 @@ def test_nothing_outside_cogs_imports_cogs():
 
 
 def test_no_module_takes_part_in_an_import_circle():
-    found = check(ROOT, PACKAGES, read_layers(DOC)).circles
-    new = [sorted(c) for c in found if not any(c <= known for known in KNOWN_CIRCLES)]
-    assert new == [], "an import circle: move what the modules share to a module below both (docs/architecture.md)"
-    gone = [sorted(k) for k in KNOWN_CIRCLES if not any(c <= k for c in found)]
-    assert gone == [], "a known circle is gone: remove it from KNOWN_CIRCLES"
+    found = [sorted(c) for c in check(ROOT, PACKAGES, read_layers(DOC)).circles]
+    assert found == [], "an import circle: move what the modules share to a module below both (docs/architecture.md)"
 
 
 # --------------------------------------------------------------------- the checker on a synthetic tree
