@@ -25,7 +25,7 @@ from jxbot.bot import (
     take_response,
 )
 from jxbot.game.actions import Action, ActionType
-from jxbot.i18n import t
+from jxbot.i18n import has, t
 from jxbot.press_timing import press_age_ms
 from jxbot.shell.binding import pressed_id, pressed_on, refuse
 from jxbot.shell.buttons import ACTION_VERBS, _b36
@@ -103,8 +103,8 @@ class PlayCog(commands.Cog):
         if err is not None:
             if ds is not None:
                 ds.answering = max(0, ds.answering - 1)
-            key = ERR_KEYS.get(err)
-            msg = t(key, lang) if key else t("bot.err.not_now", lang, reason=err)
+            key = ERR_KEYS.get(err) or (f"game.error.{err}" if has(f"game.error.{err}") else None)
+            msg = t(key, lang) if key else t("bot.err.not_now", lang, reason=err)  # (a code with no words yet)
             await reply(interaction, msg)
             if ds is not None:
                 ds.schedule()

@@ -214,8 +214,10 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         return cog  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ lobby message
-    def lobby_content(self, table: Table) -> str:
-        lang = table.lang
+    def lobby_content(self, table: Table, lang: str | None = None) -> str:
+        """The lobby's text: in the table's language on the lobby message (everyone reads it), in the
+        asker's when it answers one person (``/mahjong status``), computers' names included."""
+        lang = lang or table.lang
         c = table.config
         lines = [f"**{t('bot.lobby.title', lang, table=table.id)}**",
                  t("bot.lobby.info", lang, stake=c.stake, rounds=c.rounds, ruleset=c.ruleset, fee=c.fee),
@@ -605,7 +607,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         lang = lang_of(interaction)
         runner = table.session.runner if table.session is not None else None
         view = runner.public_view() if runner is not None else None
-        text = self.lobby_content(table)
+        text = self.lobby_content(table, lang)
         if view is not None:
             text += "\n" + status_text(view, lang)
         await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())

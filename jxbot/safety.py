@@ -98,6 +98,19 @@ STRINGS = {
         "zh": "这手牌太长了（最多 {max} 个字符）。",
         "en": "That hand is too long (at most {max} characters).",
     },
+    "bot.err.tile_notation": {
+        "zh": "看不懂“{text}”：牌写成数字加花色，m 万、p 筒、s 条、z 字（1z–7z 是东南西北白发中），例如 123m456p789s11122z。",
+        "en": "Can't read “{text}”: write tiles as digits and a suit, m characters, p dots, s bamboo, z honors "
+              "(1z–7z: East South West North White Green Red), e.g. 123m456p789s11122z.",
+    },
+    "bot.err.tile_count": {
+        "zh": "这手牌有 {n} 张，要写 14 张（最后一张是胡的那张）。",
+        "en": "That hand has {n} tiles: write 14 (the last one is the winning tile).",
+    },
+    "bot.err.tile_copies": {
+        "zh": "这手牌里 {tile} 有 {n} 张，每种牌只有 4 张。",
+        "en": "That hand has {n} of {tile}: there are only 4 of each tile.",
+    },
     "bot.err.hold_failed": {
         "zh": "银子不够：这张桌入座期间要保留 {need}，你可用的有 {have}。",
         "en": "Not enough silver: this table holds {need} while you sit, you have {have} free.",

@@ -42,10 +42,10 @@ register({
 
 register({
     "bot.table.seats_mismatch": {
-        "zh": "牌桌 {table} 重启后无法恢复：保存下来的座位对不上谁坐哪一家。为了不让任何人看到别人的牌，这一局暂停："
+        "zh": "牌桌 {table} 重启后无法恢复：保存下来的座位对不上谁坐哪一家。为了不让任何人看到别人的牌，这一局作废："
               "没有人输赢银子，离开也不算逃跑。座位已经释放，可以用 /麻将 开桌 重新开一桌。",
         "en": "Table {table} could not be resumed after the restart: its saved seats disagree about who sits "
-              "where. So that nobody is shown another seat's tiles, this hand is suspended: nobody wins or loses "
+              "where. So that nobody is shown another seat's tiles, this hand is void: nobody wins or loses "
               "silver and leaving is not an escape. The seats are free: /mahjong create opens a new table.",
     },
 })

@@ -132,13 +132,20 @@ def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str, *, rules
 
     if len(tiles) > ECHO_MAX or (wildcard is not None and len(wildcard) > ECHO_MAX):
         return t("bot.err.tiles_too_long", lang, max=ECHO_MAX)
-    try:
-        hand = parse_tiles(tiles)
-        wild = parse_tile(wildcard) if wildcard else None
-    except ValueError as exc:
-        return t("bot.err.bad_tiles", lang, error=cap(str(exc)))
+    # bad input is told in the asker's language (the parser's own texts are English, for programs)
+    for text, parse in ((tiles, parse_tiles), (wildcard, parse_tile)):
+        try:
+            if text:
+                parse(text)
+        except ValueError:
+            return t("bot.err.tile_notation", lang, text=cap(text or ""))
+    hand = parse_tiles(tiles)
+    wild = parse_tile(wildcard) if wildcard else None
     if len(hand) != 14:
-        return t("bot.err.bad_tiles", lang, error=f"{len(hand)} tiles (14 needed)")
+        return t("bot.err.tile_count", lang, n=len(hand))
+    over = next((x for x in sorted(set(hand)) if hand.count(x) > 4), None)
+    if over is not None:
+        return t("bot.err.tile_copies", lang, tile=tile_name(over, lang), n=hand.count(over))
     try:
         from jxbot.rules import score_win
     except ImportError:

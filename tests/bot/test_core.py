@@ -284,3 +284,19 @@ async def test_the_coalescer_keeps_the_bots_edits_within_its_budget_but_never_ho
     co.submit(("table", 0), edit("after"), spare=True)  # ... so a table message still goes at once
     await co.flush()
     assert asyncio.get_running_loop().time() - t1 < 0.1
+
+
+async def test_score_tells_bad_input_in_the_askers_language(harness):
+    # /mahjong score's refusals were the parser's English texts ("3 tiles (14 needed)") even in Chinese
+    cases = [({"tiles": "12x"}, "看不懂“12x”", "Can't read “12x”"),
+             ({"tiles": "123m"}, "这手牌有 3 张", "That hand has 3 tiles"),
+             ({"tiles": "11111m56p789s1122z"}, "每种牌只有 4 张", "only 4 of each tile"),
+             ({"tiles": "123m456p789s11122z", "wildcard": "9z"}, "看不懂“9z”", "Can't read “9z”"),
+             ({"tiles": "123m456p789s11122z", "wildcard": "1m1m"}, "看不懂“1m1m”", "Can't read “1m1m”")]
+    for opts, zh, en in cases:
+        for locale, want in (("zh-CN", zh), ("en-US", en)):
+            await harness.command(101, "mahjong score", locale=locale, **opts)
+            text = harness.fake.last_ephemeral(101)
+            assert want in text, (opts, text)
+            if locale == "zh-CN":
+                assert not any(w in text for w in ("tiles", "needed", "notation", "copies", "expected")), text

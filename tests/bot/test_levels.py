@@ -104,3 +104,20 @@ async def test_server_default_level_is_an_admin_setting(harness):
     await h.command(BOB, "admin settings", member_perms=MANAGE, computer_level="expert")
     assert "computer_level" in fake.last_ephemeral(BOB)  # refused, and says which setting
     assert (await h.bot.store.get_guild_settings(GUILD)).computer_level == "easy"
+
+
+async def test_status_names_computers_in_the_askers_language(game):
+    # /mahjong status answers one person (an ephemeral): its seat list, computers included, is in their
+    # language, not the table's (issue 24 finding 7, one more place)
+    h, fake = game, game.fake
+    await h.command(ALICE, "mahjong create", stake=2, level="hard")  # a Chinese table (the server's language)
+    await h.command(ALICE, "mahjong addbot")
+    for starting in (True, False):
+        await h.command(BOB, "mahjong status", locale="en-US")
+        text = fake.last_ephemeral(BOB)
+        assert "Hard computer 1" in text and "困难电脑" not in text, text
+        assert not any("\u4e00" <= ch <= "\u9fff" for ch in text.split("\n")[0] + text.split("\n")[1]), text
+        if starting:
+            await h.click(ALICE, lobby(fake), "开始")
+    await h.command(BOB, "mahjong status", locale="zh-CN")
+    assert "困难电脑 1" in fake.last_ephemeral(BOB)

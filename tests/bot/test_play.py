@@ -309,3 +309,23 @@ async def test_claim_button_press_is_taken(game):
     answered = [e for e in events if e.get("seat") == 0 and e.get("action") == claim.verb]
     took = [e for e in events if e.get("seat") == 0 and e.get("type") in ("claimed", "won")]
     assert answered or took, events[:5]
+
+
+async def test_a_refused_action_is_told_in_words_not_as_a_code(game):
+    # a press the game refuses for a reason of its own (a tile not held: a forged or replayed id with the
+    # current nonce) is answered in the player's language, never as the engine's code "tile_not_held"
+    import dataclasses
+
+    h, fake = game, game.fake
+    table = await start_table(h)
+    runner = table.session.runner
+    p = panel(fake, ALICE)
+    cid = parse_custom_id(discard_buttons(p)[0]["custom_id"])
+    view = runner.view(0)
+    held = set(view["hand"]) | {view["drawn"]}
+    missing = next(x for x in range(34) if x not in held)
+    for locale, want in (("en-US", "You do not hold that tile."), ("zh-CN", "你手里没有这张牌。")):
+        await h.click(ALICE, p, custom_id=str(dataclasses.replace(cid, arg=missing)), locale=locale)
+        text = fake.last_ephemeral(ALICE)
+        assert want in text and "tile_not_held" not in text, text
+    assert runner.hand.public_view()["seats"][0]["discards"] == []

@@ -226,6 +226,8 @@ async def test_a_record_whose_seats_disagree_suspends_the_table_instead_of_bindi
     assert cog2.manager.of_user(ALICE) is None and cog2.manager.of_user(BOB) is None
     said = [m.content for m in fake.channel() if m.id not in before]
     assert any("saved seats disagree" in (c or "") or "座位对不上" in (c or "") for c in said), said
+    # it says the hand is void (nobody pays), not "paused" (暂停), which would promise it comes back
+    assert any("这一局作废" in (c or "") or "this hand is void" in (c or "") for c in said), said
     assert [s["table_id"] for s in await store.suspended_tables()] == [table_id]
     assert not [r for r in await store.running_tables() if r.table_id == table_id]
     panels = {p[1] for p in (state["bot_table"].get("panels") or {}).values()}
