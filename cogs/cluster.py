@@ -26,9 +26,11 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from jxbot.bot import CustomId, JxBot, lang_of, parse_custom_id
+from jxbot.bot import JxBot
 from jxbot.cluster.coord import FENCE_SECONDS, HEARTBEAT_SECONDS, LEASE_SECONDS, Coordinator
+from jxbot.custom_ids import CustomId, parse_custom_id
 from jxbot.i18n import register, t
+from jxbot.interactions import lang_of
 from jxbot.shell.buttons import ACTION_VERBS
 
 log = logging.getLogger("jxbot.cogs.cluster")

@@ -14,8 +14,9 @@ from discord.ext import commands
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from jxbot import rulesets
-from jxbot.bot import JxBot, lang_of, ls, reply
+from jxbot.bot import JxBot, ls
 from jxbot.i18n import t
+from jxbot.interactions import lang_of, reply
 from jxbot.safety import display_name, ping
 from jxbot.shell.replay_buttons import hand_buttons
 

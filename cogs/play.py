@@ -14,18 +14,11 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from jxbot.bot import (
-    BUTTON_ACK_AFTER,
-    CustomId,
-    JxBot,
-    ack_later,
-    after_guard,
-    lang_of,
-    reply,
-    take_response,
-)
+from jxbot.bot import JxBot
+from jxbot.custom_ids import CustomId
 from jxbot.game.actions import Action, ActionType
 from jxbot.i18n import has, t
+from jxbot.interactions import BUTTON_ACK_AFTER, ack_later, after_guard, lang_of, reply, take_response
 from jxbot.press_timing import press_age_ms
 from jxbot.shell.binding import pressed_id, pressed_on, refuse
 from jxbot.shell.buttons import ACTION_VERBS, _b36

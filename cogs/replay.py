@@ -22,8 +22,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from jxbot.bot import CustomId, JxBot, MjButton, ack_later, lang_of, ls, parse_custom_id, reply
+from jxbot.bot import JxBot, ls
+from jxbot.custom_ids import CustomId, MjButton, parse_custom_id
 from jxbot.i18n import register, t
+from jxbot.interactions import ack_later, lang_of, reply
 from jxbot.replay import reveal_text, verified
 from jxbot.replay_store import (
     ReplayUnavailable,

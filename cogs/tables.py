@@ -19,8 +19,10 @@ from cogs.channels import channel_refusal
 from cogs.play import PlayCog
 from jxbot import rulesets
 from jxbot.ai.strings import LEVEL_NAMES, computer_name
-from jxbot.bot import ALREADY_ACKNOWLEDGED, CustomId, JxBot, MjButton, lang_of, ls, missing_permissions, reply
+from jxbot.bot import JxBot, ls, missing_permissions
+from jxbot.custom_ids import CustomId, MjButton
 from jxbot.i18n import norm_lang, t
+from jxbot.interactions import ALREADY_ACKNOWLEDGED, lang_of, reply
 from jxbot.rules.tiles import wind_name
 from jxbot.safety import display_name as safe_display_name
 from jxbot.safety import fit, ping

@@ -1,10 +1,11 @@
-"""The Discord bot: client class, app-command tree with zh-CN localisation, structured button ids,
-the per-message edit coalescer and the interaction helpers every cog uses.
+"""The Discord bot: the client class (:class:`JxBot`), the app commands' zh-CN localisation, and running the
+process (:func:`run_bot`).
 
-Buttons carry structured custom_ids ``mj:<verb>:<table>:<seat>:<nonce>``; one
-:class:`discord.ui.DynamicItem` (:class:`MjButton`) matches them all, so a button keeps working after a
-restart without any view being re-registered. The verb picks a handler registered by a cog
-(:meth:`JxBot.register_button`).
+Its parts live beside it, a module each: the buttons' custom ids and :class:`~jxbot.custom_ids.MjButton`
+(``jxbot/custom_ids.py``; the verb of a press picks a handler registered by a cog,
+:meth:`JxBot.register_button`), answering interactions and the acknowledgement guard
+(``jxbot/interactions.py``), the readiness gate and the command tree (``jxbot/readiness.py``), the
+per-message edit coalescer (``jxbot/edit_coalescer.py``).
 """
 
 from __future__ import annotations
@@ -13,12 +14,10 @@ import asyncio
 import contextlib
 import importlib
 import logging
-import re
 import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -30,7 +29,11 @@ from jxbot import (
     drawing,
 )
 from jxbot.config import Settings
-from jxbot.i18n import has, norm_lang, register, t
+from jxbot.custom_ids import ButtonHandler, CustomId, MjButton, custom_ids_in, parse_custom_id
+from jxbot.edit_coalescer import EditCoalescer
+from jxbot.i18n import has, t
+from jxbot.interactions import ack_later, cancel_guard, lang_of, reply
+from jxbot.readiness import OPEN_VERBS_AT_START, JxTree, ReadinessGate
 
 log = logging.getLogger("jxbot.bot")
 
@@ -48,366 +51,7 @@ async def load_cog_module(bot: commands.Bot, name: str) -> None:
     await module.setup(bot)
 
 
-# --------------------------------------------------------------------------------------------------
-# custom ids
-
-_CID_PATTERN = r"mj:(?P<verb>[a-z_]+(?:\.[0-9]{1,2})?):(?P<table>[0-9a-z]{1,16}):(?P<seat>[0-3x]):(?P<nonce>[0-9a-z]{1,16})"
-CUSTOM_ID_RE = re.compile(_CID_PATTERN + r"\Z")
-
-
-@dataclass(frozen=True, slots=True)
-class CustomId:
-    """``mj:<verb>:<table>:<seat>:<nonce>``; ``verb`` may carry an argument (``discard.5``)."""
-
-    verb: str
-    table: str
-    seat: int | None  # None: not bound to a seat (lobby buttons)
-    nonce: str
-    arg: int | None = None
-
-    def __str__(self) -> str:
-        verb = self.verb if self.arg is None else f"{self.verb}.{self.arg}"
-        seat = "x" if self.seat is None else str(self.seat)
-        s = f"mj:{verb}:{self.table}:{seat}:{self.nonce}"
-        assert len(s) <= 100
-        return s
-
-
-def make_custom_id(verb: str, table: str, seat: int | None, nonce: int | str, arg: int | None = None) -> str:
-    nonce_s = nonce if isinstance(nonce, str) else to_base36(nonce)
-    cid = str(CustomId(verb, table, seat, nonce_s, arg))
-    if not CUSTOM_ID_RE.match(cid):
-        raise ValueError(f"bad custom id parts: {cid!r}")
-    return cid
-
-
-def parse_custom_id(s: str) -> CustomId | None:
-    m = CUSTOM_ID_RE.match(s)
-    if not m:
-        return None
-    verb, _, arg = m["verb"].partition(".")
-    seat = None if m["seat"] == "x" else int(m["seat"])
-    return CustomId(verb, m["table"], seat, m["nonce"], int(arg) if arg else None)
-
-
-def to_base36(n: int) -> str:
-    if n < 0:
-        raise ValueError("negative")
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-        if n == 0:
-            return out
-
-
-ButtonHandler = Callable[[discord.Interaction, CustomId], Awaitable[None]]
-
-
-class MjButton(discord.ui.DynamicItem[discord.ui.Button], template=_CID_PATTERN):
-    """Every jxbot button. Built from the custom id on each press, so it survives restarts."""
-
-    def __init__(self, cid: CustomId, *, label: str | None = None,
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 disabled: bool = False, row: int | None = None, emoji: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=str(cid), disabled=disabled,
-                                           emoji=emoji), row=row)
-        self.cid = cid
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> MjButton:
-        cid = parse_custom_id(match.group(0))
-        if cid is None:  # the template matched but the full id did not (trailing junk)
-            raise ValueError(f"bad custom id {match.group(0)!r}")
-        return cls(cid)
-
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        client = interaction.client
-        if isinstance(client, JxBot):
-            await client.dispatch_button(interaction, self.cid)
-
-
-def _custom_ids(components: Any) -> set[str]:
-    """Every custom_id in a message's components (rows, v2 containers and accessories included)."""
-    out: set[str] = set()
-    for c in components or ():
-        cid = getattr(c, "custom_id", None)
-        if cid:
-            out.add(cid)
-        out |= _custom_ids(getattr(c, "children", None) or getattr(c, "components", None))
-        acc = getattr(c, "accessory", None)
-        if acc is not None:
-            out |= _custom_ids([acc])
-    return out
-
-
-# --------------------------------------------------------------------------------------------------
-# interaction helpers
-
-
-def lang_of(interaction: discord.Interaction) -> str:
-    """The language to answer this user in (their Discord client locale)."""
-    return norm_lang(str(interaction.locale) if interaction.locale else None)
-
-
-async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
-                **kw: Any) -> int | None:
-    """Answer an interaction whether or not it has been acknowledged yet. Returns the id of the message
-    sent (None when Discord did not say), so a message carrying components can be bound to them."""
-    try:
-        if take_response(interaction):
-            sent = await interaction.response.send_message(content, ephemeral=ephemeral, **kw)
-            return getattr(sent, "message_id", None)
-    except discord.InteractionResponded:
-        pass
-    except discord.HTTPException as exc:
-        if exc.code != ALREADY_ACKNOWLEDGED:  # the 2 s guard acknowledged it at the same moment
-            raise
-    await after_guard(interaction)
-    msg = await interaction.followup.send(content or "", ephemeral=ephemeral, **kw)
-    return getattr(msg, "id", None)
-
-
-def take_response(interaction: discord.Interaction) -> bool:
-    """True when the caller may send the interaction's first response now: nothing answered it and the
-    acknowledgement guard is not deferring it (so the two never both answer: Discord's 40060)."""
-    if interaction.response.is_done() or interaction.extras.get("responder") == "guard":
-        return False
-    interaction.extras["responder"] = "handler"
-    return True
-
-
-async def after_guard(interaction: discord.Interaction) -> None:
-    """Wait until a deferral the guard began has reached Discord (followups and original edits need it)."""
-    task = interaction.extras.get("ack_guard")
-    if interaction.extras.get("responder") == "guard" and task is not None and not task.done():
-        await asyncio.shield(task)
-
-
-ALREADY_ACKNOWLEDGED = 40060  # Discord: "Interaction has already been acknowledged"
-
-
 SWITCH_INTERVAL = 0.0005  # seconds: the interpreter's GIL switch interval in the running bot (run_bot)
-ACK_AFTER = 2.0  # seconds: acknowledge anything still unanswered by then (Discord allows 3)
-# a button press is normally answered with its result (the updated panel) within ~0.1 s; under load it is
-# deferred sooner than a command, and its result then edits the pressed message (a free webhook edit)
-BUTTON_ACK_AFTER = 0.6
-
-
-def ack_later(interaction: discord.Interaction, *, after: float | None = None, update: bool = False) -> asyncio.Task[None]:
-    """Make sure ``interaction`` is acknowledged within Discord's 3 s even if its handler is slow: after
-    ``after`` seconds, defer it if nothing answered yet (a deferred update for buttons, else an ephemeral
-    "thinking…"). Cancel the returned task when the handler is done."""
-
-    wait = ACK_AFTER if after is None else after
-
-    async def run() -> None:
-        await asyncio.sleep(wait)
-        if interaction.response.is_done() or interaction.extras.get("responder") is not None:
-            return  # answered, or its handler is sending the answer right now
-        interaction.extras["responder"] = "guard"
-        log.warning("interaction %s still unanswered after %.1f s; deferring", interaction.id, wait)
-        try:
-            if update:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-        except (discord.InteractionResponded, discord.HTTPException):
-            pass
-
-    task = asyncio.create_task(run(), name=f"ack-guard:{interaction.id}")
-    interaction.extras["ack_guard"] = task
-    return task
-
-
-def _cancel_guard(interaction: discord.Interaction) -> None:
-    task = interaction.extras.pop("ack_guard", None)
-    if task is not None:
-        task.cancel()
-
-
-# --------------------------------------------------------------------------------------------------
-# the readiness gate (docs/bot.md, "Starting up: the readiness gate")
-
-register({
-    "bot.err.starting": {
-        "zh": "机器人正在启动，牌桌还在恢复中，请几秒钟后再试。",
-        "en": "The bot is starting up and its tables are being resumed: try again in a few seconds.",
-    },
-})
-
-# commands that stay open while the process starts: they read only what no resume changes (the rules, the
-# score calculator, balances and settled hands; a replay refuses a hand still in play) — every other
-# command, and every button, touches a table or silver and waits for the gate
-OPEN_AT_START = frozenset(("bot.cmd.rules.name", "bot.cmd.score.name", "bot.cmd.balance.name",
-                           "bot.cmd.leaderboard.name", "bot.cmd.stats.name", "bot.cmd.history.name",
-                           "bot.cmd.replay.name", "bot.cmd.verify.name"))
-
-
-# buttons likewise: the replay viewer's (a settled hand's pictures; a hand still in play is refused)
-OPEN_VERBS_AT_START = frozenset(("replay", "rp", "rps", "rpgo", "fair"))
-
-
-def open_at_start(command: Any) -> bool:
-    """May this app command run before the process's tables are resumed?"""
-    name = getattr(command, "name", None)
-    return name is not None and any(t(key, "en") == name for key in OPEN_AT_START)
-
-
-class JxTree(app_commands.CommandTree):
-    """The command tree: every slash command gets an acknowledgement guard; while the process starts
-    (its tables not resumed yet) a command that touches a table or silver is refused, politely."""
-
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        client = interaction.client
-        if isinstance(client, JxBot) and client.starting and not open_at_start(interaction.command):
-            await client.refuse_starting(interaction)
-            return False
-        ack_later(interaction)
-        return True
-
-
-# --------------------------------------------------------------------------------------------------
-# edit coalescer
-
-
-class EditCoalescer:
-    """At most one edit per message every ``interval`` seconds; the last submitted state wins.
-
-    ``submit(key, fn)`` stores ``fn`` (a zero-argument coroutine function doing the edit) as the latest
-    state for ``key`` (e.g. a message id) and makes sure a worker applies it. A 429 is retried after
-    its ``retry_after`` with the newest state; a 404 (message gone) drops the key.
-
-    ``submit(key, fn, urgent=True)`` skips the interval (not a 429's wait): a claim offer goes out at
-    once, still in order with the key's other edits (one edit in flight per key).
-
-    ``budget``: edits per second of the keys submitted with ``spare=True`` (the table messages in the
-    channels), all together: they take turns for it (a token bucket of one second's worth; the newest
-    state of a message replaces the one waiting). Discord allows a bot about 50 requests a second in
-    all; the players' panels (paced by the players themselves) and the sends use the rest. When a busy
-    bot would need more, the table pictures simply update less often.
-    """
-
-    def __init__(self, interval: float = 1.0, *, budget: float = 0.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.interval = interval
-        self.budget = budget  # edits per second, all keys (0: no limit)
-        self._tokens = budget
-        self._filled = clock()
-        self._clock = clock
-        self._pending: dict[Any, Callable[[], Awaitable[Any]]] = {}
-        self._tasks: dict[Any, asyncio.Task[None]] = {}
-        self._last: dict[Any, float] = {}
-        self.edits: dict[Any, int] = {}  # applied edits per key (observability and tests)
-        self.submitted: dict[Any, int] = {}
-        self._retired: set[Any] = set()
-        self._hold: dict[Any, float] = {}  # no edit before this time (a 429's retry_after)
-        self._urgent: set[Any] = set()
-        self._spare: set[Any] = set()  # keys whose edits wait for the budget
-        self._hurry: dict[Any, asyncio.Event] = {}
-
-    def submit(self, key: Any, fn: Callable[[], Awaitable[Any]], *, urgent: bool = False,
-               spare: bool = False) -> None:
-        self._pending[key] = fn
-        if spare:
-            self._spare.add(key)
-        else:
-            self._spare.discard(key)
-        self.submitted[key] = self.submitted.get(key, 0) + 1
-        if urgent:
-            self._urgent.add(key)
-            ev = self._hurry.get(key)
-            if ev is not None:
-                ev.set()
-        task = self._tasks.get(key)
-        if task is None or task.done():
-            self._tasks[key] = asyncio.create_task(self._worker(key))
-
-    def _spend(self) -> float:
-        """Take one edit from the budget: 0.0 if taken, else the seconds until one is there."""
-        now = self._clock()
-        self._tokens = min(self.budget, self._tokens + (now - self._filled) * self.budget)
-        self._filled = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return 0.0
-        return (1.0 - self._tokens) / self.budget
-
-    async def flush(self, key: Any = None) -> None:
-        """Wait until the pending edits (of ``key``, or all) are applied."""
-        keys = [key] if key is not None else list(self._tasks)
-        for k in keys:
-            task = self._tasks.get(k)
-            if task is not None:
-                await asyncio.shield(task)
-
-    def retire(self, key: Any) -> None:
-        """The message will not be edited again: drop its bookkeeping once its pending edit is applied."""
-        self._retired.add(key)
-        task = self._tasks.get(key)
-        if task is None or task.done():
-            self._drop(key)
-
-    def _drop(self, key: Any) -> None:
-        self._retired.discard(key)
-        self._tasks.pop(key, None)
-        self._last.pop(key, None)
-        self._hold.pop(key, None)
-        self._urgent.discard(key)
-        self._spare.discard(key)
-        self._hurry.pop(key, None)
-        self.edits.pop(key, None)
-        self.submitted.pop(key, None)
-
-    def forget(self, key: Any) -> None:
-        self._pending.pop(key, None)
-        task = self._tasks.pop(key, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-
-    async def _worker(self, key: Any) -> None:
-        while key in self._pending:
-            hold = self._hold.get(key, -1e18)
-            due = hold if key in self._urgent else max(hold, self._last.get(key, -1e18) + self.interval)
-            wait = due - self._clock()
-            if wait > 0:
-                ev = self._hurry.setdefault(key, asyncio.Event())
-                ev.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(ev.wait(), wait)
-                continue  # an urgent edit may have come meanwhile: look again
-            urgent = key in self._urgent
-            if self.budget > 0 and key in self._spare and not urgent:
-                short = self._spend()
-                if short > 0:  # over the request budget: wait a turn (a newer state may replace this one)
-                    await asyncio.sleep(short)
-                    continue
-            fn = self._pending.pop(key, None)
-            self._urgent.discard(key)
-            if fn is None:
-                break
-            try:
-                await fn()
-            except discord.NotFound:
-                log.info("message %s is gone; dropping its edits", key)
-                self._pending.pop(key, None)
-                break
-            except discord.HTTPException as exc:
-                if exc.status == 429:
-                    retry = float(getattr(exc, "retry_after", None) or 1.0)
-                    if self._pending.setdefault(key, fn) is fn and urgent:  # keep the newest state
-                        self._urgent.add(key)
-                    self._hold[key] = self._clock() + retry
-                    continue
-                log.warning("editing message %s failed: %s", key, exc)
-            except Exception:
-                log.exception("editing message %s failed", key)
-            self._last[key] = self._clock()
-            self.edits[key] = self.edits.get(key, 0) + 1
-        if key in self._retired and key not in self._pending:
-            self._drop(key)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -473,37 +117,24 @@ class JxBot(commands.Bot):
 
         self.press_times = PressTimes(settings.lag_log)  # where a press's time goes (JXBOT_LAG_LOG)
         self._buttons: dict[str, ButtonHandler] = {}
-        # the readiness gate: what start-up still waits for ("tables": the resume, "leases": jxbot.cluster);
-        # nothing touching a table or silver runs until it is empty (docs/bot.md)
-        self._starting: set[str] = set()
-        self._gate_armed = False  # set by login(): a bot driven without a gateway (unit tests) has no window
-        self.refused_starting = 0  # interactions told "starting up" (observability and tests)
+        self.gate = ReadinessGate()  # jxbot.readiness: closed while start-up resumes the tables (docs/bot.md)
 
-    # -- the readiness gate
+    # -- the readiness gate (jxbot.readiness)
     @property
     def starting(self) -> bool:
         """True from the connection until every table of this process is resumed (seats, holds, leases)."""
-        return self._gate_armed and bool(self._starting)
+        return self.gate.closed
 
     async def login(self, token: str) -> None:
-        self._gate_armed = True  # before the gateway connects: interactions may come before on_ready
+        self.gate.arm()  # before the gateway connects: interactions may come before on_ready
         await super().login(token)
 
     def hold_start(self, what: str) -> None:
         """Keep the gate closed until :meth:`start_done` ``(what)`` (called before the gateway connects)."""
-        self._starting.add(what)
+        self.gate.hold(what)
 
     def start_done(self, what: str) -> None:
-        if what in self._starting:
-            self._starting.discard(what)
-            if not self._starting:
-                log.info("ready: every table resumed; commands and buttons open (%d refused while starting)",
-                         self.refused_starting)
-
-    async def refuse_starting(self, interaction: discord.Interaction) -> None:
-        self.refused_starting += 1
-        with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, t("bot.err.starting", lang_of(interaction)))
+        self.gate.done(what)
 
     # -- buttons
     def register_button(self, verb: str, handler: ButtonHandler) -> None:
@@ -518,7 +149,7 @@ class JxBot(commands.Bot):
         if self.press_forwarder is not None and await self.press_forwarder(interaction, cid):
             return  # a DM press for a table another process runs: forwarded to it (jxbot.cluster)
         if self.starting and cid.verb not in OPEN_VERBS_AT_START:  # the gate: no press on a table not resumed yet
-            await self.refuse_starting(interaction)
+            await self.gate.refuse(interaction)
             return
         ack_later(interaction, update=True)
         try:
@@ -529,10 +160,10 @@ class JxBot(commands.Bot):
                           interaction.user.id if interaction.user else None)
             await self._report_failure(interaction)
         finally:
-            _cancel_guard(interaction)
+            cancel_guard(interaction)
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
-        _cancel_guard(interaction)
+        cancel_guard(interaction)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """discord.py ignores a component click whose custom_id is no longer on the message (the panel moved
@@ -543,7 +174,7 @@ class JxBot(commands.Bot):
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         cid = parse_custom_id(custom_id)
-        if cid is None or custom_id in _custom_ids(interaction.message.components):
+        if cid is None or custom_id in custom_ids_in(interaction.message.components):
             return  # not ours, or discord.py dispatches it to MjButton
         await self.dispatch_button(interaction, cid)
 
@@ -622,7 +253,7 @@ class JxBot(commands.Bot):
 
     async def _on_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
-        _cancel_guard(interaction)
+        cancel_guard(interaction)
         lang = lang_of(interaction)
         if isinstance(error, app_commands.MissingPermissions):
             await reply(interaction, t("bot.err.need_manage_guild", lang))

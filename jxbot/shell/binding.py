@@ -26,8 +26,8 @@ import logging
 
 import discord
 
-from jxbot.bot import lang_of, reply
 from jxbot.i18n import t
+from jxbot.interactions import lang_of, reply
 
 log = logging.getLogger("jxbot.jxbot.shell.binding")
 

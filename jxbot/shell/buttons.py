@@ -7,10 +7,7 @@ import logging
 
 import discord
 
-from jxbot.bot import (
-    CustomId,
-    MjButton,
-)
+from jxbot.custom_ids import CustomId, MjButton
 from jxbot.game.actions import ActionType
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name
@@ -91,6 +88,6 @@ def panel_components(table_id: str, seat: int, nonce: int, view: dict, lang: str
 
 
 def _b36(n: int) -> str:
-    from jxbot.bot import to_base36
+    from jxbot.custom_ids import to_base36
 
     return to_base36(n)

@@ -12,10 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from jxbot.bot import (
-    CustomId,
-    MjButton,
-)
+from jxbot.custom_ids import CustomId, MjButton
 from jxbot.i18n import t
 from jxbot.safety import md
 from jxbot.seatnames import display_name

@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from jxbot.bot import parse_custom_id
+from jxbot.custom_ids import parse_custom_id
 
 log = logging.getLogger("jxbot.shell.panel_nonce")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from jxbot.bot import CustomId, MjButton
+from jxbot.custom_ids import CustomId, MjButton
 from jxbot.i18n import register, t
 from jxbot.replay_store import hand_code
 

@@ -11,10 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from jxbot.bot import (
-    after_guard,
-    take_response,
-)
+from jxbot.interactions import after_guard, take_response
 from jxbot.press_timing import press_age_ms
 from jxbot.shell.buttons import action_keys, panel_components
 from jxbot.shell.pictures import render_async

@@ -5,7 +5,8 @@ import asyncio
 import discord
 import pytest
 
-from jxbot.bot import CUSTOM_ID_RE, EditCoalescer, make_custom_id, parse_custom_id
+from jxbot.custom_ids import CUSTOM_ID_RE, make_custom_id, parse_custom_id
+from jxbot.edit_coalescer import EditCoalescer
 
 from .conftest import APP_ID, make_bot
 
@@ -121,9 +122,9 @@ async def test_unknown_button_gets_an_answer(harness):
 async def test_slow_command_is_acknowledged_in_time(harness, monkeypatch):
     """A handler slower than Discord's 3 s still gets its interaction acknowledged (deferred), and its
     answer arrives afterwards as the follow-up."""
-    import jxbot.bot
+    import jxbot.interactions
 
-    monkeypatch.setattr(jxbot.bot, "ACK_AFTER", 0.05)
+    monkeypatch.setattr(jxbot.interactions, "ACK_AFTER", 0.05)
     store = harness.bot.store
     real = store.balance
 
@@ -195,7 +196,7 @@ async def test_coalescer_urgent_edit_skips_the_interval_but_not_a_429_wait():
 
 
 async def test_the_ack_guard_and_a_slow_answer_never_both_answer():
-    from jxbot.bot import ack_later, after_guard, take_response
+    from jxbot.interactions import ack_later, after_guard, take_response
 
     class Response:
         def __init__(self):

@@ -2,7 +2,7 @@
 
 import discord
 
-from jxbot.bot import parse_custom_id
+from jxbot.custom_ids import parse_custom_id
 
 from .conftest import CHANNEL, UserRef
 

@@ -1,6 +1,6 @@
 """Panel layout and labels from seat views (docs/views.md), and the commands around a running table."""
 
-from jxbot.bot import parse_custom_id
+from jxbot.custom_ids import parse_custom_id
 from jxbot.rules.tiles import parse_tile, parse_tiles
 
 from .test_play import ALICE, MALLORY, discard_buttons, game, panel, start_table  # noqa: F401

@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from jxbot.bot import parse_custom_id
+from jxbot.custom_ids import parse_custom_id
 from jxbot.rules.tiles import tile_name
 from jxbot.table import FakeClock
 

@@ -11,7 +11,7 @@ import re
 import discord
 import pytest
 
-from jxbot.bot import parse_custom_id
+from jxbot.custom_ids import parse_custom_id
 from jxbot.game import Hand
 from jxbot.replay import Replay
 from jxbot.table import FakeClock

@@ -8,7 +8,7 @@ import copy
 
 import pytest
 
-from jxbot.bot import parse_custom_id
+from jxbot.custom_ids import parse_custom_id
 from jxbot.game import Match
 from jxbot.rulesets.caishen.plugin import CAISHEN
 from jxbot.table import FakeClock, TableRunner

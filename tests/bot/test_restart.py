@@ -4,7 +4,7 @@ player's actions are still the same, older ones are stale."""
 
 import copy
 
-from jxbot.bot import parse_custom_id
+from jxbot.custom_ids import parse_custom_id
 from jxbot.table import FakeClock
 
 from .conftest import Harness, _shutdown, make_bot

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from jxbot.bot import parse_custom_id
+from jxbot.custom_ids import parse_custom_id
 from jxbot.game import Match
 from jxbot.game.scripted import scripted_hand
 from jxbot.table import FakeClock

@@ -1,0 +1,97 @@
+"""Answering an interaction, exactly once: the user's language (:func:`lang_of`), :func:`reply` whether or not
+it was acknowledged yet, and the acknowledgement guard (:func:`ack_later`): anything still unanswered after a
+while is deferred, so Discord's 3 s never run out, and the guard and the handler never both answer
+(:func:`take_response`, :func:`after_guard`; docs/bot.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+from jxbot.i18n import norm_lang
+
+log = logging.getLogger("jxbot.bot")
+
+
+def lang_of(interaction: discord.Interaction) -> str:
+    """The language to answer this user in (their Discord client locale)."""
+    return norm_lang(str(interaction.locale) if interaction.locale else None)
+
+
+async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
+                **kw: Any) -> int | None:
+    """Answer an interaction whether or not it has been acknowledged yet. Returns the id of the message
+    sent (None when Discord did not say), so a message carrying components can be bound to them."""
+    try:
+        if take_response(interaction):
+            sent = await interaction.response.send_message(content, ephemeral=ephemeral, **kw)
+            return getattr(sent, "message_id", None)
+    except discord.InteractionResponded:
+        pass
+    except discord.HTTPException as exc:
+        if exc.code != ALREADY_ACKNOWLEDGED:  # the 2 s guard acknowledged it at the same moment
+            raise
+    await after_guard(interaction)
+    msg = await interaction.followup.send(content or "", ephemeral=ephemeral, **kw)
+    return getattr(msg, "id", None)
+
+
+def take_response(interaction: discord.Interaction) -> bool:
+    """True when the caller may send the interaction's first response now: nothing answered it and the
+    acknowledgement guard is not deferring it (so the two never both answer: Discord's 40060)."""
+    if interaction.response.is_done() or interaction.extras.get("responder") == "guard":
+        return False
+    interaction.extras["responder"] = "handler"
+    return True
+
+
+async def after_guard(interaction: discord.Interaction) -> None:
+    """Wait until a deferral the guard began has reached Discord (followups and original edits need it)."""
+    task = interaction.extras.get("ack_guard")
+    if interaction.extras.get("responder") == "guard" and task is not None and not task.done():
+        await asyncio.shield(task)
+
+
+ALREADY_ACKNOWLEDGED = 40060  # Discord: "Interaction has already been acknowledged"
+
+
+ACK_AFTER = 2.0  # seconds: acknowledge anything still unanswered by then (Discord allows 3)
+# a button press is normally answered with its result (the updated panel) within ~0.1 s; under load it is
+# deferred sooner than a command, and its result then edits the pressed message (a free webhook edit)
+BUTTON_ACK_AFTER = 0.6
+
+
+def ack_later(interaction: discord.Interaction, *, after: float | None = None, update: bool = False) -> asyncio.Task[None]:
+    """Make sure ``interaction`` is acknowledged within Discord's 3 s even if its handler is slow: after
+    ``after`` seconds, defer it if nothing answered yet (a deferred update for buttons, else an ephemeral
+    "thinking…"). Cancel the returned task when the handler is done."""
+
+    wait = ACK_AFTER if after is None else after
+
+    async def run() -> None:
+        await asyncio.sleep(wait)
+        if interaction.response.is_done() or interaction.extras.get("responder") is not None:
+            return  # answered, or its handler is sending the answer right now
+        interaction.extras["responder"] = "guard"
+        log.warning("interaction %s still unanswered after %.1f s; deferring", interaction.id, wait)
+        try:
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        except (discord.InteractionResponded, discord.HTTPException):
+            pass
+
+    task = asyncio.create_task(run(), name=f"ack-guard:{interaction.id}")
+    interaction.extras["ack_guard"] = task
+    return task
+
+
+def cancel_guard(interaction: discord.Interaction) -> None:
+    task = interaction.extras.pop("ack_guard", None)
+    if task is not None:
+        task.cancel()
