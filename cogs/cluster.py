@@ -32,6 +32,7 @@ from jxbot.custom_ids import CustomId, parse_custom_id
 from jxbot.i18n import register, t
 from jxbot.interactions import lang_of
 from jxbot.shell.buttons import ACTION_VERBS
+from jxbot.shell.resume import resume_table
 
 log = logging.getLogger("jxbot.cogs.cluster")
 
@@ -235,7 +236,7 @@ class ClusterCog(commands.Cog):
             if self.bot.owns_guild(rec.guild_id) and cog.manager.get(rec.table_id) is None:
                 left.add(rec.table_id)
                 try:
-                    if await cog._resume(rec):
+                    if await resume_table(cog, rec):
                         left.discard(rec.table_id)
                         log.info("table %s resumed (its lease was free)", rec.table_id)
                 except Exception:
@@ -337,7 +338,7 @@ class ClusterCog(commands.Cog):
             return  # withdrawn: the forwarder answered it
         t1 = time.perf_counter()
         self.taken += 1
-        inter = discord.Interaction(data=raw, state=self.bot._connection)
+        inter = discord.Interaction(data=raw, state=self.bot._connection)  # type: ignore[arg-type]
         inter.response._response_type = discord.InteractionResponseType.deferred_message_update
         # answered (deferred) by the forwarder: the handler edits it, with nothing to wait for (not "guard":
         # after_guard would wait out the acknowledgement guard's timer)

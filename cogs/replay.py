@@ -495,7 +495,10 @@ async def setup(bot: JxBot) -> None:
 
 
 async def teardown(bot: JxBot) -> None:
-    for cog_name, cmds in (("TablesCog", (replay_command, verify_command)), ("AdminCog", (replays_command,))):
+    for cog_name, names in (("TablesCog", (replay_command.name, verify_command.name)),
+                            ("AdminCog", (replays_command.name,))):
         group = _group(bot, cog_name)
-        for c in cmds if group is not None else ():
-            group.remove_command(c.name)  # type: ignore[union-attr]
+        if group is None:
+            continue
+        for name in names:
+            group.remove_command(name)

@@ -117,7 +117,7 @@ class JxBot(commands.Bot):
 
         self.press_times = PressTimes(settings.lag_log)  # where a press's time goes (JXBOT_LAG_LOG)
         self._buttons: dict[str, ButtonHandler] = {}
-        self.gate = ReadinessGate()  # jxbot.readiness: closed while start-up resumes the tables (docs/bot.md)
+        self.gate = ReadinessGate(settings.start_wait)  # jxbot.readiness: closed while start-up resumes the tables (docs/bot.md)
 
     # -- the readiness gate (jxbot.readiness)
     @property
@@ -148,10 +148,12 @@ class JxBot(commands.Bot):
             return
         if self.press_forwarder is not None and await self.press_forwarder(interaction, cid):
             return  # a DM press for a table another process runs: forwarded to it (jxbot.cluster)
-        if self.starting and cid.verb not in OPEN_VERBS_AT_START:  # the gate: no press on a table not resumed yet
+        ack_later(interaction, update=True)  # (a press waiting for the gate is deferred by the guard)
+        if self.starting and cid.verb not in OPEN_VERBS_AT_START and not await self.gate.wait_open():
+            # the gate: no press on a table not resumed yet (it waited JXBOT_START_WAIT s for the resume)
+            cancel_guard(interaction)
             await self.gate.refuse(interaction)
             return
-        ack_later(interaction, update=True)
         try:
             await handler(interaction, cid)
         except Exception:

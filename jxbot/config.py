@@ -134,6 +134,7 @@ class Settings:
     computer_delay: float = 1.0  # pacing of computer moves, so people can follow them
     max_hands: int | None = None  # end every match after this many hands (None: the ruleset's match length)
     test_seed: int | None = None  # TESTS ONLY: every table's wall from this seed (predictable!)
+    start_wait: float = 5.0  # a command or press while the tables are resumed waits this long for them, then is refused
     test_resume_delay: float = 0.0  # TESTS ONLY: seconds the start-up waits before resuming tables (a long window)
     draw_processes: int | None = None  # pictures drawn in this many processes (0: threads; None: auto)
     lag_log: float = 0.0  # log the event loop's lag every this many seconds (0: off); for load tests
@@ -167,6 +168,7 @@ class Settings:
         "max_hands": "JXBOT_MAX_HANDS",
         "test_seed": "JXBOT_TEST_SEED",
         "test_resume_delay": "JXBOT_TEST_RESUME_DELAY",
+        "start_wait": "JXBOT_START_WAIT",
         "lag_log": "JXBOT_LAG_LOG",
         "draw_processes": "JXBOT_DRAW_PROCESSES",
         "unsafe_discord_debug": "JXBOT_UNSAFE_DISCORD_DEBUG",
@@ -213,7 +215,8 @@ class Settings:
         floats = {"claim_window": (1.0, 60.0), "turn_seconds": (3.0, 600.0), "contract_seconds": (3.0, 120.0),
                   "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0),
                   "edit_budget": (0.0, 10000.0),
-                  "lag_log": (0.0, 3600.0), "test_resume_delay": (0.0, 60.0)}
+                  "lag_log": (0.0, 3600.0), "test_resume_delay": (0.0, 60.0),
+                  "start_wait": (0.0, 60.0)}
         for name, (flo, fhi) in floats.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _float(cls.ENV[name], v, lo=flo, hi=fhi)

@@ -6,6 +6,7 @@ the acknowledgement guard.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import Any
@@ -49,10 +50,11 @@ class JxTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         gate = getattr(interaction.client, "gate", None)  # JxBot's (jxbot.bot)
-        if isinstance(gate, ReadinessGate) and gate.closed and not open_at_start(interaction.command):
+        ack_later(interaction)  # (a command waiting for the gate is deferred by the guard: "thinking…")
+        if isinstance(gate, ReadinessGate) and gate.closed and not open_at_start(interaction.command) \
+                and not await gate.wait_open():
             await gate.refuse(interaction)
             return False
-        ack_later(interaction)
         return True
 
 
@@ -61,10 +63,14 @@ class ReadinessGate:
     or silver runs until it is empty. Closed only once armed (by the login): a bot driven without a gateway
     (unit tests) has no window."""
 
-    def __init__(self) -> None:
+    def __init__(self, wait: float = 0.0) -> None:
         self._waiting: set[str] = set()
         self._armed = False
+        self._open = asyncio.Event()
+        self._open.set()
+        self.wait = wait  # seconds a command or press waits for the gate to open before it is refused
         self.refused = 0  # interactions told "starting up" (observability and tests)
+        self.waited = 0  # interactions that waited for the gate and then ran
 
     @property
     def closed(self) -> bool:
@@ -75,13 +81,31 @@ class ReadinessGate:
 
     def hold(self, what: str) -> None:
         self._waiting.add(what)
+        self._open.clear()
 
     def done(self, what: str) -> None:
         if what in self._waiting:
             self._waiting.discard(what)
             if not self._waiting:
-                log.info("ready: every table resumed; commands and buttons open (%d refused while starting)",
-                         self.refused)
+                self._open.set()
+                log.info("ready: every table resumed; commands and buttons open (%d refused, %d waited while "
+                         "starting)", self.refused, self.waited)
+
+    async def wait_open(self) -> bool:
+        """Wait up to :attr:`wait` seconds for the gate to open; True if it did (the interaction then runs, after
+        the resume: nothing it checks is a partial state)."""
+        if not self.closed:
+            return True
+        if self.wait <= 0:
+            return False
+        try:
+            await asyncio.wait_for(self._open.wait(), self.wait)
+        except TimeoutError:
+            return False
+        if self.closed:
+            return False
+        self.waited += 1
+        return True
 
     async def refuse(self, interaction: discord.Interaction) -> None:
         self.refused += 1

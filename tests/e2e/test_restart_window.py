@@ -38,7 +38,8 @@ async def wait_count(bot, text: str, n: int, timeout: float = 30.0) -> None:
 
 async def test_the_restart_window_neither_voids_the_running_hand_nor_frees_held_silver(double, start_bot, tmp_path):
     w = await start_world(double, start_bot, tmp_path, ["alice", "bob"],
-                          env={"JXBOT_COMPUTER_DELAY": "0.2", "JXBOT_TEST_RESUME_DELAY": "4"})
+                          env={"JXBOT_COMPUTER_DELAY": "0.2", "JXBOT_TEST_RESUME_DELAY": "4",
+                               "JXBOT_START_WAIT": "0"})  # refused at once (no wait for the resume)
     alice, bob = w.players
     with contextlib.suppress(TimeoutError):  # (a bot without the gate never says so: its window is long over)
         await wait_count(w.bot, READY, 1, timeout=15)
