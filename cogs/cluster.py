@@ -31,6 +31,7 @@ from jxbot.cluster.coord import FENCE_SECONDS, HEARTBEAT_SECONDS, LEASE_SECONDS,
 from jxbot.custom_ids import CustomId, parse_custom_id
 from jxbot.i18n import register, t
 from jxbot.interactions import lang_of
+from jxbot.shell import resume
 from jxbot.shell.buttons import ACTION_VERBS
 
 log = logging.getLogger("jxbot.cogs.cluster")
@@ -231,16 +232,37 @@ class ClusterCog(commands.Cog):
         if cog is None or store is None:
             return
         left: set[str] = set()
-        for rec in await store.running_tables():
+        running = await store.running_tables()
+        for rec in running:
             if self.bot.owns_guild(rec.guild_id) and cog.manager.get(rec.table_id) is None:
                 left.add(rec.table_id)
                 try:
-                    if await cog._resume(rec):
+                    if await resume.resume_table(cog, rec):
                         left.discard(rec.table_id)
                         log.info("table %s resumed (its lease was free)", rec.table_id)
                 except Exception:
                     log.exception("could not resume table %s", rec.table_id)
         self.waiting = left  # a table closed meanwhile (by its holder) is no longer waited for
+        # a table dropped here keeps its channel, seats and holds (manager.away) until it is resumed here
+        # (manager.add, above) or provably not this process's: closed or suspended in the store, or run by
+        # another live process (which holds its players' silver itself)
+        still = {rec.table_id for rec in running if not (rec.state or {}).get("suspended")}
+        for tid in list(cog.manager.away):
+            if tid not in still or await self.taken_elsewhere(tid):
+                log.info("table %s: released here (%s)", tid,
+                         "another process runs it" if tid in still else "no longer running in the store")
+                cog.manager.release_away(tid)
+
+    async def taken_elsewhere(self, table_id: str) -> bool:
+        """Whether another live process holds ``table_id``'s lease (False when this cannot be told)."""
+        if self.coord is None:
+            return False
+        try:
+            owner = await self.coord.owner_of(table_id)
+        except Exception as exc:
+            log.warning("cluster: reading the lease of table %s failed: %s", table_id, type(exc).__name__)
+            return False
+        return owner is not None and owner != self.coord.node
 
     def _session_lost(self) -> None:
         """The LISTEN session (the leases' sign of life) ended: another process may take any of this one's
@@ -253,7 +275,10 @@ class ClusterCog(commands.Cog):
         self.fenced = True
 
     def drop(self, table: Any, why: str) -> None:
-        """Stop running ``table`` here at once (no await): another process runs it from its stored events."""
+        """Stop running ``table`` here at once (no await): another process runs it from its stored events.
+        The store still says it runs, so it stays present for the checks (``manager.away``): its channel
+        takes no new table, its players sit nowhere else and the silver held for them stays held, until it
+        is resumed here or provably run elsewhere (:meth:`resume_waiting`)."""
         log.warning("table %s: %s; stopped in this process", table.id, why)
         session = table.session
         runner = session.runner if session is not None else None
@@ -261,7 +286,7 @@ class ClusterCog(commands.Cog):
             runner._task.cancel()
         cog = self.tables
         if cog is not None and cog.manager.get(table.id) is table:
-            cog.manager.remove(table.id)  # the seats this process reserved; the store's row stays running
+            cog.manager.set_away(table.id)  # out of this process's tables; seats, channel and holds kept
         co = self.bot.coalescer
         for key in [("lobby", table.id), ("table", table.id)] + [("panel", table.id, s) for s in range(4)]:
             co.forget(key)
