@@ -232,6 +232,7 @@ class ClusterCog(commands.Cog):
         if cog is None or store is None:
             return
         left: set[str] = set()
+        away = set(cog.manager.away)  # dropped before the store is read: a later one is judged next beat
         running = await store.running_tables()
         for rec in running:
             if self.bot.owns_guild(rec.guild_id) and cog.manager.get(rec.table_id) is None:
@@ -244,25 +245,13 @@ class ClusterCog(commands.Cog):
                     log.exception("could not resume table %s", rec.table_id)
         self.waiting = left  # a table closed meanwhile (by its holder) is no longer waited for
         # a table dropped here keeps its channel, seats and holds (manager.away) until it is resumed here
-        # (manager.add, above) or provably not this process's: closed or suspended in the store, or run by
-        # another live process (which holds its players' silver itself)
+        # (manager.add, above) or the store no longer runs it (closed, or suspended: never resumed). While
+        # another process runs it, it stays present here too: the guild's commands (/pay, /mahjong create)
+        # reach this process, which must not free what that table holds (docs/bot.md)
         still = {rec.table_id for rec in running if not (rec.state or {}).get("suspended")}
-        for tid in list(cog.manager.away):
-            if tid not in still or await self.taken_elsewhere(tid):
-                log.info("table %s: released here (%s)", tid,
-                         "another process runs it" if tid in still else "no longer running in the store")
-                cog.manager.release_away(tid)
-
-    async def taken_elsewhere(self, table_id: str) -> bool:
-        """Whether another live process holds ``table_id``'s lease (False when this cannot be told)."""
-        if self.coord is None:
-            return False
-        try:
-            owner = await self.coord.owner_of(table_id)
-        except Exception as exc:
-            log.warning("cluster: reading the lease of table %s failed: %s", table_id, type(exc).__name__)
-            return False
-        return owner is not None and owner != self.coord.node
+        for tid in [tid for tid in cog.manager.away if tid in away and tid not in still]:
+            log.info("table %s: no longer running in the store; its seats and holds are released here", tid)
+            cog.manager.release_away(tid)
 
     def _session_lost(self) -> None:
         """The LISTEN session (the leases' sign of life) ended: another process may take any of this one's

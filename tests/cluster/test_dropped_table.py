@@ -42,16 +42,11 @@ async def game(fake, monkeypatch, store):
 class OtherOwner:
     """The lease side of ``coord``: another live process holds every lease (or none, ``owner=None``)."""
 
-    node = "this-process"
-
     def __init__(self, owner: str | None) -> None:
         self.owner = owner
 
     async def acquire(self, table_id: str, guild_id: int) -> bool:
         return self.owner is None
-
-    async def owner_of(self, table_id: str) -> str | None:
-        return self.owner
 
 
 async def dropped_table(h: Harness):
@@ -115,7 +110,7 @@ async def test_a_dropped_table_keeps_its_channel_seats_and_holds_until_it_resume
     assert await store.balance(GUILD, ALICE) == balance
 
 
-async def test_a_dropped_table_another_process_runs_is_released_here(game):
+async def test_a_dropped_table_another_process_runs_stays_present_here_until_it_resumes_here(game):
     h = game
     table, cluster, held = await dropped_table(h)
     cluster.coord = OtherOwner("other-process")  # type: ignore[assignment]
@@ -123,14 +118,13 @@ async def test_a_dropped_table_another_process_runs_is_released_here(game):
     await cluster.resume_waiting()  # its lease is another live process's: not resumed here
     manager = h.bot.get_cog("TablesCog").manager
     assert table.id in cluster.waiting and manager.get(table.id) is None
-    # the other process holds the table (and its players' silver): nothing of it stays here
-    assert not manager.away and not manager.seated
-    assert {u: h.bot.store.held(GUILD, u) for u in held} == {ALICE: 0, BOB: 0}
-    # should that process stop, its lease lapses and the table resumes here, held once
+    # the guild's commands still reach this process: what the table holds stays held here
+    await refused_while_away(h, table, held)
+    # once that process stops, its lease lapses and the table resumes here, held once
     cluster.coord.owner = None  # type: ignore[attr-defined]
     await cluster.resume_waiting()
     await h.settle()
-    assert manager.get(table.id) is not None and not cluster.waiting
+    assert manager.get(table.id) is not None and not cluster.waiting and not manager.away
     assert {u: h.bot.store.held(GUILD, u) for u in held} == held
 
 
