@@ -31,8 +31,8 @@ from jxbot.cluster.coord import FENCE_SECONDS, HEARTBEAT_SECONDS, LEASE_SECONDS,
 from jxbot.custom_ids import CustomId, parse_custom_id
 from jxbot.i18n import register, t
 from jxbot.interactions import lang_of
+from jxbot.shell import resume
 from jxbot.shell.buttons import ACTION_VERBS
-from jxbot.shell.resume import resume_table
 
 log = logging.getLogger("jxbot.cogs.cluster")
 
@@ -232,16 +232,26 @@ class ClusterCog(commands.Cog):
         if cog is None or store is None:
             return
         left: set[str] = set()
-        for rec in await store.running_tables():
+        away = set(cog.manager.away)  # dropped before the store is read: a later one is judged next beat
+        running = await store.running_tables()
+        for rec in running:
             if self.bot.owns_guild(rec.guild_id) and cog.manager.get(rec.table_id) is None:
                 left.add(rec.table_id)
                 try:
-                    if await resume_table(cog, rec):
+                    if await resume.resume_table(cog, rec):
                         left.discard(rec.table_id)
                         log.info("table %s resumed (its lease was free)", rec.table_id)
                 except Exception:
                     log.exception("could not resume table %s", rec.table_id)
         self.waiting = left  # a table closed meanwhile (by its holder) is no longer waited for
+        # a table dropped here keeps its channel, seats and holds (manager.away) until it is resumed here
+        # (manager.add, above) or the store no longer runs it (closed, or suspended: never resumed). While
+        # another process runs it, it stays present here too: the guild's commands (/pay, /mahjong create)
+        # reach this process, which must not free what that table holds (docs/bot.md)
+        still = {rec.table_id for rec in running if not (rec.state or {}).get("suspended")}
+        for tid in [tid for tid in cog.manager.away if tid in away and tid not in still]:
+            log.info("table %s: no longer running in the store; its seats and holds are released here", tid)
+            cog.manager.release_away(tid)
 
     def _session_lost(self) -> None:
         """The LISTEN session (the leases' sign of life) ended: another process may take any of this one's
@@ -254,7 +264,10 @@ class ClusterCog(commands.Cog):
         self.fenced = True
 
     def drop(self, table: Any, why: str) -> None:
-        """Stop running ``table`` here at once (no await): another process runs it from its stored events."""
+        """Stop running ``table`` here at once (no await): another process runs it from its stored events.
+        The store still says it runs, so it stays present for the checks (``manager.away``): its channel
+        takes no new table, its players sit nowhere else and the silver held for them stays held, until it
+        is resumed here or provably run elsewhere (:meth:`resume_waiting`)."""
         log.warning("table %s: %s; stopped in this process", table.id, why)
         session = table.session
         runner = session.runner if session is not None else None
@@ -262,7 +275,7 @@ class ClusterCog(commands.Cog):
             runner._task.cancel()
         cog = self.tables
         if cog is not None and cog.manager.get(table.id) is table:
-            cog.manager.remove(table.id)  # the seats this process reserved; the store's row stays running
+            cog.manager.set_away(table.id)  # out of this process's tables; seats, channel and holds kept
         co = self.bot.coalescer
         for key in [("lobby", table.id), ("table", table.id)] + [("panel", table.id, s) for s in range(4)]:
             co.forget(key)

@@ -268,8 +268,17 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     async def _table_here(self, interaction: discord.Interaction) -> Table | None:
         table = self.manager.in_channel(interaction.channel_id or 0)
         if table is None:
-            await reply(interaction, t("bot.err.no_table", lang_of(interaction)))
+            away = self.manager.away_in_channel(interaction.channel_id or 0)  # restarting (cogs/cluster.py)
+            await reply(interaction, t("bot.err.no_table" if away is None else "bot.err.channel_restarting",
+                                       lang_of(interaction)))
         return table
+
+    def not_seated_text(self, user_id: int, lang: str) -> str:
+        """Why a user has no table here: none, or theirs is restarting (away: cogs/cluster.py)."""
+        away = self.manager.away_of(user_id)
+        if away is None:
+            return t("bot.err.not_seated", lang)
+        return t("bot.err.seat_restarting", lang, channel=away.channel_id)
 
     async def _lobby_error(self, interaction: discord.Interaction, err: LobbyError) -> None:
         await reply(interaction, t(f"bot.err.{err.code}", lang_of(interaction), **err.kw))
@@ -316,8 +325,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             return
         user = interaction.user
         try:
-            if self.manager.in_channel(interaction.channel_id or 0) is not None:
-                raise LobbyError("table_exists")
+            self.manager.check_channel(interaction.channel_id or 0)  # none here, none restarting here
             self.manager.check_free(user.id)
         except LobbyError as err:
             await self._lobby_error(interaction, err)
@@ -558,7 +566,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     async def leave(self, interaction: discord.Interaction) -> None:
         table = self.manager.of_user(interaction.user.id)
         if table is None:
-            await reply(interaction, t("bot.err.not_seated", lang_of(interaction)))
+            await reply(interaction, self.not_seated_text(interaction.user.id, lang_of(interaction)))
             return
         await self.do_leave(interaction, table)
 
@@ -618,8 +626,9 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     async def hand(self, interaction: discord.Interaction) -> None:
         table = self.manager.of_user(interaction.user.id)
         if table is None or table.session is None:
-            await reply(interaction, t("bot.err.not_seated" if table is None else "bot.err.not_running",
-                                       lang_of(interaction)))
+            lang = lang_of(interaction)
+            await reply(interaction, self.not_seated_text(interaction.user.id, lang) if table is None
+                        else t("bot.err.not_running", lang))
             return
         await self.play.show_hand(interaction, table)
 
@@ -628,7 +637,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         lang = lang_of(interaction)
         table = self.manager.of_user(interaction.user.id)
         if table is None or table.session is None:
-            await reply(interaction, t("bot.err.not_seated" if table is None else "bot.err.not_running", lang))
+            await reply(interaction, self.not_seated_text(interaction.user.id, lang) if table is None
+                        else t("bot.err.not_running", lang))
             return
         seat = table.seat_of(interaction.user.id)
         assert seat is not None
@@ -661,7 +671,8 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         table = self.manager.get(cid.table)
         lang = lang_of(interaction)
         if table is None or table.lobby_message_id is None or table.state == "ended":
-            await reply(interaction, t("bot.err.stale", lang))
+            away = cid.table in self.manager.away  # restarting (cogs/cluster.py): press again once it is back
+            await reply(interaction, t("bot.err.channel_restarting" if away else "bot.err.stale", lang))
             return
         if not pressed_on(interaction, table.lobby_message_id):  # only from the table's own lobby message
             await refuse(interaction, cid.verb)

@@ -98,6 +98,11 @@ STRINGS.update({
     "bot.err.no_table": {"zh": "这个频道没有牌桌。用 /麻将 开桌 开一张。", "en": "No table in this channel. Use /mahjong create to open one."},
     "bot.err.table_exists": {"zh": "这个频道已经有一张牌桌了。", "en": "This channel already has a table."},
     "bot.err.at_other_table": {"zh": "你已经坐在另一张牌桌（<#{channel}>）。", "en": "You are already at another table (<#{channel}>)."},
+    # a table this process stopped (several processes: its lease moved) while the store still runs it
+    "bot.err.channel_restarting": {"zh": "这个频道的牌桌正在重启，请几秒钟后再试。",
+                                   "en": "This channel's table is restarting. Please try again in a few seconds."},
+    "bot.err.seat_restarting": {"zh": "你所在的牌桌（<#{channel}>）正在重启，请几秒钟后再试。",
+                                "en": "Your table (<#{channel}>) is restarting. Please try again in a few seconds."},
     "bot.err.already_seated": {"zh": "你已经坐下了。", "en": "You are already seated."},
     "bot.err.table_full": {"zh": "牌桌已满。", "en": "The table is full."},
     "bot.err.not_seated": {"zh": "你不在这张牌桌上。", "en": "You are not at this table."},

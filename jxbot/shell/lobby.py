@@ -299,10 +299,17 @@ class TableManager:
     table. ``seated`` is the per-user seat reservation: a user id maps to the one table they sit at, set
     and checked in the same step that seats them. ``on_release(table, user_id)`` (set by the cog) is
     called, synchronously, whenever a player's seat is released, to release the silver held for them.
+
+    ``away`` (several processes): tables this process stopped running (a lost lease or database session,
+    cogs/cluster.py) while the store still holds them as running. They are out of ``tables`` (nothing here
+    runs or changes them) but stay *present* for every check that guards a channel, a seat or silver: their
+    players' reservations and held silver stay, their channel takes no new table, until the table is resumed
+    here (:meth:`add`) or is provably another process's or closed (:meth:`release_away`); docs/bot.md.
     """
 
     def __init__(self) -> None:
         self.tables: dict[str, Table] = {}
+        self.away: dict[str, Table] = {}  # dropped here, still running in the store: seats and holds kept
         self.seated: dict[int, str] = {}  # user id -> the table they sit at (the seat reservation)
         self._locks: dict[str, asyncio.Lock] = {}
         self.on_release: ReleaseHook | None = None
@@ -320,13 +327,12 @@ class TableManager:
         which this process cannot see: at a million tables a clash has odds of about 1 in 500."""
         while True:
             tid = secrets.token_hex(6)
-            if tid not in self.tables:
+            if tid not in self.tables and tid not in self.away:
                 return tid
 
     def create(self, guild_id: int, channel_id: int, owner_id: int, owner_name: str, config: TableConfig,
                lang: str = "zh", owner_lang: str = "zh") -> Table:
-        if self.in_channel(channel_id) is not None:
-            raise LobbyError("table_exists")
+        self.check_channel(channel_id)
         self.check_free(owner_id)
         table = Table(self.new_id(), guild_id, channel_id, owner_id, config, lang=lang)
         self.tables[table.id] = table
@@ -334,25 +340,56 @@ class TableManager:
         return table
 
     def add(self, table: Table) -> None:
-        """A table rebuilt from the store (resume): its players' seats are reserved again."""
+        """A table rebuilt from the store (resume): its players' seats are reserved again. If it was
+        :attr:`away` here, what the away copy reserved and the stored table does not (a player it no
+        longer seats, an escaper whose hand was settled) is released now, in the same step."""
+        old = self.away.pop(table.id, None)
         self.tables[table.id] = table
         if table.state != "ended":
             for _, occ in table.humans:
                 if occ.user_id is not None:
                     self.seated.setdefault(occ.user_id, table.id)
+        if old is not None:
+            keep = {occ.user_id for _, occ in table.humans} | set(table.escapers) if table.state != "ended" else set()
+            for uid in [u for u, tid in self.seated.items() if tid == table.id and u not in keep]:
+                del self.seated[uid]
+            for uid in sorted({o.user_id for _, o in old.humans if o.user_id is not None} | old.escapers):
+                if uid not in keep and self.seated.get(uid) != table.id and self.on_release is not None:
+                    self.on_release(old, uid)
 
     def remove(self, table_id: str) -> None:
         table = self.tables.pop(table_id, None)
+        if table is None:
+            table = self.away.pop(table_id, None)  # closed in the store meanwhile: nothing left to keep
         if table is not None:
-            for uid in [u for u, tid in self.seated.items() if tid == table_id]:
-                del self.seated[uid]
-                if self.on_release is not None:
-                    self.on_release(table, uid)
-            for uid in sorted(table.escapers):
-                if self.on_release is not None:
-                    self.on_release(table, uid)
-            table.escapers.clear()
+            self._release_all(table)
         self._locks.pop(table_id, None)
+
+    def _release_all(self, table: Table) -> None:
+        for uid in [u for u, tid in self.seated.items() if tid == table.id]:
+            del self.seated[uid]
+            if self.on_release is not None:
+                self.on_release(table, uid)
+        for uid in sorted(table.escapers):
+            if self.on_release is not None:
+                self.on_release(table, uid)
+        table.escapers.clear()
+
+    def set_away(self, table_id: str) -> Table | None:
+        """Stop holding ``table_id`` as this process's (its lease is lost) while keeping it present for the
+        checks: it leaves :attr:`tables` in one step, its seats, reservations and holds stay (see the class)."""
+        table = self.tables.pop(table_id, None)
+        if table is not None and table.state != "ended":
+            self.away[table_id] = table
+        return table
+
+    def release_away(self, table_id: str) -> None:
+        """An away table is provably not this process's any more (another live process holds its lease, or
+        the store no longer runs it): its reservations and the silver held here for its players go."""
+        table = self.away.pop(table_id, None)
+        if table is not None:
+            self._release_all(table)
+            self._locks.pop(table_id, None)
 
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)
@@ -370,10 +407,32 @@ class TableManager:
             return None
         return table
 
+    def away_in_channel(self, channel_id: int) -> Table | None:
+        for table in self.away.values():
+            if table.channel_id == channel_id:
+                return table
+        return None
+
+    def away_of(self, user_id: int) -> Table | None:
+        """The :attr:`away` table this user sits at (their seat is kept until it is resumed or released)."""
+        tid = self.seated.get(user_id)
+        table = self.away.get(tid) if tid is not None else None
+        return table if table is not None and table.seat_of(user_id) is not None else None
+
+    def check_channel(self, channel_id: int) -> None:
+        """A new table may open in this channel: none runs here, and none is away (restarting) from it."""
+        if self.in_channel(channel_id) is not None:
+            raise LobbyError("table_exists")
+        if self.away_in_channel(channel_id) is not None:
+            raise LobbyError("channel_restarting")
+
     def check_free(self, user_id: int, except_table: str | None = None) -> None:
         other = self.of_user(user_id)
         if other is not None and other.id != except_table:
             raise LobbyError("at_other_table", channel=other.channel_id)
+        away = self.away_of(user_id)
+        if away is not None and away.id != except_table:
+            raise LobbyError("seat_restarting", channel=away.channel_id)
 
     # ---- the state machine's transitions (each one step: no await inside)
     def join(self, table: Table, user_id: int, name: str, lang: str = "zh") -> int:

@@ -25,6 +25,7 @@ from tests.e2e.scenario import (
     open_table,
     payments,
     result_messages,
+    said,
 )
 from tests.pgdb import fresh_database
 
@@ -46,6 +47,16 @@ async def open_hand_ids_of(dsn: str, w: World) -> list[str]:
     store = await Store.open(dsn, scope=None)
     try:
         return [h.hand_id for h in await store.open_hands() if h.guild_id == w.guild.id]
+    finally:
+        await store.close()
+
+
+async def balance_of(dsn: str, guild_id: int, user_id: int) -> int:
+    from jxbot.store import Store
+
+    store = await Store.open(dsn, scope=None)
+    try:
+        return int(await store.balance(guild_id, user_id))
     finally:
         await store.close()
 
@@ -123,11 +134,18 @@ async def test_two_processes_a_table_each_dm_presses_forwarded_and_a_sigkill(dou
     assert alice_during or a_over, f"alice's table played on while bob's process was down ({down:.1f} s)"
     assert not [c for c in a_ap.clicks if c[3].failed], "every press of alice's was answered"
 
-    # a lease lost (here: taken over by another owner for 4 s) stops the table in its process at once —
+    # a lease lost (here: taken over by another owner for 8 s) stops the table in its process at once —
     # never two runners — and the process resumes it from its events when that lease lapses
     await asyncio.sleep(1.0)
-    await steal_lease(dsn, wb.table_id, seconds=4)
+    await steal_lease(dsn, wb.table_id, seconds=8)
     await p1.wait_log("another process holds its lease; stopped in this process", timeout=10)
+    # stopped here while the store still runs it: its channel, bob's seat and his held silver stay the table's
+    create = await bob.slash("麻将 开桌", 底分=1)
+    assert "正在重启" in await said(create) and create.ephemeral, create.texts()
+    balance = await balance_of(dsn, wb.guild.id, bob.id)
+    pay = await bob.slash("pay", user=alice, amount=balance)
+    assert "保留" in await said(pay) and pay.ephemeral, pay.texts()
+    assert await balance_of(dsn, wb.guild.id, bob.id) == balance
     panel = b_ap.panel()
     assert panel is not None
     press = await bob.click(panel.message, custom_id=next(b.get("custom_id") for b in panel.message.buttons()
