@@ -18,9 +18,9 @@ import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from cogs.channels import channel_refusal
 from cogs.play import PlayCog
 from jxbot import rulesets
-from jxbot.ai.strings import LEVEL_NAMES, computer_name
+from jxbot.ai.strings import LEVEL_NAMES
 from jxbot.bot import JxBot, ls, missing_permissions
-from jxbot.custom_ids import CustomId, MjButton
+from jxbot.custom_ids import CustomId
 from jxbot.i18n import norm_lang, t
 from jxbot.interactions import ALREADY_ACKNOWLEDGED, lang_of, reply
 from jxbot.rules.tiles import wind_name
@@ -28,10 +28,11 @@ from jxbot.safety import display_name as safe_display_name
 from jxbot.safety import fit, ping
 from jxbot.shell import resume
 from jxbot.shell.binding import pressed_on, refuse
+from jxbot.shell.buttons import lobby_buttons
 from jxbot.shell.lobby import LobbyError, Table, TableConfig, TableManager
 from jxbot.shell.pictures import rules_png
 from jxbot.shell.session import Session, StoreSink
-from jxbot.shell.texts import score_hand, status_text
+from jxbot.shell.texts import lobby_text, score_hand, status_text
 
 log = logging.getLogger("jxbot.cogs.tables")
 
@@ -216,42 +217,6 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         return cog  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ lobby message
-    def lobby_content(self, table: Table, lang: str | None = None) -> str:
-        """The lobby's text: in the table's language on the lobby message (everyone reads it), in the
-        asker's when it answers one person (``/mahjong status``), computers' names included."""
-        lang = lang or table.lang
-        c = table.config
-        lines = [f"**{t('bot.lobby.title', lang, table=table.id)}**",
-                 t("bot.lobby.info", lang, stake=c.stake, rounds=c.rounds, ruleset=c.ruleset, fee=c.fee),
-                 t("bot.lobby.owner", lang, owner=table.owner_id)]
-        for i, occ in enumerate(table.seats):
-            if occ is None:
-                who = t("bot.lobby.empty", lang)
-            elif occ.is_computer:
-                who = "🤖 " + computer_name(occ.name.lstrip("#"), occ.level, lang)
-            else:
-                who = f"<@{occ.user_id}>"
-            lines.append(f"{wind_name(i, lang)} · {who}")
-        if table.state == "lobby":
-            lines.append(t("bot.status.lobby", lang, n=table.filled))
-            lines.append(t("bot.lobby.hint", lang))
-        elif table.state == "running":
-            lines.append(t("bot.lobby.started", lang))
-        else:
-            lines.append(t("bot.lobby.closed", lang))
-        return "\n".join(lines)
-
-    def lobby_view(self, table: Table) -> discord.ui.View:
-        v = discord.ui.View(timeout=None)
-        lang = table.lang
-        disabled = table.state != "lobby"
-        specs = [("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
-                 ("addbot", discord.ButtonStyle.secondary), ("start", discord.ButtonStyle.primary)]
-        for verb, style in specs:
-            v.add_item(MjButton(CustomId(verb, table.id, None, "0"), label=t(f"bot.btn.{verb}", lang), style=style,
-                                disabled=disabled))
-        return v
-
     def schedule_lobby(self, table: Table) -> None:
         if table.lobby_message_id is None:
             return
@@ -259,7 +224,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         async def edit() -> None:
             ch = self.bot.get_partial_messageable(table.channel_id)
             await ch.get_partial_message(table.lobby_message_id).edit(  # type: ignore[arg-type]
-                content=self.lobby_content(table), view=self.lobby_view(table),
+                content=lobby_text(table), view=lobby_buttons(table),
                 allowed_mentions=discord.AllowedMentions.none())
 
         self.bot.coalescer.submit(("lobby", table.id), edit)
@@ -359,7 +324,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         user = interaction.user
         ch = self.bot.get_partial_messageable(table.channel_id)
         try:
-            msg = await ch.send(self.lobby_content(table), view=self.lobby_view(table),
+            msg = await ch.send(lobby_text(table), view=lobby_buttons(table),
                                 allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:  # no lobby message, no table: nobody stays seated at it
             log.warning("posting the lobby of table %s failed: %s", table.id, exc.status)
@@ -617,7 +582,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         lang = lang_of(interaction)
         runner = table.session.runner if table.session is not None else None
         view = runner.public_view() if runner is not None else None
-        text = self.lobby_content(table, lang)
+        text = lobby_text(table, lang)
         if view is not None:
             text += "\n" + status_text(view, lang)
         await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())

@@ -11,6 +11,7 @@ from jxbot.custom_ids import CustomId, MjButton
 from jxbot.game.actions import ActionType
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name
+from jxbot.shell.lobby import Table
 
 log = logging.getLogger("jxbot.shell.buttons")
 
@@ -91,3 +92,16 @@ def _b36(n: int) -> str:
     from jxbot.custom_ids import to_base36
 
     return to_base36(n)
+
+
+def lobby_buttons(table: Table) -> discord.ui.View:
+    """The lobby message's buttons: Join, Leave, Add computer, Start (disabled once the table runs)."""
+    v = discord.ui.View(timeout=None)
+    lang = table.lang
+    disabled = table.state != "lobby"
+    specs = [("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
+             ("addbot", discord.ButtonStyle.secondary), ("start", discord.ButtonStyle.primary)]
+    for verb, style in specs:
+        v.add_item(MjButton(CustomId(verb, table.id, None, "0"), label=t(f"bot.btn.{verb}", lang), style=style,
+                            disabled=disabled))
+    return v

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from jxbot import rulesets
+from jxbot.ai.strings import computer_name
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name, wind_name
 from jxbot.safety import ECHO_MAX, cap, md
@@ -170,3 +171,29 @@ def score_hand(tiles: str, wildcard: str | None, stake: int, lang: str, *, rules
     items += "".join(f"\n• {t('item.' + i.name, lang)} {i.value} 番" for i in sc.fan)
     return t("bot.score.result", lang, tiles=format_tiles(hand), tai=sc.total_tai, fan=sc.total_fan, points=sc.points,
              stake=sc.stake, items=items)
+
+
+def lobby_text(table: Table, lang: str | None = None) -> str:
+    """The lobby's text: in the table's language on the lobby message (everyone reads it), in the
+    asker's when it answers one person (``/mahjong status``), computers' names included."""
+    lang = lang or table.lang
+    c = table.config
+    lines = [f"**{t('bot.lobby.title', lang, table=table.id)}**",
+             t("bot.lobby.info", lang, stake=c.stake, rounds=c.rounds, ruleset=c.ruleset, fee=c.fee),
+             t("bot.lobby.owner", lang, owner=table.owner_id)]
+    for i, occ in enumerate(table.seats):
+        if occ is None:
+            who = t("bot.lobby.empty", lang)
+        elif occ.is_computer:
+            who = "🤖 " + computer_name(occ.name.lstrip("#"), occ.level, lang)
+        else:
+            who = f"<@{occ.user_id}>"
+        lines.append(f"{wind_name(i, lang)} · {who}")
+    if table.state == "lobby":
+        lines.append(t("bot.status.lobby", lang, n=table.filled))
+        lines.append(t("bot.lobby.hint", lang))
+    elif table.state == "running":
+        lines.append(t("bot.lobby.started", lang))
+    else:
+        lines.append(t("bot.lobby.closed", lang))
+    return "\n".join(lines)
