@@ -148,7 +148,8 @@ class Table:
         self.seats[seat] = Occupant(None, f"#{n}", is_computer=True, level=level or self.config.level)
         return seat
 
-    def kick(self, by_user: int, user_id: int) -> int:
+    def kickable(self, by_user: int, user_id: int) -> int:
+        """The seat ``by_user`` may kick ``user_id`` from (the owner, in the lobby, not themselves), or LobbyError."""
         if by_user != self.owner_id:
             raise LobbyError("not_owner")
         if self.state != "lobby":
@@ -158,6 +159,10 @@ class Table:
         seat = self.seat_of(user_id)
         if seat is None:
             raise LobbyError("not_seated")
+        return seat
+
+    def kick(self, by_user: int, user_id: int) -> int:
+        seat = self.kickable(by_user, user_id)
         self.seats[seat] = None
         return seat
 
@@ -459,15 +464,7 @@ class TableManager:
         return seat
 
     def kick(self, table: Table, by_user: int, user_id: int) -> int:
-        if by_user != table.owner_id:
-            raise LobbyError("not_owner")
-        if table.state != "lobby":
-            raise LobbyError("running")
-        if user_id == by_user:
-            raise LobbyError("cannot_kick_self")
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise LobbyError("not_seated")
+        seat = table.kickable(by_user, user_id)
         self.release_seat(table, seat)
         return seat
 

@@ -419,6 +419,17 @@ async def make_bot(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, *, store:
     return bot
 
 
+async def restarted(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, store: Any) -> tuple[JxBot, Harness, Any]:
+    """A second bot on the same store (the process after a restart), with a fake clock and no computer delay,
+    not resumed yet: ``await cog.resume_all()`` brings its tables back."""
+    from jxbot.table import FakeClock
+
+    bot = await make_bot(fake, monkeypatch, store=store)
+    cog = bot.get_cog("TablesCog")
+    cog.clock, cog.computer_delay = FakeClock(), 0.0
+    return bot, Harness(bot, fake), cog
+
+
 @pytest.fixture
 async def store(tmp_path):
     from jxbot.store import Store

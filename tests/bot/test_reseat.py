@@ -13,7 +13,7 @@ from jxbot.game import Match
 from jxbot.rulesets.caishen.plugin import CAISHEN
 from jxbot.table import FakeClock, TableRunner
 
-from .conftest import Harness, _shutdown, make_bot
+from .conftest import Harness, _shutdown, make_bot, restarted
 
 ALICE = 101
 PAUSE = 10_000.0
@@ -89,10 +89,7 @@ async def test_reseat_moves_the_player_her_panel_and_buttons_and_survives_a_rest
     await runner.pause()
     await _shutdown(bot1)
 
-    bot2 = await make_bot(fake, monkeypatch, store=store)
-    h2 = Harness(bot2, fake)
-    cog2 = bot2.get_cog("TablesCog")
-    cog2.clock, cog2.computer_delay = FakeClock(), 0.0
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
     assert await cog2.resume_all() == 1
     await h2.settle()
     table2 = h2.table()
@@ -174,10 +171,7 @@ async def test_a_crash_after_any_save_around_a_reseat_resumes_every_player_at_th
     from .conftest import CHANNEL, GUILD
 
     assert await store.save_table(table_id, GUILD, CHANNEL, config, state)
-    bot2 = await make_bot(fake, monkeypatch, store=store)
-    h2 = Harness(bot2, fake)
-    cog2 = bot2.get_cog("TablesCog")
-    cog2.clock, cog2.computer_delay = FakeClock(), 0.0
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
     assert await cog2.resume_all() == 1
     await h2.settle()
     table2 = h2.table()
@@ -216,10 +210,7 @@ async def test_a_record_whose_seats_disagree_suspends_the_table_instead_of_bindi
 
     assert await store.save_table(table_id, GUILD, CHANNEL, config, state)
     before = set(fake.messages)
-    bot2 = await make_bot(fake, monkeypatch, store=store)
-    h2 = Harness(bot2, fake)
-    cog2 = bot2.get_cog("TablesCog")
-    cog2.clock, cog2.computer_delay = FakeClock(), 0.0
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
     assert await cog2.resume_all() == 0
     await h2.settle()
     assert cog2.manager.get(table_id) is None  # nobody is bound to anything: the seats are free

@@ -7,7 +7,7 @@ import copy
 from jxbot.custom_ids import parse_custom_id
 from jxbot.table import FakeClock
 
-from .conftest import Harness, _shutdown, make_bot
+from .conftest import Harness, _shutdown, make_bot, restarted
 from .test_play import ALICE, discard_buttons, panel, start_table
 
 
@@ -28,10 +28,7 @@ async def test_restart_resumes_table_and_rebinds_buttons(fake, monkeypatch, stor
     await runner1.pause()  # the process dies: everything so far is in the store
     await _shutdown(bot1)
 
-    bot2 = await make_bot(fake, monkeypatch, store=store)
-    h2 = Harness(bot2, fake)
-    cog2 = bot2.get_cog("TablesCog")
-    cog2.clock, cog2.computer_delay = FakeClock(), 0.0
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
     n_dms = len(fake.dms(ALICE))
     assert await cog2.resume_all() == 1
     await h2.settle()

@@ -9,7 +9,7 @@ from jxbot.game.rng import derive_id, seed_bytes, verify_commitment
 from jxbot.replay_store import hand_code, hand_from_code
 from jxbot.table import FakeClock, SeatInfo, TableConfig, TableRunner
 
-from .conftest import Harness, _shutdown, make_bot
+from .conftest import Harness, _shutdown, make_bot, restarted
 from .test_play import start_table
 
 
@@ -77,10 +77,7 @@ async def test_created_table_stores_a_strong_seed_and_resumes(fake, monkeypatch,
     again = Match.from_json(rec.state["runner"]["match"]).next_hand()
     assert tuple(again.wall) == wall and again.commitment == commitment and again.hand_id == hand_id
 
-    bot2 = await make_bot(fake, monkeypatch, store=store)
-    h2 = Harness(bot2, fake)
-    cog2 = bot2.get_cog("TablesCog")
-    cog2.clock, cog2.computer_delay = FakeClock(), 0.0
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
     assert await cog2.resume_all() == 1
     await h2.settle()
     runner2 = h2.table().session.runner
