@@ -19,12 +19,23 @@ from cogs.channels import channel_refusal
 from cogs.play import PlayCog
 from jxbot import rulesets
 from jxbot.ai.strings import LEVEL_NAMES, computer_name
-from jxbot.bot import ALREADY_ACKNOWLEDGED, CustomId, JxBot, MjButton, lang_of, ls, missing_permissions, reply
+from jxbot.bot import (
+    ALREADY_ACKNOWLEDGED,
+    STOP_EDITS,
+    STOP_TABLES,
+    CustomId,
+    JxBot,
+    MjButton,
+    lang_of,
+    ls,
+    missing_permissions,
+    reply,
+)
 from jxbot.i18n import norm_lang, t
 from jxbot.rules.tiles import wind_name
 from jxbot.safety import display_name as safe_display_name
 from jxbot.safety import fit, ping
-from jxbot.shell import resume
+from jxbot.shell import resume, stop
 from jxbot.shell.binding import pressed_on, refuse
 from jxbot.shell.lobby import LobbyError, Table, TableConfig, TableManager
 from jxbot.shell.pictures import rules_png
@@ -102,6 +113,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         self._background: set[asyncio.Task[None]] = set()  # DM setups running outside the table locks
         self.manager.on_release = self._release_hold
         bot.hold_start("tables")  # the readiness gate stays closed until on_ready has resumed the tables
+        bot.add_stop_hook(self.stop_tables)  # a stop pauses and saves every table (docs/bot.md, "Stopping")
         for verb in ("join", "leave", "addbot", "start"):
             bot.register_button(verb, self.on_lobby_button)
         super().__init__()
@@ -685,6 +697,13 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             finally:  # the readiness gate opens once every table is back (docs/bot.md)
                 self.bot.dispatch("tables_resumed")
                 self.bot.start_done("tables")
+
+    async def stop_tables(self) -> None:
+        """A stop (SIGTERM), once the presses being handled are answered: every running table pauses at its
+        next safe point and is saved (jxbot/shell/stop.py); the DM setups under way finish (bounded)."""
+        await stop.pause_and_save(self, STOP_TABLES)
+        if self._background:
+            await asyncio.wait(list(self._background), timeout=STOP_EDITS)
 
     async def resume_all(self) -> int:
         """Rebuild every running table from the store and tell its channel (jxbot/shell/resume.py). Returns how

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -229,14 +230,38 @@ def _cancel_guard(interaction: discord.Interaction) -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# the readiness gate (docs/bot.md, "Starting up: the readiness gate")
+# the readiness gate (docs/bot.md, "Starting up: the readiness gate"; closed again by a stop: "Stopping")
 
 register({
     "bot.err.starting": {
         "zh": "机器人正在启动，牌桌还在恢复中，请几秒钟后再试。",
         "en": "The bot is starting up and its tables are being resumed: try again in a few seconds.",
     },
+    "bot.err.stopping": {
+        "zh": "机器人正在重启，请几秒钟后再试。",
+        "en": "The bot is restarting: try again in a few seconds.",
+    },
 })
+
+# the graceful stop (docs/bot.md, "Stopping: the graceful stop"), each step bounded
+STOP_PRESSES = 5.0  # seconds the presses and commands being handled get to finish and answer
+STOP_TABLES = 5.0  # seconds the tables get to pause at their next safe point (then they are cancelled)
+STOP_EDITS = 2.0  # seconds the pending edits (panels, table messages) get to go out
+
+
+def connection_closed(exc: BaseException) -> bool:
+    """``exc`` (or what caused it) says the HTTP call could not be made because the bot's HTTP session is
+    closed or its connection went: aiohttp's ``RuntimeError('Session is closed')``, a connection error."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, RuntimeError) and "Session is closed" in str(e):
+            return True
+        if isinstance(e, (aiohttp.ClientConnectionError, ConnectionError)):
+            return True
+        e = getattr(e, "original", None) or e.__cause__ or e.__context__
+    return False
 
 # commands that stay open while the process starts: they read only what no resume changes (the rules, the
 # score calculator, balances and settled hands; a replay refuses a hand still in play) — every other
@@ -262,6 +287,11 @@ class JxTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         client = interaction.client
+        if isinstance(client, JxBot):
+            client.track_interaction()
+            if client.stopping:  # a stop: every command, the read-only ones too (it would be cut short)
+                await client.refuse_stopping(interaction)
+                return False
         if isinstance(client, JxBot) and client.starting and not open_at_start(interaction.command):
             await client.refuse_starting(interaction)
             return False
@@ -307,9 +337,31 @@ class EditCoalescer:
         self._urgent: set[Any] = set()
         self._spare: set[Any] = set()  # keys whose edits wait for the budget
         self._hurry: dict[Any, asyncio.Event] = {}
+        self.closing = False  # the bot is stopping: an edit its closed HTTP session cannot send is not an error
+        self.closed = False  # the bot stopped: nothing new is sent
+
+    async def drain(self, timeout: float) -> int:
+        """A stop: let the pending edits go out (their waits between edits skipped), at most ``timeout``
+        seconds; then nothing more is sent. Returns how many keys still had an edit pending."""
+        self.closing = True
+        for key in list(self._pending):
+            self._urgent.add(key)
+            ev = self._hurry.get(key)
+            if ev is not None:
+                ev.set()
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+        left = sum(1 for k in self._pending if self._tasks.get(k) is not None and not self._tasks[k].done())
+        self.closed = True
+        for task in list(self._tasks.values()):
+            task.cancel()
+        return left
 
     def submit(self, key: Any, fn: Callable[[], Awaitable[Any]], *, urgent: bool = False,
                spare: bool = False) -> None:
+        if self.closed:  # stopped: the restart sends every panel and table message again
+            return
         self._pending[key] = fn
         if spare:
             self._spare.add(key)
@@ -402,7 +454,11 @@ class EditCoalescer:
                     self._hold[key] = self._clock() + retry
                     continue
                 log.warning("editing message %s failed: %s", key, exc)
-            except Exception:
+            except Exception as exc:
+                if self.closing and connection_closed(exc):  # a stop: the restart sends it again
+                    log.info("editing message %s: not sent, the bot is stopping (%s)", key, type(exc).__name__)
+                    self._pending.pop(key, None)
+                    break
                 log.exception("editing message %s failed", key)
             self._last[key] = self._clock()
             self.edits[key] = self.edits.get(key, 0) + 1
@@ -478,6 +534,13 @@ class JxBot(commands.Bot):
         self._starting: set[str] = set()
         self._gate_armed = False  # set by login(): a bot driven without a gateway (unit tests) has no window
         self.refused_starting = 0  # interactions told "starting up" (observability and tests)
+        # the graceful stop (docs/bot.md, "Stopping"): the gate closed again, the interactions being handled
+        # (their tasks) waited for, then what the cogs registered (the tables pause and are saved)
+        self._stopping = False
+        self._stopped = False  # the graceful part of close() has run
+        self._inflight: set[asyncio.Task[Any]] = set()
+        self._stop_hooks: list[Callable[[], Awaitable[None]]] = []
+        self.refused_stopping = 0  # interactions told "restarting" during a stop
 
     # -- the readiness gate
     @property
@@ -502,8 +565,74 @@ class JxBot(commands.Bot):
 
     async def refuse_starting(self, interaction: discord.Interaction) -> None:
         self.refused_starting += 1
-        with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, t("bot.err.starting", lang_of(interaction)))
+        await self._answer_quietly(interaction, "bot.err.starting")
+
+    # -- the graceful stop
+    @property
+    def stopping(self) -> bool:
+        """True from the start of a stop (SIGTERM): nothing new is taken, what runs finishes."""
+        return self._stopping
+
+    def track_interaction(self) -> None:
+        """The interaction being handled by the current task: a stop waits for it (bounded)."""
+        task = asyncio.current_task()
+        if task is not None and task not in self._inflight:
+            self._inflight.add(task)
+            task.add_done_callback(self._inflight.discard)
+
+    def add_stop_hook(self, hook: Callable[[], Awaitable[None]]) -> None:
+        """``hook()`` runs in a stop once the interactions being handled are done, before the HTTP session
+        closes (the tables cog pauses its runners and saves every table)."""
+        self._stop_hooks.append(hook)
+
+    async def refuse_stopping(self, interaction: discord.Interaction) -> None:
+        self.refused_stopping += 1
+        await self._answer_quietly(interaction, "bot.err.stopping")
+
+    async def _answer_quietly(self, interaction: discord.Interaction, key: str) -> None:
+        try:
+            await reply(interaction, t(key, lang_of(interaction)))
+        except discord.HTTPException:
+            pass
+        except Exception as exc:
+            if not connection_closed(exc):
+                raise
+            log.info("interaction %s not answered: the bot is stopping (%s)", interaction.id, type(exc).__name__)
+
+    async def stop_gracefully(self) -> None:
+        """The graceful stop (docs/bot.md, "Stopping: the graceful stop"), before the HTTP session closes:
+        1. the gate closes again: a new command or press is answered "restarting, try again" (or, once the
+           gateway is closed, not taken at all);
+        2. the commands and presses being handled finish and their answers go out (``STOP_PRESSES``);
+        3. the stop hooks run: every table pauses at its next safe point and is saved (``STOP_TABLES``);
+        4. the pending edits go out (``STOP_EDITS``).
+        Each step is bounded; whatever still fails afterwards on the closed session is logged as one INFO
+        line, not as an error."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self._stopping = True
+        self.coalescer.closing = True
+        mine = asyncio.current_task()
+        if self.settings.test_stop_delay:  # tests only: the stop's closed gate held open
+            await asyncio.sleep(self.settings.test_stop_delay)
+        busy = [t for t in self._inflight if t is not mine and not t.done()]
+        if busy:
+            log.info("stopping: %d commands and presses being handled; waiting for their answers", len(busy))
+            _, left = await asyncio.wait(busy, timeout=STOP_PRESSES)
+            if left:
+                log.warning("stopping: %d commands or presses still unanswered after %.0f s", len(left),
+                            STOP_PRESSES)
+        for hook in self._stop_hooks:
+            try:
+                await hook()
+            except Exception:
+                log.exception("stopping: a stop step failed")
+        left_edits = await self.coalescer.drain(STOP_EDITS)
+        if left_edits:
+            log.info("stopping: %d message edits not sent (the restart sends them again)", left_edits)
+        log.info("stopped taking commands and presses (%d told to try again); closing the connection",
+                 self.refused_stopping)
 
     # -- buttons
     def register_button(self, verb: str, handler: ButtonHandler) -> None:
@@ -515,15 +644,23 @@ class JxBot(commands.Bot):
         if handler is None:
             await reply(interaction, t("bot.err.stale", lang))
             return
+        self.track_interaction()
         if self.press_forwarder is not None and await self.press_forwarder(interaction, cid):
             return  # a DM press for a table another process runs: forwarded to it (jxbot.cluster)
+        if self.stopping:  # a stop: the gate is closed again, nothing new is taken (docs/bot.md, "Stopping")
+            await self.refuse_stopping(interaction)
+            return
         if self.starting and cid.verb not in OPEN_VERBS_AT_START:  # the gate: no press on a table not resumed yet
             await self.refuse_starting(interaction)
             return
         ack_later(interaction, update=True)
         try:
             await handler(interaction, cid)
-        except Exception:
+        except Exception as exc:
+            if self.stopping and connection_closed(exc):  # its answer could not go out: the stop's time ran out
+                log.info("button %s at table %s: not answered, the bot is stopping (%s)", cid.verb, cid.table,
+                         type(exc).__name__)
+                return
             # the verb and table only: a tile in the id would be a concealed tile in the log
             log.exception("button %s at table %s seat %s by user %s failed", cid.verb, cid.table, cid.seat,
                           interaction.user.id if interaction.user else None)
@@ -548,8 +685,7 @@ class JxBot(commands.Bot):
         await self.dispatch_button(interaction, cid)
 
     async def _report_failure(self, interaction: discord.Interaction) -> None:
-        with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, t("bot.err.internal", lang_of(interaction)))
+        await self._answer_quietly(interaction, "bot.err.internal")
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """This process runs the guild's tables (always, unless it holds only some of the shards)."""
@@ -610,6 +746,10 @@ class JxBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            await self.stop_gracefully()  # the first close: what runs finishes, the tables are saved
+        except Exception:
+            log.exception("stopping gracefully failed; closing anyway")
+        try:
             if getattr(self, "_lag_task", None) is not None:
                 self._lag_task.cancel()
             await drawing.drawing().aclose()
@@ -634,6 +774,9 @@ class JxBot(commands.Bot):
             await reply(interaction, t("bot.err.cooldown", lang, seconds=int(error.retry_after) + 1))
             return
         cmd = interaction.command.qualified_name if interaction.command else "?"
+        if self.stopping and connection_closed(error):  # its answer could not go out: the stop's time ran out
+            log.info("command /%s: not answered, the bot is stopping (%s)", cmd, type(error).__name__)
+            return
         log.error("command /%s by user %s failed", cmd, interaction.user.id if interaction.user else None,
                   exc_info=error)
         await self._report_failure(interaction)
