@@ -19,14 +19,14 @@ from cogs.channels import channel_refusal
 from cogs.play import PlayCog
 from jxbot import rulesets
 from jxbot.ai.strings import LEVEL_NAMES
-from jxbot.bot import JxBot, ls, missing_permissions
+from jxbot.bot import STOP_EDITS, STOP_TABLES, JxBot, ls, missing_permissions
 from jxbot.custom_ids import CustomId
 from jxbot.i18n import norm_lang, t
 from jxbot.interactions import ALREADY_ACKNOWLEDGED, lang_of, reply
 from jxbot.rules.tiles import wind_name
 from jxbot.safety import display_name as safe_display_name
 from jxbot.safety import fit, ping
-from jxbot.shell import resume
+from jxbot.shell import resume, stop
 from jxbot.shell.binding import pressed_on, refuse
 from jxbot.shell.buttons import lobby_buttons
 from jxbot.shell.lobby import LobbyError, Table, TableConfig, TableManager
@@ -105,6 +105,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         self._background: set[asyncio.Task[None]] = set()  # DM setups running outside the table locks
         self.manager.on_release = self._release_hold
         bot.hold_start("tables")  # the readiness gate stays closed until on_ready has resumed the tables
+        bot.add_stop_hook(self.stop_tables)  # a stop pauses and saves every table (docs/bot.md, "Stopping")
         for verb in ("join", "leave", "addbot", "start"):
             bot.register_button(verb, self.on_lobby_button)
         super().__init__()
@@ -665,6 +666,13 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             finally:  # the readiness gate opens once every table is back (docs/bot.md)
                 self.bot.dispatch("tables_resumed")
                 self.bot.start_done("tables")
+
+    async def stop_tables(self) -> None:
+        """A stop (SIGTERM), once the presses being handled are answered: every running table pauses at its
+        next safe point and is saved (jxbot/shell/stop.py); the DM setups under way finish (bounded)."""
+        await stop.pause_and_save(self, STOP_TABLES)
+        if self._background:
+            await asyncio.wait(list(self._background), timeout=STOP_EDITS)
 
     async def resume_all(self) -> int:
         """Rebuild every running table from the store and tell its channel (jxbot/shell/resume.py). Returns how

@@ -32,7 +32,7 @@ from jxbot.config import Settings
 from jxbot.custom_ids import ButtonHandler, CustomId, MjButton, custom_ids_in, parse_custom_id
 from jxbot.edit_coalescer import EditCoalescer
 from jxbot.i18n import has, t
-from jxbot.interactions import ack_later, cancel_guard, lang_of, reply
+from jxbot.interactions import ack_later, answer_quietly, cancel_guard, connection_closed, lang_of, reply
 from jxbot.readiness import OPEN_VERBS_AT_START, JxTree, ReadinessGate
 
 log = logging.getLogger("jxbot.bot")
@@ -93,6 +93,12 @@ def missing_permissions(perms: discord.Permissions) -> list[str]:
     return [p for p in REQUIRED_CHANNEL_PERMS if not getattr(perms, p)]
 
 
+# the graceful stop (docs/bot.md, "Stopping: the graceful stop"), each step bounded
+STOP_PRESSES = 5.0  # seconds the presses and commands being handled get to finish and answer
+STOP_TABLES = 5.0  # seconds the tables get to pause at their next safe point (then they are cancelled)
+STOP_EDITS = 2.0  # seconds the pending edits (panels, table messages) get to go out
+
+
 class JxBot(commands.Bot):
     # several processes (jxbot.cluster, docs/bot.md "Running N processes"); unset: this process is the only one
     shard_plan: Any = None  # jxbot.cluster.ShardPlan: the shards (and so the guilds' tables) of this process
@@ -118,6 +124,8 @@ class JxBot(commands.Bot):
         self.press_times = PressTimes(settings.lag_log)  # where a press's time goes (JXBOT_LAG_LOG)
         self._buttons: dict[str, ButtonHandler] = {}
         self.gate = ReadinessGate(settings.start_wait)  # jxbot.readiness: closed while start-up resumes the tables (docs/bot.md)
+        self._stopped = False  # the graceful part of close() has run (docs/bot.md, "Stopping")
+        self._stop_hooks: list[Callable[[], Awaitable[None]]] = []
 
     # -- the readiness gate (jxbot.readiness)
     @property
@@ -136,6 +144,52 @@ class JxBot(commands.Bot):
     def start_done(self, what: str) -> None:
         self.gate.done(what)
 
+    # -- the graceful stop
+    @property
+    def stopping(self) -> bool:
+        """True from the start of a stop (SIGTERM): nothing new is taken, what runs finishes."""
+        return self.gate.stopping
+
+    def add_stop_hook(self, hook: Callable[[], Awaitable[None]]) -> None:
+        """``hook()`` runs in a stop once the interactions being handled are done, before the HTTP session
+        closes (the tables cog pauses its runners and saves every table)."""
+        self._stop_hooks.append(hook)
+
+    async def stop_gracefully(self) -> None:
+        """The graceful stop (docs/bot.md, "Stopping: the graceful stop"), before the HTTP session closes:
+        1. the gate closes again: a new command or press is answered "restarting, try again" (or, once the
+           gateway is closed, not taken at all);
+        2. the commands and presses being handled finish and their answers go out (``STOP_PRESSES``);
+        3. the stop hooks run: every table pauses at its next safe point and is saved (``STOP_TABLES``);
+        4. the pending edits go out (``STOP_EDITS``).
+        Each step is bounded; whatever still fails afterwards on the closed session is logged as one INFO
+        line, not as an error."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self.gate.stopping = True
+        self.coalescer.closing = True
+        mine = asyncio.current_task()
+        if self.settings.test_stop_delay:  # tests only: the stop's closed gate held open
+            await asyncio.sleep(self.settings.test_stop_delay)
+        busy = [t for t in self.gate.inflight if t is not mine and not t.done()]
+        if busy:
+            log.info("stopping: %d commands and presses being handled; waiting for their answers", len(busy))
+            _, left = await asyncio.wait(busy, timeout=STOP_PRESSES)
+            if left:
+                log.warning("stopping: %d commands or presses still unanswered after %.0f s", len(left),
+                            STOP_PRESSES)
+        for hook in self._stop_hooks:
+            try:
+                await hook()
+            except Exception:
+                log.exception("stopping: a stop step failed")
+        left_edits = await self.coalescer.drain(STOP_EDITS)
+        if left_edits:
+            log.info("stopping: %d message edits not sent (the restart sends them again)", left_edits)
+        log.info("stopped taking commands and presses (%d told to try again); closing the connection",
+                 self.gate.refused_stopping)
+
     # -- buttons
     def register_button(self, verb: str, handler: ButtonHandler) -> None:
         self._buttons[verb] = handler
@@ -146,8 +200,12 @@ class JxBot(commands.Bot):
         if handler is None:
             await reply(interaction, t("bot.err.stale", lang))
             return
+        self.gate.track()
         if self.press_forwarder is not None and await self.press_forwarder(interaction, cid):
             return  # a DM press for a table another process runs: forwarded to it (jxbot.cluster)
+        if self.stopping:  # a stop: the gate is closed again, nothing new is taken (docs/bot.md, "Stopping")
+            await self.gate.refuse_stopping(interaction)
+            return
         ack_later(interaction, update=True)  # (a press waiting for the gate is deferred by the guard)
         if self.starting and cid.verb not in OPEN_VERBS_AT_START and not await self.gate.wait_open():
             # the gate: no press on a table not resumed yet (it waited JXBOT_START_WAIT s for the resume)
@@ -156,7 +214,11 @@ class JxBot(commands.Bot):
             return
         try:
             await handler(interaction, cid)
-        except Exception:
+        except Exception as exc:
+            if self.stopping and connection_closed(exc):  # its answer could not go out: the stop's time ran out
+                log.info("button %s at table %s: not answered, the bot is stopping (%s)", cid.verb, cid.table,
+                         type(exc).__name__)
+                return
             # the verb and table only: a tile in the id would be a concealed tile in the log
             log.exception("button %s at table %s seat %s by user %s failed", cid.verb, cid.table, cid.seat,
                           interaction.user.id if interaction.user else None)
@@ -181,8 +243,7 @@ class JxBot(commands.Bot):
         await self.dispatch_button(interaction, cid)
 
     async def _report_failure(self, interaction: discord.Interaction) -> None:
-        with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, t("bot.err.internal", lang_of(interaction)))
+        await answer_quietly(interaction, "bot.err.internal")
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """This process runs the guild's tables (always, unless it holds only some of the shards)."""
@@ -243,6 +304,10 @@ class JxBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            await self.stop_gracefully()  # the first close: what runs finishes, the tables are saved
+        except Exception:
+            log.exception("stopping gracefully failed; closing anyway")
+        try:
             if getattr(self, "_lag_task", None) is not None:
                 self._lag_task.cancel()
             await drawing.drawing().aclose()
@@ -267,6 +332,9 @@ class JxBot(commands.Bot):
             await reply(interaction, t("bot.err.cooldown", lang, seconds=int(error.retry_after) + 1))
             return
         cmd = interaction.command.qualified_name if interaction.command else "?"
+        if self.stopping and connection_closed(error):  # its answer could not go out: the stop's time ran out
+            log.info("command /%s: not answered, the bot is stopping (%s)", cmd, type(error).__name__)
+            return
         log.error("command /%s by user %s failed", cmd, interaction.user.id if interaction.user else None,
                   exc_info=error)
         await self._report_failure(interaction)

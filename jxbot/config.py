@@ -136,6 +136,7 @@ class Settings:
     test_seed: int | None = None  # TESTS ONLY: every table's wall from this seed (predictable!)
     start_wait: float = 5.0  # a command or press while the tables are resumed waits this long for them, then is refused
     test_resume_delay: float = 0.0  # TESTS ONLY: seconds the start-up waits before resuming tables (a long window)
+    test_stop_delay: float = 0.0  # TESTS ONLY: seconds a stop holds its closed gate before it drains (a long stop)
     draw_processes: int | None = None  # pictures drawn in this many processes (0: threads; None: auto)
     lag_log: float = 0.0  # log the event loop's lag every this many seconds (0: off); for load tests
     unsafe_discord_debug: bool = False  # UNSAFE: discord.py's DEBUG logs carry tokens and message payloads
@@ -169,6 +170,7 @@ class Settings:
         "test_seed": "JXBOT_TEST_SEED",
         "test_resume_delay": "JXBOT_TEST_RESUME_DELAY",
         "start_wait": "JXBOT_START_WAIT",
+        "test_stop_delay": "JXBOT_TEST_STOP_DELAY",
         "lag_log": "JXBOT_LAG_LOG",
         "draw_processes": "JXBOT_DRAW_PROCESSES",
         "unsafe_discord_debug": "JXBOT_UNSAFE_DISCORD_DEBUG",
@@ -216,7 +218,7 @@ class Settings:
                   "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0),
                   "edit_budget": (0.0, 10000.0),
                   "lag_log": (0.0, 3600.0), "test_resume_delay": (0.0, 60.0),
-                  "start_wait": (0.0, 60.0)}
+                  "start_wait": (0.0, 60.0), "test_stop_delay": (0.0, 10.0)}
         for name, (flo, fhi) in floats.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _float(cls.ENV[name], v, lo=flo, hi=fhi)

@@ -12,6 +12,8 @@ from typing import Any
 
 import discord
 
+from jxbot.interactions import connection_closed
+
 log = logging.getLogger("jxbot.bot")
 
 
@@ -49,9 +51,31 @@ class EditCoalescer:
         self._urgent: set[Any] = set()
         self._spare: set[Any] = set()  # keys whose edits wait for the budget
         self._hurry: dict[Any, asyncio.Event] = {}
+        self.closing = False  # the bot is stopping: an edit its closed HTTP session cannot send is not an error
+        self.closed = False  # the bot stopped: nothing new is sent
+
+    async def drain(self, timeout: float) -> int:
+        """A stop: let the pending edits go out (their waits between edits skipped), at most ``timeout``
+        seconds; then nothing more is sent. Returns how many keys still had an edit pending."""
+        self.closing = True
+        for key in list(self._pending):
+            self._urgent.add(key)
+            ev = self._hurry.get(key)
+            if ev is not None:
+                ev.set()
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+        left = sum(1 for k in self._pending if self._tasks.get(k) is not None and not self._tasks[k].done())
+        self.closed = True
+        for task in list(self._tasks.values()):
+            task.cancel()
+        return left
 
     def submit(self, key: Any, fn: Callable[[], Awaitable[Any]], *, urgent: bool = False,
                spare: bool = False) -> None:
+        if self.closed:  # stopped: the restart sends every panel and table message again
+            return
         self._pending[key] = fn
         if spare:
             self._spare.add(key)
@@ -144,7 +168,11 @@ class EditCoalescer:
                     self._hold[key] = self._clock() + retry
                     continue
                 log.warning("editing message %s failed: %s", key, exc)
-            except Exception:
+            except Exception as exc:
+                if self.closing and connection_closed(exc):  # a stop: the restart sends it again
+                    log.info("editing message %s: not sent, the bot is stopping (%s)", key, type(exc).__name__)
+                    self._pending.pop(key, None)
+                    break
                 log.exception("editing message %s failed", key)
             self._last[key] = self._clock()
             self.edits[key] = self.edits.get(key, 0) + 1

@@ -10,6 +10,7 @@ import asyncio
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 
 from jxbot.i18n import norm_lang
@@ -95,3 +96,32 @@ def cancel_guard(interaction: discord.Interaction) -> None:
     task = interaction.extras.pop("ack_guard", None)
     if task is not None:
         task.cancel()
+
+
+def connection_closed(exc: BaseException) -> bool:
+    """``exc`` (or what caused it) says the HTTP call could not be made because the bot's HTTP session is
+    closed or its connection went: aiohttp's ``RuntimeError('Session is closed')``, a connection error."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, RuntimeError) and "Session is closed" in str(e):
+            return True
+        if isinstance(e, (aiohttp.ClientConnectionError, ConnectionError)):
+            return True
+        e = getattr(e, "original", None) or e.__cause__ or e.__context__
+    return False
+
+
+async def answer_quietly(interaction: discord.Interaction, key: str) -> None:
+    """Tell the presser ``key`` (a catalog text); a closed HTTP session (the bot stopping) is one INFO line."""
+    from jxbot.i18n import t
+
+    try:
+        await reply(interaction, t(key, lang_of(interaction)))
+    except discord.HTTPException:
+        pass
+    except Exception as exc:
+        if not connection_closed(exc):
+            raise
+        log.info("interaction %s not answered: the bot is stopping (%s)", interaction.id, type(exc).__name__)

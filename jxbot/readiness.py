@@ -7,7 +7,6 @@ the acknowledgement guard.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any
 
@@ -15,7 +14,7 @@ import discord
 from discord import app_commands
 
 from jxbot.i18n import register, t
-from jxbot.interactions import ack_later, lang_of, reply
+from jxbot.interactions import ack_later, answer_quietly
 
 log = logging.getLogger("jxbot.bot")
 
@@ -23,6 +22,10 @@ register({
     "bot.err.starting": {
         "zh": "机器人正在启动，牌桌还在恢复中，请几秒钟后再试。",
         "en": "The bot is starting up and its tables are being resumed: try again in a few seconds.",
+    },
+    "bot.err.stopping": {
+        "zh": "机器人正在重启，请几秒钟后再试。",
+        "en": "The bot is restarting: try again in a few seconds.",
     },
 })
 
@@ -50,6 +53,11 @@ class JxTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         gate = getattr(interaction.client, "gate", None)  # JxBot's (jxbot.bot)
+        if isinstance(gate, ReadinessGate):
+            gate.track()
+            if gate.stopping:  # a stop: every command, the read-only ones too (it would be cut short)
+                await gate.refuse_stopping(interaction)
+                return False
         ack_later(interaction)  # (a command waiting for the gate is deferred by the guard: "thinking…")
         if isinstance(gate, ReadinessGate) and gate.closed and not open_at_start(interaction.command) \
                 and not await gate.wait_open():
@@ -70,6 +78,11 @@ class ReadinessGate:
         self._open.set()
         self.wait = wait  # seconds a command or press waits for the gate to open before it is refused
         self.refused = 0  # interactions told "starting up" (observability and tests)
+        # the graceful stop (docs/bot.md, "Stopping"): the gate closed again, the interactions being handled
+        # (their tasks) waited for by JxBot.stop_gracefully
+        self.stopping = False
+        self.inflight: set[asyncio.Task[Any]] = set()
+        self.refused_stopping = 0  # interactions told "restarting" during a stop
         self.waited = 0  # interactions that waited for the gate and then ran
 
     @property
@@ -109,5 +122,15 @@ class ReadinessGate:
 
     async def refuse(self, interaction: discord.Interaction) -> None:
         self.refused += 1
-        with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, t("bot.err.starting", lang_of(interaction)))
+        await answer_quietly(interaction, "bot.err.starting")
+
+    def track(self) -> None:
+        """The interaction being handled by the current task: a stop waits for it (bounded)."""
+        task = asyncio.current_task()
+        if task is not None and task not in self.inflight:
+            self.inflight.add(task)
+            task.add_done_callback(self.inflight.discard)
+
+    async def refuse_stopping(self, interaction: discord.Interaction) -> None:
+        self.refused_stopping += 1
+        await answer_quietly(interaction, "bot.err.stopping")

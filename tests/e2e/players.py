@@ -556,7 +556,9 @@ class AutoPlayer:
     def panel(self) -> Panel | None:
         """The newest panel with live buttons the player can see (DM, or an ephemeral one)."""
         best: tuple[float, Message] | None = None
-        cands = list(itertools.islice(self.player._dm_newest_first(), 3))
+        # the three newest DMs with components: a short reply below the panel (an ephemeral "try again" to a
+        # press, which a DM shows as a message) does not hide it, as it does not from a person
+        cands = list(itertools.islice((m for m in self.player._dm_newest_first() if m.components), 3))
         ch = self.player.channel  # an ephemeral panel (DMs closed) sits in the table's channel
         if ch is not None:
             me = self.player.user.id
