@@ -62,7 +62,7 @@ async def test_during_a_stop_a_press_or_a_command_is_told_to_try_again(harness):
     h, fake = harness, harness.fake
     await h.command(ALICE, "mahjong create", stake=1)
     lobby = next(m for m in h.fake.channel() if m.buttons)
-    h.bot._stopping = True  # the gate is closed again (stop_gracefully's first step)
+    h.bot.gate.stopping = True  # the gate is closed again (stop_gracefully's first step)
     await h.click(BOB, lobby, "加入")
     assert fake.last_ephemeral(BOB) == RESTARTING
     assert h.table().seat_of(BOB) is None, "nothing was taken"
@@ -78,7 +78,7 @@ async def test_an_answer_cut_by_the_closed_session_during_a_stop_is_one_info_lin
 
     async def cut(interaction, cid):  # a handler whose answer runs into aiohttp's closed session
         if stop_begins:
-            h.bot._stopping = True  # the stop began while the press was handled, and its time ran out
+            h.bot.gate.stopping = True  # the stop began while the press was handled, and its time ran out
         raise RuntimeError("Session is closed")
     h.bot.register_button("cut", cut)
     msg = Msg(1, CHANNEL, "x", [{"type": 1, "components": [
