@@ -11,13 +11,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.channels import channels_text, parse_channels
 from cogs.economy import store_error_text
 from jxbot.ai.strings import LEVEL_NAMES
 from jxbot.bot import JxBot, ls
 from jxbot.i18n import t
 from jxbot.interactions import lang_of, reply
 from jxbot.safety import cap, display_name
+from jxbot.shell.channels import channels_text, parse_channels
 
 SETTING_FIELDS = ("stake_min", "stake_max", "fee", "claim_window", "turn_limit", "starting_grant", "daily_amount",
                   "computer_level")

@@ -15,7 +15,6 @@ from discord import app_commands
 from discord.ext import commands
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
-from cogs.channels import channel_refusal
 from cogs.play import PlayCog
 from jxbot import rulesets
 from jxbot.ai.strings import LEVEL_NAMES
@@ -29,6 +28,7 @@ from jxbot.safety import fit, ping
 from jxbot.shell import resume, stop
 from jxbot.shell.binding import pressed_on, refuse
 from jxbot.shell.buttons import lobby_buttons
+from jxbot.shell.channels import channel_refusal
 from jxbot.shell.lobby import LobbyError, Table, TableConfig, TableManager
 from jxbot.shell.pictures import rules_png
 from jxbot.shell.session import Session, StoreSink
