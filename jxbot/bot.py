@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -99,6 +100,14 @@ STOP_TABLES = 5.0  # seconds the tables get to pause at their next safe point (t
 STOP_EDITS = 2.0  # seconds the pending edits (panels, table messages) get to go out
 
 
+def quiet_voice_warnings() -> None:
+    """discord.py warns at every start that PyNaCl and davey (voice) are not installed: jxbot uses no voice,
+    so those two lines are only noise in the journal. Each is a class flag of ``VoiceClient``, read once."""
+    for flag in ("warn_nacl", "warn_dave"):
+        if hasattr(discord.VoiceClient, flag):
+            setattr(discord.VoiceClient, flag, False)
+
+
 class JxBot(commands.Bot):
     # several processes (jxbot.cluster, docs/bot.md "Running N processes"); unset: this process is the only one
     shard_plan: Any = None  # jxbot.cluster.ShardPlan: the shards (and so the guilds' tables) of this process
@@ -107,6 +116,7 @@ class JxBot(commands.Bot):
 
     def __init__(self, settings: Settings, *, store: Any = None, sync: bool = True,
                  extensions: tuple[str, ...] = EXTENSIONS, **client_options: Any) -> None:
+        quiet_voice_warnings()
         intents = discord.Intents.none()
         intents.guilds = True  # channels, roles and permissions; nothing privileged
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
@@ -360,6 +370,50 @@ def configure_endpoints(api_base: str | None) -> None:
     discord_endpoints.configure(api_base)
 
 
+# gateway close codes the admin must fix (https://discord.com/developers/docs/topics/opcodes-and-status-codes)
+GATEWAY_REFUSALS = {4004: "Discord rejected the token (DISCORD_TOKEN): reset it in the Developer Portal",
+                     4010: "Discord refused the shard settings (JXBOT_SHARD_IDS / JXBOT_SHARD_COUNT)",
+                     4011: "Discord requires more shards for this bot (JXBOT_SHARD_COUNT)",
+                     4012: "Discord refused the gateway version: upgrade jxbot",
+                     4013: "Discord refused the intents: upgrade jxbot",
+                     4014: "the bot asked for a privileged intent not enabled in the Developer Portal"}
+
+
+def start_failure(exc: BaseException) -> tuple[int, str]:
+    """What a failed start means to the admin: ``(exit code, one line)``. 2: a refusal a restart will not fix
+    (a rejected or malformed token, a refused setting) — systemd's ``RestartPreventExitStatus=2`` keeps it
+    down; 1: something that may pass (the network, DNS, a Discord outage) — systemd restarts it after
+    ``RestartSec``. The line never holds the token: only the exception's type, status or OS error text."""
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return 2, GATEWAY_REFUSALS[4014]
+    if isinstance(exc, discord.LoginFailure):
+        return 2, GATEWAY_REFUSALS[4004] + " (a token has three parts separated by dots)"
+    if isinstance(exc, discord.ConnectionClosed):
+        if exc.code in GATEWAY_REFUSALS:
+            return 2, GATEWAY_REFUSALS[exc.code]
+        return 1, f"the Discord gateway closed the connection (code {exc.code}); a restart will retry"
+    if isinstance(exc, discord.HTTPException):
+        if exc.status >= 500 or exc.status == 429:
+            return 1, f"Discord is not answering (HTTP {exc.status}, an outage?); a restart will retry"
+        if exc.status in (401, 403):
+            return 2, GATEWAY_REFUSALS[4004]
+        return 1, f"Discord answered HTTP {exc.status} at start; a restart will retry"
+    if isinstance(exc, aiohttp.ClientConnectorError):
+        return 1, (f"cannot reach Discord at {exc.host}:{exc.port} ({_os_reason(exc)}): the network or DNS; "
+                   "a restart will retry")
+    if isinstance(exc, aiohttp.ClientError | OSError | TimeoutError):
+        return 1, f"cannot reach Discord ({type(exc).__name__}: {_os_reason(exc)}); a restart will retry"
+    return 1, type(exc).__name__
+
+
+def _os_reason(exc: BaseException) -> str:
+    """The OS's words for a network failure ("Name or service not known"), never a URL or a header."""
+    os_error = getattr(exc, "os_error", None) or (exc if isinstance(exc, OSError) else None)
+    if os_error is not None and getattr(os_error, "strerror", None):
+        return str(os_error.strerror)
+    return type(exc).__name__
+
+
 def run_bot(settings: Settings, make_bot: Callable[..., JxBot], *, sync: bool = True) -> int:
     """Open the store, then log in and run until stopped. A store that cannot be opened (a schema or
     scope this program refuses, an unreadable file) ends the start-up before the login: one line, exit 2.
@@ -404,12 +458,11 @@ async def _serve(settings: Settings, sync: bool, make_bot: Callable[..., JxBot])
     try:
         async with bot:
             await bot.start(settings.discord_token or "")
-    except discord.LoginFailure:
-        log.error("Discord rejected the token (DISCORD_TOKEN). Reset it in the Developer Portal.")
-        return 1
-    except discord.PrivilegedIntentsRequired:
-        log.error("the bot asked for an intent not enabled in the Developer Portal")
-        return 1
+    except (discord.LoginFailure, discord.PrivilegedIntentsRequired, discord.ConnectionClosed,
+            discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+        code, why = start_failure(exc)
+        log.error("%s (exit %d)", why, code)  # one line, no traceback (docs/bot.md, "Exit codes")
+        return code
     finally:
         await _stop_tables()  # before the store closes: no runner writes to a closed store
         if store is not None:

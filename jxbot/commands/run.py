@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+
+# what a bot token is made of (three base64url parts joined by dots): anything else was pasted wrong
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)+")
+MALFORMED_TOKEN = ("jxbot: DISCORD_TOKEN is malformed (a bot token is parts joined by dots, letters, digits, "
+                   "- and _ only; no quotes, spaces or 'Bot ' prefix): copy it again from the Developer Portal")
 
 HOW_TO_GET_A_TOKEN = """\
 jxbot: no Discord bot token (DISCORD_TOKEN is not set).
 
-To get one, follow the README section "Running the bot on Discord" (also in docs/bot.md):
+To get one, follow "Running the bot on Discord" in docs/bot.md:
   1. https://discord.com/developers/applications → New Application → Bot → Reset Token.
-  2. Put it in a .env file beside you:  DISCORD_TOKEN=...   (see .env.example for every setting)
-  3. Invite the bot with the link printed in docs/bot.md, then run `jxbot run` again.
+  2. `jxbot init` writes a commented .env here; put the token in it:  DISCORD_TOKEN=...
+  3. Invite the bot with the link in docs/bot.md ("3. Invite the bot"), then run `jxbot run` again.
 
 No token at hand? Play a full match in the terminal against three computer players:
   jxbot play
@@ -19,7 +25,12 @@ No token at hand? Play a full match in the terminal against three computer playe
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)")
+    p = sub.add_parser(
+        "run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)",
+        description="Run the Discord bot until stopped (SIGTERM: a graceful stop, exit 0). Settings come from "
+        "--env-file and the environment (`jxbot init` writes a commented .env). Exit 2: a refusal the admin must "
+        "fix (no or a rejected token, a bad setting, the database); exit 1: something that may pass (the "
+        "network, a Discord outage). See docs/bot.md, \"Running it as a service\".")
     p.add_argument("--env-file", default=".env", help="settings file read before the environment (default .env)")
     p.add_argument("--no-sync", action="store_true", help="do not sync slash commands at start")
     p.add_argument("--shards", metavar="IDS", help="connect only these Discord shards, e.g. 0-3 or 0,2 "
@@ -44,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not settings.has_token:
         print(HOW_TO_GET_A_TOKEN, file=sys.stderr)
+        return 2
+    if not TOKEN_SHAPE.fullmatch(settings.discord_token or ""):  # before the login: Discord would only say 401
+        print(MALFORMED_TOKEN, file=sys.stderr)
         return 2
     from jxbot.store.startup import StartupError, prepare
 

@@ -1,5 +1,10 @@
 """Run as a service: `systemctl stop` / `restart` send SIGTERM. The bot logs out and closes its database
-cleanly (exit 0, no traceback, the lock released), and the next start resumes the running table."""
+cleanly (exit 0, no traceback, the lock released), and the next start resumes the running table.
+
+A start that fails exits as the systemd unit expects (docs/bot.md, "Running it as a service"): 2 for what the
+admin must fix (a rejected or malformed token, a bad setting, the database: ``RestartPreventExitStatus=2``
+keeps it down), 1 for what may pass (the network, DNS, a Discord outage: restarted after ``RestartSec``);
+one line each, no traceback, the token never shown."""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.conftest import BotProcess
 from tests.e2e.scenario import open_hand_ids, open_table, start_world
 
 pytestmark = pytest.mark.e2e
@@ -52,3 +58,69 @@ def children(pid: int) -> list[int]:
         except (OSError, ValueError):
             continue
     return out
+
+
+RUN = ["-m", "jxbot.cli", "run", "--no-sync"]
+WRONG_TOKEN = "MTIzNDU2Nzg5.wrong-token.never-shown-anywhere"
+
+
+async def ended(bot: BotProcess, timeout: float = 30) -> tuple[int, str]:
+    """The exit code and the output of a bot process that must stop on its own."""
+    assert bot.proc is not None
+    code = await asyncio.wait_for(bot.proc.wait(), timeout)
+    return code, bot.log()
+
+
+def one_refusal(log: str, secret: str) -> str:
+    """The one line saying why the start failed: no traceback, nothing of the token, no voice warnings."""
+    assert "Traceback" not in log, log
+    assert secret not in log and secret.split(".")[-1] not in log, log
+    assert "PyNaCl" not in log and "davey" not in log, log  # the voice warnings are silenced
+    lines = [line for line in log.splitlines() if " ERROR " in line or line.startswith("jxbot:")]
+    assert len(lines) == 1, log
+    return lines[0]
+
+
+async def test_a_rejected_token_exits_2_in_one_line(double, start_bot):
+    bot = await start_bot(RUN, env={"DISCORD_TOKEN": WRONG_TOKEN})
+    code, log = await ended(bot)
+    assert code == 2, log
+    assert "rejected the token" in one_refusal(log, WRONG_TOKEN)
+    assert double.request_count("GET /users/@me", status=401) >= 1  # it asked Discord, which said 401
+
+
+async def test_a_malformed_token_exits_2_before_asking_discord(double, start_bot):
+    token = "Bot " + WRONG_TOKEN  # pasted with the header's prefix
+    bot = await start_bot(RUN, env={"DISCORD_TOKEN": token})
+    code, log = await ended(bot)
+    assert code == 2, log
+    assert "malformed" in one_refusal(log, WRONG_TOKEN)
+    assert double.requests == []
+
+
+async def test_a_bad_setting_exits_2(double, start_bot):
+    bot = await start_bot(RUN, env={"JXBOT_FEE": "lots"})
+    code, log = await ended(bot)
+    assert code == 2, log
+    assert "JXBOT_FEE" in one_refusal(log, double.token)
+    assert double.requests == []
+
+
+async def test_an_unreachable_discord_exits_1_in_one_line(double, start_bot):
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    bot = await start_bot(RUN, env={"DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10"})
+    code, log = await ended(bot)
+    assert code == 1, log
+    assert "cannot reach Discord" in one_refusal(log, double.token)
+
+
+async def test_a_dns_failure_exits_1_in_one_line(double, start_bot):
+    bot = await start_bot(RUN, env={"DISCORD_API_BASE": "http://discord.invalid/api/v10"})
+    code, log = await ended(bot)
+    assert code == 1, log
+    line = one_refusal(log, double.token)
+    assert "cannot reach Discord" in line and "discord.invalid" in line

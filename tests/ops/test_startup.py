@@ -195,8 +195,8 @@ def test_a_lock_left_by_a_killed_process_does_not_block_a_restart(tmp_path, disc
     holder.wait()
     assert Path(f"{db}.lock").read_text().split()[0] == str(holder.pid)
     proc = run_bot(db, discord_api[0])
-    # past every start-up check: it logged in (our fake Discord says the token is wrong → exit 1)
-    assert proc.returncode == 1, proc.stderr
+    # past every start-up check: it logged in (our fake Discord says the token is wrong → exit 2)
+    assert proc.returncode == 2, proc.stderr
     assert any("/users/@me" in r for r in discord_api[1]), discord_api[1]
     assert "rejected the token" in proc.stderr and "fake.token" not in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -231,3 +231,32 @@ async def test_a_database_of_the_other_silver_scope_is_refused_before_login(tmp_
     assert len(refusals) == 1 and str(db) in refusals[0] and "scope" in refusals[0] and "global" in refusals[0]
     assert proc.stderr.strip().endswith(refusals[0])
     assert discord_api[1] == [] and "fake.token" not in proc.stderr
+
+
+def test_what_a_failed_login_means_to_systemd():
+    """Exit 2 keeps the unit down (RestartPreventExitStatus=2): the admin must fix it; exit 1 is restarted."""
+    from types import SimpleNamespace
+
+    import discord
+
+    from jxbot.bot import start_failure
+
+    def http(status: int) -> discord.HTTPException:
+        return discord.DiscordServerError(SimpleNamespace(status=status, reason="x"), "") if status >= 500 \
+            else discord.HTTPException(SimpleNamespace(status=status, reason="x"), "")
+
+    def closed(code: int) -> discord.ConnectionClosed:
+        return discord.ConnectionClosed(SimpleNamespace(close_code=code), shard_id=None)
+
+    assert start_failure(discord.LoginFailure("Improper token has been passed."))[0] == 2
+    assert start_failure(discord.PrivilegedIntentsRequired(None))[0] == 2
+    assert start_failure(closed(4004)) == (2, start_failure(closed(4004))[1])
+    assert "token" in start_failure(closed(4004))[1]
+    assert start_failure(closed(4014))[0] == 2
+    assert start_failure(closed(1006))[0] == 1  # the gateway dropped: may pass
+    outage = start_failure(http(503))
+    assert outage[0] == 1 and "503" in outage[1]
+    assert start_failure(http(429))[0] == 1
+    assert start_failure(TimeoutError())[0] == 1
+    assert start_failure(OSError(101, "Network is unreachable")) == \
+        (1, "cannot reach Discord (OSError: Network is unreachable); a restart will retry")
