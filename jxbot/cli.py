@@ -1,6 +1,6 @@
-"""``jxbot`` command line: ``run | play | simulate | duel | score | render | store``.
+"""``jxbot`` command line: ``run | init | systemd-unit | play | simulate | duel | score | render | store``.
 
-Each subcommand lives in ``jxbot/commands/<name>.py`` with ``add_parser(subparsers)`` and
+Each subcommand lives in ``jxbot/commands/<name>.py`` (a ``-`` in the command's name is ``_`` in the module's) with ``add_parser(subparsers)`` and
 ``run(args) -> int``; heavy imports happen inside ``run`` so start-up stays fast.
 """
 
@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
-COMMANDS = ("run", "play", "simulate", "duel", "score", "render", "store")
+COMMANDS = ("run", "init", "systemd-unit", "play", "simulate", "duel", "score", "render", "store")
 
 REPLAY_COMMANDS = ("replay", "export", "verify")  # replays and the fair deal (docs/replay.md)
 
@@ -27,15 +28,19 @@ def version() -> str:
         return __version__
 
 
+def module_of(command: str) -> str:
+    return f"jxbot.commands.{command.replace('-', '_')}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="jxbot", description="Jiaxing Mahjong (嘉兴麻将) for Discord and the terminal")
     parser.add_argument("--version", action="version", version=f"jxbot {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS + REPLAY_COMMANDS:
         try:
-            mod = importlib.import_module(f"jxbot.commands.{name}")
+            mod = importlib.import_module(module_of(name))
         except ModuleNotFoundError as exc:  # a command not built yet
-            if exc.name != f"jxbot.commands.{name}":
+            if exc.name != module_of(name):
                 raise
             continue
         mod.add_parser(sub)
@@ -48,8 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
-    mod = importlib.import_module(f"jxbot.commands.{args.command}")
-    return int(mod.run(args) or 0)
+    mod = importlib.import_module(module_of(args.command))
+    try:
+        return int(mod.run(args) or 0)
+    except BrokenPipeError:  # `jxbot render … | head`: the reader has all it wanted; stop quietly
+        # point stdout at /dev/null, or the interpreter's last flush at exit raises it again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -14,7 +14,11 @@ from jxbot.commands.store import default_db
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("replay", help="step through a finished hand (from the database or an exported file)")
+    p = sub.add_parser(
+        "replay", help="step through a finished hand (from the database or an exported file)",
+        description="Step through a finished hand, event by event, from the database (--db, JXBOT_DB) or from a "
+        "file written by `jxbot export`. Only finished hands: a running hand's concealed tiles and wall stay "
+        "hidden. --seat shows one seat's tiles at every step; --png writes a picture per step. See docs/replay.md.")
     add_source(p)
     p.add_argument("--seat", type=int, choices=range(4), default=None,
                    help="show this seat's concealed tiles and draws at every step (0-3)")
