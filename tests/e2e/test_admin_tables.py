@@ -5,8 +5,6 @@ and a member without Manage Server is refused."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from tests.e2e.double import state as st
@@ -61,7 +59,7 @@ async def test_admin_lists_and_closes_a_lobby(double, start_bot, tmp_path):
     await double.wait_for(lambda: "已关闭" in w.lobby.content and not any(
         b.get("label") == "加入" and not b.get("disabled") for b in w.lobby.buttons()), 10, "the lobby closed")
     assert "没有牌桌" in await said(await admin.slash("管理 牌桌"))
-    assert "table %s (lobby) closed by admin %s" % (w.table_id, admin.id) in w.bot.tail(400)
+    assert f"table {w.table_id} (lobby) closed by admin {admin.id}" in w.bot.tail(400)
     # the seats are free: Bob opens a new table in the same channel
     again = await bob.slash("麻将 开桌", 底分=5)
     await again.settled()
@@ -88,7 +86,7 @@ async def test_admin_stops_a_running_table_the_hand_void(double, start_bot, tmp_
     assert await balances(w.db, w.guild.id, [alice.id]) == before, "no silver moved"
     code, out = await store_check(w.db)
     assert code == 0, out
-    assert "stopped by admin %s" % admin.id in w.bot.tail(400)
+    assert f"stopped by admin {admin.id}" in w.bot.tail(400)
     # leaving is no escape (she sits nowhere) and a new table opens in the channel
     left = await alice.slash("麻将 离开")
     await left.settled()
@@ -107,8 +105,7 @@ async def test_an_idle_lobby_closes_by_itself(double, start_bot, tmp_path):
     await open_table(w, computers=0, start=False)
     await double.wait_for(lambda: channel_says(w, "没有人动，自动关闭"), 20, "the idle close")
     await double.wait_for(lambda: "已关闭" in w.lobby.content, 10, "the lobby closed")
-    assert "table %s (lobby) closed: idle" % w.table_id in w.bot.tail(400)
+    assert f"table {w.table_id} (lobby) closed: idle" in w.bot.tail(400)
     again = await alice.slash("麻将 开桌", 底分=5)
     await again.settled()
     assert "牌桌已开好" in " ".join(again.texts()), again.texts()
-    await asyncio.sleep(0)
