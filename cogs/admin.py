@@ -7,6 +7,9 @@ With ``SILVER_SCOPE=global`` one wallet serves every server, so the commands tha
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -16,11 +19,12 @@ from jxbot.ai.strings import LEVEL_NAMES
 from jxbot.bot import JxBot, ls
 from jxbot.i18n import t
 from jxbot.interactions import lang_of, reply
-from jxbot.safety import cap, display_name
+from jxbot.safety import cap, display_name, fit
+from jxbot.shell import admin_tables
 from jxbot.shell.channels import channels_text, parse_channels
 
 SETTING_FIELDS = ("stake_min", "stake_max", "fee", "claim_window", "turn_limit", "starting_grant", "daily_amount",
-                  "computer_level")
+                  "computer_level", "idle_lobby_minutes")
 MONEY_SETTINGS = ("starting_grant", "daily_amount")  # in global scope: the bot owner's
 
 
@@ -30,7 +34,23 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                group_description=ls("bot.cmd.admin.desc")):
     def __init__(self, bot: JxBot) -> None:
         self.bot = bot
+        self._idle: asyncio.Task[None] | None = None
         super().__init__()
+
+    @property
+    def host(self) -> Any:
+        """The tables cog (its manager and close_table): jxbot/shell/admin_tables.py acts through it."""
+        return self.bot.get_cog("TablesCog")
+
+    @commands.Cog.listener()
+    async def on_tables_resumed(self) -> None:
+        """The idle-lobby timeout runs from the end of the start-up resume (the readiness gate open)."""
+        if self._idle is None and self.host is not None:
+            self._idle = asyncio.create_task(admin_tables.idle_loop(self.host), name="idle-lobbies")
+
+    async def cog_unload(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         perms = interaction.permissions
@@ -61,12 +81,12 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                          fee=ls("bot.opt.fee.name"), claim_window=ls("bot.opt.claim_window.name"),
                          turn_seconds=ls("bot.opt.turn_seconds.name"), starting_grant=ls("bot.opt.starting_grant.name"),
                          daily_amount=ls("bot.opt.daily_amount.name"), computer_level=ls("bot.opt.computer_level.name"),
-                         channels=ls("bot.opt.channels.name"))
+                         channels=ls("bot.opt.channels.name"), idle_minutes=ls("bot.opt.idle_minutes.name"))
     @app_commands.describe(min_stake=ls("bot.opt.min_stake.desc"), max_stake=ls("bot.opt.max_stake.desc"),
                            fee=ls("bot.opt.fee.desc"), claim_window=ls("bot.opt.claim_window.desc"),
                            turn_seconds=ls("bot.opt.turn_seconds.desc"), starting_grant=ls("bot.opt.starting_grant.desc"),
                            daily_amount=ls("bot.opt.daily_amount.desc"), computer_level=ls("bot.opt.computer_level.desc"),
-                           channels=ls("bot.opt.channels.desc"))
+                           channels=ls("bot.opt.channels.desc"), idle_minutes=ls("bot.opt.idle_minutes.desc"))
     @app_commands.choices(computer_level=[app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES])
     async def settings(self, interaction: discord.Interaction,
                        min_stake: app_commands.Range[int, 1, 10**9] | None = None,
@@ -77,7 +97,8 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                        starting_grant: app_commands.Range[int, 0, 10**12] | None = None,
                        daily_amount: app_commands.Range[int, 0, 10**12] | None = None,
                        computer_level: str | None = None,
-                       channels: app_commands.Range[str, 1, 1000] | None = None) -> None:
+                       channels: app_commands.Range[str, 1, 1000] | None = None,
+                       idle_minutes: app_commands.Range[float, 0.0, 10080.0] | None = None) -> None:
         lang = lang_of(interaction)
         store = self.bot.store
         gid = interaction.guild_id or 0
@@ -88,7 +109,8 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
         changes = {k: v for k, v in {"stake_min": min_stake, "stake_max": max_stake, "fee": fee,
                                      "claim_window": claim_window, "turn_limit": turn_seconds,
                                      "starting_grant": starting_grant, "daily_amount": daily_amount,
-                                     "computer_level": computer_level, "allowed_channels": allowed}.items()
+                                     "computer_level": computer_level, "allowed_channels": allowed,
+                                     "idle_lobby_minutes": idle_minutes}.items()
                    if v is not None}
         if any(k in changes for k in MONEY_SETTINGS) and await self.money_refused(interaction):
             return
@@ -106,6 +128,33 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
         lines += f"\n• allowed_channels = {channels_text(tuple(getattr(gs, 'allowed_channels', ()) or ()), lang)}"
         head = t("bot.admin.updated", lang) + "\n" if changes else ""
         await reply(interaction, head + t("bot.admin.settings", lang, lines=lines))
+
+    @app_commands.command(name=ls("bot.cmd.admin_tables.name"), description=ls("bot.cmd.admin_tables.desc"))
+    async def tables(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction)
+        host = self.host
+        text = admin_tables.tables_text(host, interaction.guild_id or 0, lang) if host is not None \
+            else t("bot.admin.tables.none", lang)
+        await reply(interaction, fit(text), allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name=ls("bot.cmd.admin_close.name"), description=ls("bot.cmd.admin_close.desc"))
+    @app_commands.rename(table=ls("bot.opt.table.name"))
+    @app_commands.describe(table=ls("bot.opt.table.desc"))
+    async def close(self, interaction: discord.Interaction, table: app_commands.Range[str, 1, 40]) -> None:
+        lang = lang_of(interaction)
+        host = self.host
+        if host is None:
+            await reply(interaction, t("bot.admin.close.unknown", lang, table=cap(table, 20)))
+            return
+        # (a running table's runner is waited for, up to 5 s: the acknowledgement guard defers at 2 s)
+        text = await admin_tables.close_by_admin(host, interaction.guild_id or 0, table, interaction.user.id, lang)
+        await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
+
+    @close.autocomplete("table")
+    async def close_table_ids(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        host = self.host
+        ids = admin_tables.table_ids(host, interaction.guild_id or 0) if host is not None else []
+        return [app_commands.Choice(name=i, value=i) for i in ids if i.startswith(current.strip().lower())][:25]
 
     @app_commands.command(name=ls("bot.cmd.grant.name"), description=ls("bot.cmd.grant.desc"))
     @app_commands.rename(user=ls("bot.opt.user.name"), amount=ls("bot.opt.amount.name"), reason=ls("bot.opt.reason.name"))

@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -37,7 +38,6 @@ from jxbot.shell.texts import lobby_text, score_hand, status_text
 log = logging.getLogger("jxbot.cogs.tables")
 
 
-
 def guild_lang(interaction: discord.Interaction, default: str) -> str:
     loc = interaction.guild_locale
     return norm_lang(str(loc)) if loc else default
@@ -53,6 +53,7 @@ def serialized(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[No
             if self.manager.get(table.id) is not table or table.state == "ended":
                 await reply(interaction, t("bot.err.closed", lang_of(interaction)))  # closed while waiting
                 return
+            table.touched = time.monotonic()  # the idle-lobby timeout counts from here (jxbot/shell/admin_tables.py)
             await fn(self, interaction, table, *a, **kw)
 
     return run

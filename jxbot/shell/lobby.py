@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
@@ -93,6 +94,10 @@ class Table:
     panel_messages: dict[int, set[int]] = field(default_factory=dict)
     # not saved: this table's table messages this process posted (their Show my hand button is taken)
     table_messages: set[int] = field(default_factory=set)
+    # not saved (time.monotonic()): when this process opened or resumed the table, and when a lobby command
+    # or button last acted on it (the idle-lobby timeout, jxbot/shell/admin_tables.py)
+    opened: float = field(default_factory=time.monotonic)
+    touched: float = field(default_factory=time.monotonic)
 
     # ---- seats
     def seat_of(self, user_id: int) -> int | None:

@@ -51,6 +51,7 @@ class GuildSettings:
     min_balance_multiplier: int = 10  # to sit: balance >= stake × this + fee
     allowed_channels: tuple[int, ...] = ()  # empty: every channel
     computer_level: str = "normal"  # level of computer players at new tables (jxbot.ai: easy/normal/hard)
+    idle_lobby_minutes: float = 30.0  # a lobby nobody touched this long is closed (0: never; docs/bot.md)
     # the settings an admin set (even to the built-in default): they win over the bot's own defaults
     explicit: tuple[str, ...] = ()
 
@@ -68,6 +69,7 @@ class GuildSettings:
         "min_balance_multiplier",
         "allowed_channels",
         "computer_level",
+        "idle_lobby_minutes",
     )
 
     def validated(self) -> GuildSettings:
@@ -87,6 +89,7 @@ class GuildSettings:
             _int_in("allowed_channels", c, 1)
         if self.computer_level not in ("easy", "normal", "hard"):
             raise InvalidArgument(f"computer_level must be easy, normal or hard, not {self.computer_level!r}")
+        _num_in("idle_lobby_minutes", self.idle_lobby_minutes, 0.0, 10080.0)
         if self.daily_amount + self.daily_streak_bonus * self.daily_streak_cap > MAX_AMOUNT:
             raise InvalidArgument("daily amount too large")
         return self
