@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import aiohttp
+import yarl
 from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
@@ -48,12 +49,13 @@ _WORD = re.compile(r"^@?[a-z][a-z_-]{0,31}$")
 
 def route_of(method: str, url: Any) -> str:
     """``POST /channels/{id}/messages``: a REST call's route template, with no id, token or text in it."""
-    path = str(getattr(url, "path", url)).split("?", 1)[0]
-    parts = [p for p in path.split("/") if p]
-    if len(parts) >= 2 and parts[0] == "api" and re.fullmatch(r"v\d+", parts[1]):
-        parts = parts[2:]
+    parts = [p for p in yarl.URL(str(url)).path.split("/") if p]
+    for i in range(len(parts) - 1):  # from after the API's base (/api/v10), wherever it is mounted
+        if parts[i] == "api" and re.fullmatch(r"v\d+", parts[i + 1]):
+            parts = parts[i + 2:]
+            break
     out = []
-    for p in parts[:8]:
+    for p in parts[:10]:
         out.append(p if _WORD.match(p) else "{id}" if p.isdigit() else "{x}")
     m = method.upper() if method.upper() in ("GET", "POST", "PUT", "PATCH", "DELETE") else "OTHER"
     return f"{m} /{'/'.join(out)}"
