@@ -119,6 +119,12 @@ class JxBot(commands.Bot):
         quiet_voice_warnings()
         intents = discord.Intents.none()
         intents.guilds = True  # channels, roles and permissions; nothing privileged
+        self.metrics: Any = None  # jxbot.metrics.Metrics with JXBOT_METRICS_PORT (docs/ops.md)
+        if settings.metrics_port is not None:
+            from jxbot.metrics import Metrics
+
+            self.metrics = Metrics()
+            client_options.setdefault("http_trace", self.metrics.http_trace())  # every REST call counted
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=JxTree,
                          # nothing pings unless a message names whom it may ping (jxbot.safety.ping)
@@ -136,6 +142,9 @@ class JxBot(commands.Bot):
         self.gate = ReadinessGate(settings.start_wait)  # jxbot.readiness: closed while start-up resumes the tables (docs/bot.md)
         self._stopped = False  # the graceful part of close() has run (docs/bot.md, "Stopping")
         self._stop_hooks: list[Callable[[], Awaitable[None]]] = []
+        if self.metrics is not None:
+            self.metrics.bind(self)
+            self.press_times.listener = self.metrics.observe_press
 
     # -- the readiness gate (jxbot.readiness)
     @property
@@ -266,6 +275,8 @@ class JxBot(commands.Bot):
         self.add_dynamic_items(MjButton)
         if self.store is None:
             self.store = await open_store(self.settings)
+        if self.metrics is not None:
+            await self._start_metrics()
         for ext in self._extensions:
             await load_cog_module(self, ext)
         if self._sync:
@@ -278,6 +289,17 @@ class JxBot(commands.Bot):
         n = self.settings.draw_processes
         pictures = drawing.configure(drawing.auto_processes() if n is None else n)
         self._warm_task = asyncio.create_task(pictures.warm(), name="warm-drawing")
+
+    async def _start_metrics(self) -> None:
+        """The metrics and health listener (docs/ops.md); one that cannot listen is logged, the bot plays on."""
+        if self.store is not None and hasattr(self.store, "observer"):
+            self.store.observer = self.metrics.observe_store
+        host, port = self.settings.metrics_host, self.settings.metrics_port
+        try:
+            await self.metrics.start(host, port)
+        except OSError as exc:
+            log.error("metrics: cannot listen on %s:%s (%s); running without metrics (JXBOT_METRICS_PORT)",
+                      host, port, exc.strerror or exc)
 
     async def _sample_lag(self, every: float, tick: float = 0.05) -> None:
         """How late a ``tick``-second sleep wakes up = how long other work held the event loop."""
@@ -321,6 +343,8 @@ class JxBot(commands.Bot):
             if getattr(self, "_lag_task", None) is not None:
                 self._lag_task.cancel()
             await drawing.drawing().aclose()
+            if self.metrics is not None:
+                await self.metrics.stop()
             for task in list(self.coalescer._tasks.values()):
                 task.cancel()
             if self._own_store and self.store is not None and hasattr(self.store, "close"):

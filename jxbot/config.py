@@ -144,6 +144,9 @@ class Settings:
     # Discord shards this process connects (None: all of them, unsharded as before); see docs/bot.md, "N processes"
     shard_ids: tuple[int, ...] | None = None
     shard_count: int | None = None
+    # metrics and health (docs/ops.md): an HTTP listener on this port (None: off) and address (loopback)
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
 
     ENV = {
         "discord_token": "DISCORD_TOKEN",
@@ -177,6 +180,8 @@ class Settings:
         "owner_ids": "JXBOT_OWNER_IDS",
         "shard_ids": "JXBOT_SHARD_IDS",
         "shard_count": "JXBOT_SHARD_COUNT",
+        "metrics_port": "JXBOT_METRICS_PORT",
+        "metrics_host": "JXBOT_METRICS_HOST",
     }
 
     @classmethod
@@ -238,6 +243,13 @@ class Settings:
             kw["shard_count"] = _int("JXBOT_SHARD_COUNT", v, lo=1, hi=4096)
         if (v := get("JXBOT_SHARD_IDS")) is not None:
             kw["shard_ids"] = parse_shard_ids(v, kw.get("shard_count"), "JXBOT_SHARD_IDS")  # type: ignore[arg-type]
+        if (v := get("JXBOT_METRICS_PORT")) is not None:
+            kw["metrics_port"] = _int("JXBOT_METRICS_PORT", v, lo=1, hi=65535)
+        if (v := get("JXBOT_METRICS_HOST")) is not None:
+            v = v.strip()
+            if any(c.isspace() or c in "/@" for c in v):
+                raise ConfigError(f"JXBOT_METRICS_HOST must be an address such as 127.0.0.1 or 0.0.0.0, not {v!r}")
+            kw["metrics_host"] = v
         s = cls(**kw)  # type: ignore[arg-type]
         if not s.min_stake <= s.default_stake <= s.max_stake:
             raise ConfigError("JXBOT_DEFAULT_STAKE must lie between JXBOT_MIN_STAKE and JXBOT_MAX_STAKE")

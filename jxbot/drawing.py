@@ -33,6 +33,7 @@ import pickle
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 from jxbot.drawing_protocol import HEADER, draw, frame
 
@@ -144,6 +145,7 @@ class Drawing:
         self._starting: dict[bool, asyncio.Lock] = {}
         self._threads: dict[bool, cf.ThreadPoolExecutor] = {}
         self._fell_back = False
+        self.pending: dict[bool, int] = {True: 0, False: 0}  # pictures asked and not drawn yet, per lane (urgent)
 
     @property
     def in_processes(self) -> bool:
@@ -178,6 +180,20 @@ class Drawing:
 
     async def draw(self, kind: str, view: dict, lang: str, *, urgent: bool) -> bytes | None:
         """Draw a picture in the lane it belongs to; None if rendering is unavailable or failed."""
+        self.pending[urgent] += 1
+        t0 = time.monotonic()
+        try:
+            png, cpu, error = await self._draw(kind, view, lang, urgent)
+        finally:
+            self.pending[urgent] -= 1
+        count(kind, cpu)
+        for listener in list(_LISTENERS):
+            listener(kind, cpu, time.monotonic() - t0)
+        if error is not None:
+            log.error("rendering the %s image failed:\n%s", kind, error.rstrip())
+        return png
+
+    async def _draw(self, kind: str, view: dict, lang: str, urgent: bool) -> tuple[bytes | None, float, str | None]:
         result: tuple[bytes | None, float, str | None] | None = None
         for _attempt in range(2):
             if not self.in_processes:
@@ -195,11 +211,7 @@ class Drawing:
         if result is None:
             loop = asyncio.get_running_loop()
             result = await loop.run_in_executor(self._thread_pool(urgent), draw, kind, view, lang)
-        png, cpu, error = result
-        count(kind, cpu)
-        if error is not None:
-            log.error("rendering the %s image failed:\n%s", kind, error.rstrip())
-        return png
+        return result
 
     async def warm(self) -> None:
         """Start the processes and fill their caches now, not at the first player's press (in the background:
@@ -257,6 +269,20 @@ def configure(processes: int) -> Drawing:
 
 
 # ------------------------------------------------------------------------------------------- the counter
+
+# who else is told of every picture drawn: ``listener(kind, cpu_seconds, wall_seconds)`` (jxbot/metrics.py)
+PictureListener = Callable[[str, float, float], None]
+_LISTENERS: list[PictureListener] = []
+
+
+def add_listener(listener: PictureListener) -> None:
+    _LISTENERS.append(listener)
+
+
+def remove_listener(listener: PictureListener) -> None:
+    if listener in _LISTENERS:
+        _LISTENERS.remove(listener)
+
 
 # pictures drawn since the last report, per kind: [count, CPU seconds]
 _COUNTS: dict[str, list[float]] = {}

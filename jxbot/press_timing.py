@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 import discord
 
@@ -27,8 +28,11 @@ class PressTimes:
         self.every = every
         self._rows: list[dict[str, float]] = []
         self._last = time.monotonic()
+        self.listener: Callable[[dict[str, float]], None] | None = None  # every row too (jxbot/metrics.py)
 
     def record(self, row: dict[str, float]) -> None:
+        if self.listener is not None:
+            self.listener(row)
         if self.every <= 0:
             return
         self._rows.append(row)

@@ -226,6 +226,14 @@ class StoreBase:
         self._holds: dict[tuple[int, int], dict[str, int]] = {}
         self._appends: list[tuple[str, int, list[str], float, Any]] = []  # append_events waiting for a commit
         self._appender: asyncio.Future[None] | None = None
+        # told of every transaction, ``("write"|"read", seconds from begin to commit)``, and of every hand settled,
+        # ``("settlement", 0.0)``: the bot's metrics (jxbot/metrics.py); never raises into the store
+        self.observer: Callable[[str, float], None] | None = None
+
+    def _observe(self, what: str, seconds: float) -> None:
+        if self.observer is not None:
+            with suppress(Exception):
+                self.observer(what, seconds)
 
     # ------------------------------------------------------------------------- open / close
     @classmethod
@@ -413,9 +421,12 @@ class StoreBase:
     async def _write(self) -> AsyncIterator[Any]:
         if self._pool is not None:  # concurrent transactions; the row locks order the conflicting ones
             async with pg.pg_transaction(self._pool) as pdb:
+                t0 = time.perf_counter()
                 yield pdb
+            self._observe("write", time.perf_counter() - t0)
             return
         async with self._wlock:
+            t0 = time.perf_counter()
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
@@ -424,20 +435,25 @@ class StoreBase:
                     await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
+            self._observe("write", time.perf_counter() - t0)
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Any]:
         """A consistent snapshot for multi-statement reads."""
         if self._pool is not None:
             async with pg.pg_transaction(self._pool, readonly=True) as pdb:
+                t0 = time.perf_counter()
                 yield pdb
+            self._observe("read", time.perf_counter() - t0)
             return
         async with self._rlock:
+            t0 = time.perf_counter()
             await self._rdb.execute("BEGIN")
             try:
                 yield self._rdb
             finally:
                 await self._rdb.execute("COMMIT")
+            self._observe("read", time.perf_counter() - t0)
 
     # execute_fetchall is one hop to the connection's thread (execute + fetch + close would be three)
     @staticmethod

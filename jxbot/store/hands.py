@@ -381,6 +381,7 @@ class HandsPart(WalletsPart):
                 settled_at=at,
             )
             await self._record_result(db, hand_id, guild_id, seats_t, deltas, result_obj, res, at, ruleset)
+        self._observe("settlement", 0.0)  # committed, the first time (a repeat returned above)
         return res
 
     @staticmethod
