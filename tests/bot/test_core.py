@@ -231,13 +231,13 @@ async def test_the_ack_guard_and_a_slow_answer_never_both_answer():
     assert j.response.sent == ["defer"]
 
 
-async def test_each_cog_module_exists_once(fake, monkeypatch):
+async def test_each_cog_module_exists_once(fake, monkeypatch, store):
     """cogs.tables imports cogs.play; the bot loading cogs.play must not make a second copy of it (two
     sets of classes, drawing pools and counters: the table's panels would use one, the press handler the
     other)."""
     import sys
 
-    bot = await make_bot(fake, monkeypatch)
+    bot = await make_bot(fake, monkeypatch, store=store)  # (without one the bot opens ./jxbot.sqlite3)
     try:
         for cog in bot.cogs.values():
             cls = type(cog)
