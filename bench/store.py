@@ -5,11 +5,18 @@
 - leaderboard and stats query times on a database of 100,000 players and 1,000,000 ledger rows
   (built directly with executemany in one transaction, consistent books), and ``check()`` time there.
 
-With ``--pg`` (a throwaway PostgreSQL server, made durable like SQLite's FULL: fsync and synchronous
-commit on) or ``--db postgresql://…`` (an existing server; the bench creates and drops its own
+With ``--pg`` (a throwaway PostgreSQL server started durable like SQLite's FULL: fsync, synchronous
+commit and full page writes on, ``PgCluster(durable=True)``) or ``--db postgresql://…`` (an existing server; the bench creates and drops its own
 databases there) the same figures on PostgreSQL are printed beside SQLite's, keys prefixed ``pg_``, plus
 ``pg_settlements_per_s_2_stores`` (two Store objects = two processes settling at once), the copy time of
 the big database (``pg_copy_big_s``, what ``jxbot store copy`` does) and the ratios PG/SQLite.
+
+The durability settings in force are printed as read back from the databases, not as asked for:
+``sqlite_journal_mode``/``sqlite_synchronous`` (and ``…_sync_normal``) from SQLite's PRAGMAs, and
+``pg_fsync``, ``pg_synchronous_commit``, ``pg_full_page_writes``, ``pg_wal_sync_method`` from
+``pg_settings``; the throwaway server refuses to be measured if it is not durable. The settlements on
+the big database are fresh hands (never settled before; a repeated settlement is a no-op and would be
+timed as one).
 
 Usage: ``python3 bench/store.py [--players 100000] [--rows 1000000] [--dir DIR] [--pg | --db DSN]``.
 """
@@ -51,6 +58,7 @@ def make_settlement(winner: int, amount: int, fee: int) -> Settlement:
 
 async def bench_writes(path: str, sync: str, n_settle: int, n_events: int) -> dict[str, float]:
     store = await Store.open(path, synchronous=sync)  # type: ignore[arg-type]
+    settings = await read_settings(store)
     for uid in (1, 2, 3, 4):
         await store.ensure_player(uid, f"p{uid}")
         await store.admin_set(G, uid, 10**12, "bench")
@@ -93,7 +101,25 @@ async def bench_writes(path: str, sync: str, n_settle: int, n_events: int) -> di
         "appends_per_s": round(n_events / ev_s, 1),
         "append_median_ms": round(statistics.median(lat) * 1000, 3),
         **two,
+        **settings,
     }
+
+
+SQLITE_SYNC = {0: "off", 1: "normal", 2: "full", 3: "extra"}
+PG_SETTINGS = ("fsync", "synchronous_commit", "full_page_writes", "wal_sync_method")
+
+
+async def read_settings(store: Store) -> dict[str, str]:
+    """The durability settings the store's write connection really runs with."""
+    if store._pool is not None:  # PostgreSQL: as one of the store's own pooled connections sees them
+        async with store._pool.acquire() as c:
+            rows = await c.fetch("SELECT name, setting FROM pg_settings WHERE name = ANY($1::text[])",
+                                 list(PG_SETTINGS))
+        return {str(r["name"]): str(r["setting"]) for r in rows}
+    db = store._db
+    (mode,) = await (await db.execute("PRAGMA journal_mode")).fetchone()
+    (sync,) = await (await db.execute("PRAGMA synchronous")).fetchone()
+    return {"sqlite_journal_mode": str(mode), "sqlite_synchronous": SQLITE_SYNC.get(int(sync), str(sync))}
 
 
 def build_big(path: str, n_players: int, n_rows: int, seed: int = 1) -> dict[str, float]:
@@ -223,14 +249,19 @@ async def bench_queries(path: str, n_players: int) -> dict[str, float]:
         "player_stats_ms": await timed(lambda: store.player_stats(G, u)),
         "recent_hands_ms": await timed(lambda: store.recent_hands(G, u, 10)),
     }
-    # a settlement on the big database
+    # settlements on the big database: fresh hands (ids no earlier run or copied database has), each
+    # really settled (a repeated settle_hand writes nothing and would time a no-op)
     seats = [10**6 + i for i in (1, 2, 3, 4)]
+    tag = f"big{os.getpid()}_{time.time_ns()}_"
     for i in range(200):
-        await store.create_hand(f"big{i}", G, CH, "jiaxing", seats, "c")
+        await store.create_hand(f"{tag}{i}", G, CH, "jiaxing", seats, "c")
     t0 = time.perf_counter()
+    repeated = 0
     for i in range(200):
-        await store.settle_hand(f"big{i}", G, seats, make_settlement(i % 4, 5, 1), {"winner": i % 4})
+        r = await store.settle_hand(f"{tag}{i}", G, seats, make_settlement(i % 4, 5, 1), {"winner": i % 4})
+        repeated += r.repeated
     out["settlements_per_s_big_db"] = round(200 / (time.perf_counter() - t0), 1)
+    out["settlements_big_db_repeated"] = repeated
     t0 = time.perf_counter()
     problems = await store.check()
     out["check_s"] = round(time.perf_counter() - t0, 2)
@@ -266,6 +297,9 @@ async def main() -> None:
             "settlements_per_s_sync_normal": normal["settlements_per_s"],
             "appends_per_s_sync_normal": normal["appends_per_s"],
             "append_median_ms_sync_normal": normal["append_median_ms"],
+            "sqlite_journal_mode": full["sqlite_journal_mode"],
+            "sqlite_synchronous": full["sqlite_synchronous"],
+            "sqlite_synchronous_sync_normal": normal["sqlite_synchronous"],
             "db_mb": round(os.path.getsize(big) / 2**20, 1),
             **queries,
         }
@@ -285,15 +319,15 @@ async def bench_pg(args: argparse.Namespace, big_sqlite: str, sq: dict) -> dict:
     if args.db:
         server = args.db
     else:
-        cluster = PgCluster()
+        cluster = PgCluster(durable=True)  # fsync etc. on at start: the command line beats ALTER SYSTEM
         server = cluster.start()
     made: list[str] = []
     try:
         admin = await asyncpg.connect(server)
-        if cluster is not None:  # durable like SQLite's synchronous=FULL: every commit reaches the disk
-            for k in ("fsync", "synchronous_commit", "full_page_writes"):
-                await admin.execute(f"ALTER SYSTEM SET {k} = on")
-            await admin.execute("SELECT pg_reload_conf()")
+        settings = {str(r["name"]): str(r["setting"]) for r in await admin.fetch(
+            "SELECT name, setting FROM pg_settings WHERE name = ANY($1::text[])", list(PG_SETTINGS))}
+        if cluster is not None and not all(settings[k] == "on" for k in ("fsync", "synchronous_commit")):
+            raise SystemExit(f"the throwaway server is not durable: {settings}")
         version = await admin.fetchval("SHOW server_version")
 
         async def new_db(name: str) -> str:
@@ -312,7 +346,8 @@ async def bench_pg(args: argparse.Namespace, big_sqlite: str, sq: dict) -> dict:
         copy_s = time.perf_counter() - t0
         await conn.close()
         q = await bench_queries(big, args.players)
-        out = {"pg_server": version, **{f"pg_{k}": v for k, v in {**w, **q}.items()}, "pg_copy_big_s": round(copy_s, 1)}
+        out = {"pg_server": version, **{f"pg_{k}": v for k, v in {**settings, **w, **q}.items()},
+               "pg_copy_big_s": round(copy_s, 1)}
         for k in ("settlements_per_s", "appends_per_s", "append_median_ms", "lb_balance_p1_ms", "lb_net_week_ms",
                   "lb_points_ms", "player_stats_ms", "settlements_per_s_big_db", "check_s"):
             if sq.get(k):

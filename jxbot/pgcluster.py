@@ -2,8 +2,11 @@
 
 `initdb` and `pg_ctl` refuse to run as root, and CI runs as root: the cluster then belongs to the
 unprivileged user ``nobody``.  The server listens on 127.0.0.1 at a free port, trusts local
-connections (it lives only as long as the run) and runs with fsync off (a test's data need not
-survive a power cut of the machine).  ``JXBOT_TEST_POSTGRES_DSN`` names an existing server to use
+connections (it lives only as long as the run). By default it is the *fast* server the test suite uses:
+fsync, synchronous commit and full page writes off (a test's data need not survive a power cut of the
+machine). ``PgCluster(durable=True)`` starts it with all three on, like a production server, so that every
+commit reaches the disk: what ``bench/store.py --pg`` measures (settings given on the command line
+override ``ALTER SYSTEM``, so the choice must be made here, at start).  ``JXBOT_TEST_POSTGRES_DSN`` names an existing server to use
 instead; `find_bin_dir` looks at ``JXBOT_PG_BIN``, then the newest ``/usr/lib/postgresql/*/bin``,
 then ``PATH``.
 
@@ -58,10 +61,20 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class PgCluster:
-    """Start with `start()` (returns the DSN), stop with `stop()` (removes every file)."""
+# the test suite's fast server: a power cut may lose or corrupt its data, which a test does not mind
+FAST_SETTINGS = ("fsync=off", "synchronous_commit=off", "full_page_writes=off")
+# a durable server (PostgreSQL's own defaults, stated so that nothing else can turn them off)
+DURABLE_SETTINGS = ("fsync=on", "synchronous_commit=on", "full_page_writes=on")
 
-    def __init__(self) -> None:
+
+class PgCluster:
+    """Start with `start()` (returns the DSN), stop with `stop()` (removes every file).
+
+    ``durable=False`` (default): the fast test server (`FAST_SETTINGS`); ``durable=True``: every commit is
+    flushed to disk (`DURABLE_SETTINGS`), for figures that claim durability."""
+
+    def __init__(self, *, durable: bool = False) -> None:
+        self.durable = durable
         self.dir: Path | None = None
         self.port = 0
         self.dsn = ""
@@ -94,8 +107,9 @@ class PgCluster:
         last = ""
         for _attempt in range(3):  # the free port can be taken in between: try another
             self.port = _free_port()
-            opts = (f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
-                    "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+            settings = DURABLE_SETTINGS if self.durable else FAST_SETTINGS
+            opts = (f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
+                    + " ".join(f"-c {kv}" for kv in settings) + " -c max_connections=200")
             r = self._run(str(self._bin / "pg_ctl"), "start", "-w", "-t", "60", "-D", str(data),
                           "-l", str(self.dir / "server.log"), "-o", opts, timeout=90)
             if r.returncode == 0:

@@ -2,7 +2,9 @@
 
 The hands are cut into chunks of ``--chunk`` hands; chunk i is played by ``jxbot.ai.selfplay.simulate``
 with the seed ``"<seed>/<i>"``. ``--jobs K`` spreads the chunks over K processes; the figures are the
-same whatever K (only hands_per_second changes).
+same whatever K (only hands_per_second changes). ``cpu_seconds`` is CPU time (``time.process_time`` of
+each chunk, in whichever process plays it, summed); ``wall_seconds`` (and ``seconds``, the older name)
+the wall clock of the whole run, so ``cpu_seconds <= wall_seconds * jobs``.
 """
 
 from __future__ import annotations
@@ -50,11 +52,14 @@ def chunks(hands: int, size: int) -> list[int]:
     return out
 
 
-def _work(job: tuple[int, int, list[str], str, str]) -> tuple[int, dict]:
+def _work(job: tuple[int, int, list[str], str, str]) -> tuple[int, dict, float]:
+    """One chunk: its index, its figures and the CPU seconds this process spent on it."""
     index, n, players, seed, ruleset = job
-    from jxbot.ai.selfplay import simulate
+    from jxbot.ai import selfplay
 
-    return index, simulate(n, players, f"{seed}/{index}", ruleset=ruleset)
+    c0 = time.process_time()
+    res = selfplay.simulate(n, players, f"{seed}/{index}", ruleset=ruleset)
+    return index, res, time.process_time() - c0
 
 
 def run_sim(hands: int, players: list[str], seed: str, ruleset: str = "jiaxing", jobs: int = 1, chunk: int = 25,
@@ -62,13 +67,15 @@ def run_sim(hands: int, players: list[str], seed: str, ruleset: str = "jiaxing",
     sizes = chunks(hands, chunk)
     work = [(i, n, players, seed, ruleset) for i, n in enumerate(sizes)]
     parts: dict[int, dict] = {}
+    cpu = 0.0
     done = 0
     t0 = time.perf_counter()
 
-    def collect(results: Iterable[tuple[int, dict]]) -> None:
-        nonlocal done
-        for i, r in results:
+    def collect(results: Iterable[tuple[int, dict, float]]) -> None:
+        nonlocal done, cpu
+        for i, r, c in results:
             parts[i] = r
+            cpu += c
             done += sizes[i]
             if progress:
                 progress(done, hands)
@@ -90,8 +97,9 @@ def run_sim(hands: int, players: list[str], seed: str, ruleset: str = "jiaxing",
     out["seed"] = seed
     out["ruleset"] = ruleset
     out["jobs"] = jobs
-    out["cpu_seconds"] = round(sum(p["seconds"] for p in parts.values()), 3)
-    out["seconds"] = round(elapsed, 3)  # wall time, all jobs together
+    out["cpu_seconds"] = round(cpu, 3)  # CPU time summed over the chunks (and so over the worker processes)
+    out["wall_seconds"] = round(elapsed, 3)  # wall time, all jobs together
+    out["seconds"] = out["wall_seconds"]  # the older name of the wall time
     out["hands_per_second"] = round(hands / elapsed, 1) if elapsed > 0 else None
     return out
 

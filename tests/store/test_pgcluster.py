@@ -35,3 +35,32 @@ def test_throwaway_server_answers_and_is_removed() -> None:
         cluster.stop()
     assert out.startswith("7")
     assert not folder.exists()
+
+
+def test_the_test_server_is_fast_and_the_durable_one_flushes_every_commit() -> None:
+    """Settings given at start beat ALTER SYSTEM: durability is chosen by the constructor."""
+
+    async def settings(dsn: str) -> dict[str, str]:
+        conn = await asyncpg.connect(dsn)
+        try:
+            rows = await conn.fetch("SELECT name, setting FROM pg_settings WHERE name = ANY($1::text[])",
+                                    ["fsync", "synchronous_commit", "full_page_writes"])
+            return {r["name"]: r["setting"] for r in rows}
+        finally:
+            await conn.close()
+
+    seen = {}
+    for durable in (False, True):
+        cluster = PgCluster(durable=durable)
+        try:
+            dsn = cluster.start()
+        except PgUnavailable:
+            if os.environ.get("CI"):
+                raise
+            pytest.skip("no PostgreSQL server binaries on this machine")
+        try:
+            seen[durable] = asyncio.run(settings(dsn))
+        finally:
+            cluster.stop()
+    assert seen[False] == {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+    assert seen[True] == {"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on"}

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import time
 
 from jxbot.cli import main
 from jxbot.commands.simulate import chunks, run_sim
 
-TIMING = {"seconds", "cpu_seconds", "hands_per_second", "jobs"}
+TIMING = {"seconds", "wall_seconds", "cpu_seconds", "hands_per_second", "jobs"}
 
 
 def test_json_has_the_promised_figures_and_a_progress_bar_on_stderr(capsys):
@@ -50,3 +51,30 @@ def test_bad_arguments_exit_2_with_a_reason(capsys):
 
 def test_chunks_cover_every_hand():
     assert chunks(10, 4) == [4, 4, 2] and chunks(3, 25) == [3] and sum(chunks(1001, 25)) == 1001
+
+
+def test_cpu_seconds_is_cpu_time_not_time_spent_waiting(monkeypatch):
+    """On a loaded machine a chunk waits for the CPU: that wait is wall time, not cpu_seconds."""
+    from jxbot.ai import selfplay
+
+    real = selfplay.simulate
+
+    def waiting(*args, **kwargs):  # a chunk that spends 0.4 s off the CPU, as a preempted one would
+        t0 = time.perf_counter()
+        res = real(*args, **kwargs)
+        time.sleep(0.4)
+        res["seconds"] = time.perf_counter() - t0  # the chunk's own clock is a wall clock
+        return res
+
+    monkeypatch.setattr(selfplay, "simulate", waiting)
+    stats = run_sim(4, ["easy"] * 4, "5", jobs=1, chunk=2)  # two chunks: 0.8 s of waiting
+    assert stats["wall_seconds"] >= 0.8 and stats["seconds"] == stats["wall_seconds"]
+    assert 0 < stats["cpu_seconds"] <= stats["wall_seconds"] - 0.7
+
+
+def test_cpu_seconds_counts_the_worker_processes_and_stays_within_wall_times_jobs(capsys):
+    rc = main(["simulate", "--hands", "8", "--players", "easy,easy,easy,easy", "--seed", "2", "--json",
+               "--chunk", "2", "--jobs", "2"])
+    stats = json.loads(capsys.readouterr().out)
+    assert rc == 0 and stats["jobs"] == 2
+    assert 0 < stats["cpu_seconds"] <= stats["wall_seconds"] * 2 + 0.01
