@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import palette as _c
 
-__all__ = ["render_hand", "render_table", "render_result", "render_rules", "render_tile_sheet", "warm_up"]
+__all__ = ["render_hand", "render_table", "render_result", "render_rules", "render_tile_sheet", "render_guide", "warm_up"]
 
 
 def warm_up() -> None:
@@ -55,3 +55,10 @@ def render_rules(lang: str = "zh", ruleset: str = "jiaxing") -> bytes:
     from .rules_card import draw_rules
 
     return _c.to_png(draw_rules(lang, ruleset))
+
+
+def render_guide(view: dict, lang: str = "zh") -> bytes:
+    """A page of the how-to-play guide (``/mahjong howto``): a title and rows of example tiles."""
+    from .guide import draw_guide
+
+    return _c.to_png(draw_guide(view, lang))
