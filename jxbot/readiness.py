@@ -34,11 +34,11 @@ register({
 # command, and every button, touches a table or silver and waits for the gate
 OPEN_AT_START = frozenset(("bot.cmd.rules.name", "bot.cmd.score.name", "bot.cmd.balance.name",
                            "bot.cmd.leaderboard.name", "bot.cmd.stats.name", "bot.cmd.history.name",
-                           "bot.cmd.replay.name", "bot.cmd.verify.name"))
+                           "bot.cmd.replay.name", "bot.cmd.verify.name", "bot.cmd.howto.name"))
 
 
 # buttons likewise: the replay viewer's (a settled hand's pictures; a hand still in play is refused)
-OPEN_VERBS_AT_START = frozenset(("replay", "rp", "rps", "rpgo", "fair"))
+OPEN_VERBS_AT_START = frozenset(("replay", "rp", "rps", "rpgo", "fair", "howto"))
 
 
 def open_at_start(command: Any) -> bool:

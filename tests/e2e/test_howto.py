@@ -1,0 +1,62 @@
+"""End to end: ``/mahjong howto`` (怎么玩), the private paged guide. A zh and an en player page through it
+with ◀ ▶: every page is their own ephemeral message, in their language, with the engine's picture where the
+page has one, and the 台/番 it states; a page button pressed by someone else's hand on another message is
+refused and changes nothing (docs/bot.md, "Component binding")."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from jxbot import howto
+from tests.e2e.scenario import said, start_world
+
+pytestmark = pytest.mark.e2e
+
+STALE = "过期"
+
+
+def guide(player, head: str):
+    return next(m for m in reversed(player.ephemerals()) if head in m.content)
+
+
+async def page_through(player, command: str, head: str, nxt: str, lang: str) -> None:
+    act = await player.slash(command)
+    await act.settled()
+    msg = guide(player, head)
+    pages = howto.pages("jiaxing")
+    for k, page in enumerate(pages):
+        assert msg.ephemeral_for == player.user.id
+        assert howto.title(page, lang) in msg.content, (k, msg.content)
+        assert howto.body(page, lang).splitlines()[0] in msg.content
+        assert any(a.filename == "howto.png" for a in msg.attachments) == bool(page.rows), k
+        if k + 1 < len(pages):
+            before = msg.edit_count
+            press = await player.click(msg, label=nxt)
+            await press.settled()
+            await player.double.wait_for(lambda m=msg, b=before: m.edit_count > b, 10, "the next page")
+    last = msg.buttons()
+    assert any(b.get("disabled") for b in last), last  # ▶ off on the last page
+
+
+async def test_a_zh_and_an_en_player_page_through_the_guide(double, start_bot, tmp_path):
+    w = await start_world(double, start_bot, tmp_path, ["alice", "bob", "mallory"], locales={"bob": "en-US"})
+    alice, bob, mallory = w.players
+    await page_through(alice, "麻将 怎么玩", "**怎么玩**", "下一页", "zh")
+    await page_through(bob, "mahjong howto", "**How to play**", "Next", "en")
+    # the 对对胡 page states its real score in each language
+    zh = guide(alice, "**怎么玩**")
+    assert "台" in zh.content or "算分" in zh.content
+    # Mallory presses Alice's page id on her own guide… and Alice's ◀ on Alice's message stays hers
+    back = next(b["custom_id"] for b in zh.buttons() if b.get("label") == "上一页")
+    seen = (zh.content, zh.edit_count)
+    press = await mallory.click_stale(zh, back)
+    assert STALE in await said(press), press.texts()
+    await asyncio.sleep(0.5)
+    assert (zh.content, zh.edit_count) == seen
+    # the 財神 page set
+    act = await bob.slash("mahjong howto", ruleset="caishen")
+    await act.settled()
+    cs = guide(bob, "**How to play**")
+    assert howto.title(howto.pages("caishen")[0], "en") in cs.content
