@@ -9,6 +9,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "howto.head": {"zh": "**怎么玩** · 第 {k}/{n} 页", "en": "**How to play** · page {k}/{n}"},
     "howto.prev": {"zh": "上一页", "en": "Back"},
     "howto.next": {"zh": "下一页", "en": "Next"},
+    "howto.terminal_hint": {"zh": "rules / 规则 = 怎么玩（牌、百搭、吃碰杠、胡牌牌型、算分、承包、台费）",
+                            "en": "rules = how to play (tiles, wildcard, claims, winning patterns, scoring, contract, fee)"},
     "howto.terminal_head": {"zh": "怎么玩（嘉兴麻将）", "en": "How to play (Jiaxing mahjong)"},
     # picture captions
     "howto.cap.man": {"zh": "万 1-9", "en": "Characters 1-9"},

@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from wcwidth import wcswidth
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
+from jxbot import howto
 from jxbot.game.actions import Action, ActionType, action_from_json
 from jxbot.game.timeout import turn_rule
 from jxbot.i18n import t
@@ -152,6 +153,13 @@ class TerminalSeat:
         self._chosen: tuple[tuple, Action] | None = None  # the computer's choice for Enter, per prompt
 
     # ------------------------------------------------------------------ output helpers
+    def guide(self, view: dict, *, rules: bool) -> str:
+        """``help``/帮助: the commands and where the rules are; ``rules``/规则: the how-to-play guide
+        (jxbot/howto, the same pages as /mahjong howto)."""
+        if rules:
+            return howto.guide_text(self.lang, of_view(view).name)
+        return t("table.ui.help", self.lang) + "\n" + t("howto.terminal_hint", self.lang)
+
     def say(self, text: str = "", end: str = "\n") -> None:
         if self.gone:
             return
@@ -496,8 +504,8 @@ class TerminalSeat:
                 await self._call(self.runner.set_auto(self.seat, True))
                 return
             word = line.strip().lower()
-            if word in ("help", "?", "h"):
-                self.say(t("table.ui.help", self.lang))
+            if word in ("help", "?", "h", "帮助", "rules", "规则", "howto", "怎么玩"):
+                self.say(self.guide(view, rules=word in ("rules", "规则", "howto", "怎么玩")))
                 self.say(self.prompt(view), end="")
                 continue
             if word == "auto":
