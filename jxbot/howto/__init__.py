@@ -17,6 +17,7 @@ from .pages import Example, Page, multiplier, pages, score
 __all__ = ["Page", "Example", "pages", "score", "page_text", "page_view", "guide_text", "markdown", "RULESET_SETS"]
 
 RULESET_SETS = ("jiaxing", "caishen")
+COMMON = ("tiles", "turn", "claims", "fee")  # the Jiaxing pages that hold for every ruleset
 
 
 def _lang(lang: str | None) -> str:
@@ -78,7 +79,10 @@ def guide_text(lang: str | None, ruleset: str = "jiaxing") -> str:
     """The whole guide as plain text (the terminal's ``rules``), example tiles in notation."""
     lang = _lang(lang)
     out = [t("howto.terminal_head", lang), ""]
-    for p in pages(ruleset):
+    shown = pages(ruleset)
+    if ruleset != "jiaxing":  # a 財神 table: the common pages (tiles, a turn, claims, fee), then its own
+        shown = tuple(p for p in pages("jiaxing") if p.key in COMMON) + shown
+    for p in shown:
         out.append(f"== {title(p, lang)} ==")
         out.append(body(p, lang).replace("**", ""))
         for r in p.rows:

@@ -74,3 +74,9 @@ def test_terminal_text_has_every_page():
     for lang in ("zh", "en"):
         text = guide_text(lang)
         assert all(body(p, lang).splitlines()[0] in text for p in pages("jiaxing"))
+
+
+def test_a_caishen_table_gets_the_common_pages_and_its_own():
+    text = guide_text("en", "caishen")
+    assert "The tiles and their names" in text and "Caishen: who pays what" in text
+    assert "Full flush" not in text  # Jiaxing's patterns are not a 財神 table's
