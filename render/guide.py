@@ -1,6 +1,6 @@
 """A page of the how-to-play guide (``/mahjong howto``): a title and rows of example tiles, each with a
 caption. The view is plain data made by ``jxbot.howto.page_view``: ``{"title", "rows": [{"tiles",
-"caption"}], "wildcard"}``. Drawn 720 px wide so that, shown 550 px wide on a phone, text stays ≥ 12 px
+"caption"}], "wildcard", "badge"}``. Drawn 720 px wide so that, shown 550 px wide on a phone, text stays ≥ 12 px
 (the smallest text here is 20 px: 20 × 550 / 720 ≈ 15 px) and tiles about 30 px.
 """
 
@@ -29,6 +29,7 @@ def draw_guide(view: dict, lang: str = "zh") -> Image.Image:
     g = geometry(TILE_W)
     rows = list(view.get("rows") or [])
     wc = view.get("wildcard")
+    badge = str(view.get("badge") or "wild")  # the wildcard's sprite variant: 搭 (wild) or 財 (caishen)
     row_h = g.box_h + CAPTION + 22
     height = HEADER_H + 16 + max(1, len(rows)) * row_h + PAD
     img = C.felt(WIDTH, height)
@@ -42,7 +43,7 @@ def draw_guide(view: dict, lang: str = "zh") -> Image.Image:
         tiles = list(row.get("tiles") or [])
         x = (WIDTH - _row_tiles_w(len(tiles))) // 2
         for i, t in enumerate(tiles):
-            C.paste(img, sprite(t, TILE_W, C.tile_variant(t, wc) if i or len(tiles) > 1 else "up"), x, y)
+            C.paste(img, sprite(t, TILE_W, C.tile_variant(t, wc, badge) if i or len(tiles) > 1 else "up"), x, y)
             x += TILE_W + GAP
         cap = str(row.get("caption") or "")
         if cap:

@@ -8,6 +8,7 @@ The picture's view is plain data for ``render.render_guide``: a title and rows o
 
 from __future__ import annotations
 
+from jxbot import rulesets
 from jxbot.i18n import t
 from jxbot.rules import parse_tiles
 
@@ -63,7 +64,8 @@ def caption(row, lang: str | None) -> str:  # noqa: ANN001 - a pages.Row
         return t(f"howto.cap.{row.caption}", lang) if row.caption else ""
     sc = score(row.example)
     if row.example.ruleset != "jiaxing":
-        return f"×{multiplier(sc)}"
+        items, _ = _items(row.example, lang)
+        return f"{items} → ×{multiplier(sc)}" if len(sc.fan) > 1 else items
     unit_t, unit_f = ("台", "番") if lang == "zh" else (" tai", " fan")
     return f"{sc.total_tai}{unit_t} · {sc.total_fan}{unit_f} → {sc.points}"
 
@@ -72,7 +74,8 @@ def page_view(page: Page, lang: str | None) -> dict:
     """The picture of a page (``render.render_guide``): its title and its rows of example tiles."""
     rows = [{"tiles": parse_tiles(r.tiles), "caption": caption(r, lang)} for r in page.rows]
     wc = parse_tiles(page.wildcard)[0] if page.wildcard else None
-    return {"title": title(page, lang), "rows": rows, "wildcard": wc}
+    plugin = rulesets.find(page.ruleset)
+    return {"title": title(page, lang), "rows": rows, "wildcard": wc, "badge": plugin.badge if plugin else "wild"}
 
 
 def guide_text(lang: str | None, ruleset: str = "jiaxing") -> str:

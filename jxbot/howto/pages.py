@@ -42,6 +42,7 @@ class Page:
     rows: tuple[Row, ...] = ()
     wildcard: str | None = None  # the wild kind marked in the picture
     example: Example | None = None  # the hand whose score the body states
+    ruleset: str = "jiaxing"  # whose wildcard badge the picture draws (搭 or 財)
 
     @property
     def examples(self) -> tuple[Example, ...]:
@@ -95,10 +96,10 @@ JIAXING: tuple[Page, ...] = (
 )
 
 CAISHEN: tuple[Page, ...] = (
-    Page("cs_caishen", rows=(Row("8p", "caishen"), Row("5z1m2m3m", "white")), wildcard="8p"),
+    Page("cs_caishen", rows=(Row("8p", "caishen"), Row("7p5z9p", "white")), wildcard="8p", ruleset="caishen"),
     Page("cs_patterns", rows=(Row(CS_PAIRS.tiles, example=CS_PAIRS), Row(CS_HUI.tiles, example=CS_HUI)),
-         wildcard="8p", example=CS_HUI),
-    Page("cs_pay", rows=(Row(CS_HEAD.tiles, example=CS_HEAD),), wildcard="8p", example=CS_HEAD),
+         wildcard="8p", example=CS_HUI, ruleset="caishen"),
+    Page("cs_pay", rows=(Row(CS_HEAD.tiles, example=CS_HEAD),), wildcard="8p", example=CS_HEAD, ruleset="caishen"),
 )
 
 RULESETS: dict[str, tuple[Page, ...]] = {"jiaxing": JIAXING, "caishen": CAISHEN}

@@ -26,7 +26,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "howto.cap.chow": {"zh": "吃", "en": "Chow"},
     "howto.cap.kong": {"zh": "杠", "en": "Kong"},
     "howto.cap.caishen": {"zh": "财神", "en": "Caishen"},
-    "howto.cap.white": {"zh": "白板 = 财神", "en": "White = caishen"},
+    "howto.cap.white": {"zh": "白板当 8筒 用：顺子 7-8-9筒", "en": "White plays as 8p: a run 7-8-9p"},
     # pages
     "howto.tiles.title": {"zh": "牌和名字", "en": "The tiles and their names"},
     "howto.tiles.body": {
