@@ -27,6 +27,11 @@ def _png(data: bytes) -> Image.Image:
 CASES = {
     "hand-zh": lambda: render.render_hand(demo.seat_view(), "zh"),
     "hand-en": lambda: render.render_hand(demo.seat_view(), "en"),
+    # the widest hands a game can produce, drawn for a phone (tests/render/test_render_hand_phone.py)
+    "hand-full-zh": lambda: render.render_hand(demo.widest_seat_views()["full"], "zh"),
+    "hand-full-en": lambda: render.render_hand(demo.widest_seat_views()["full"], "en"),
+    "hand-kongs-zh": lambda: render.render_hand(demo.widest_seat_views()["kongs"], "zh"),
+    "hand-melds-en": lambda: render.render_hand(demo.widest_seat_views()["melds"], "en"),
     "table-zh": lambda: render.render_table(demo.table_view(), "zh"),
     "table-en": lambda: render.render_table(demo.table_view(), "en"),
     "table-caishen-zh": lambda: render.render_table({**demo.table_view(), "ruleset": "caishen"}, "zh"),
