@@ -38,6 +38,8 @@ CASES = {
     "result-zh": lambda: render.render_result(demo.result_view(), "zh"),
     "result-drawn-en": lambda: render.render_result(demo.result_view(drawn_game=True), "en"),
     "tiles-zh": lambda: render.render_tile_sheet("zh"),
+    "rules-zh": lambda: render.render_rules("zh"),
+    "rules-en": lambda: render.render_rules("en"),
 }
 
 
