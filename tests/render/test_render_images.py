@@ -172,7 +172,8 @@ def test_cli_writes_the_demo_pictures(tmp_path):
 
     assert main(["render", "--demo", str(tmp_path), "--lang", "en"]) == 0
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["hand.png", "result-drawn.png", "result.png", "table.png", "tiles.png"]
+    assert names == ["hand-full.png", "hand-kongs.png", "hand.png", "result-drawn.png", "result.png", "rules.png",
+                     "table.png", "tiles.png"]
     for p in tmp_path.iterdir():
         assert _png(p.read_bytes()).width <= 1280
     assert main(["render"]) == 2
@@ -183,7 +184,8 @@ def test_cli_writes_phone_copies_550_px_wide(tmp_path):
 
     assert main(["render", "--demo", str(tmp_path), "--lang", "both", "--phone"]) == 0
     phone = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("phone-"))
-    assert phone == [f"phone-{k}-{lang}.png" for k in ("hand", "result", "table") for lang in ("en", "zh")]
+    kinds = ("hand", "hand-full", "hand-kongs", "result", "rules", "table")
+    assert phone == sorted(f"phone-{k}-{lang}.png" for k in kinds for lang in ("en", "zh"))
     for name in phone:
         assert Image.open(tmp_path / name).width == 550
 
