@@ -210,3 +210,38 @@ def result_view(drawn_game: bool = False) -> dict:
         "cumulative_queue": ["huang"],
     })
     return base
+
+
+def widest_seat_views() -> dict[str, dict]:
+    """The widest hand pictures a game can produce, for the phone test, the demo and the goldens:
+    ``full``: 13 concealed tiles and the drawn one, with a claim offered; ``kongs``: four kongs (one of each
+    kind and an added one) beside the last tile and the drawn one; ``melds``: a kong and two pungs beside
+    seven tiles, one claimable."""
+    base = seat_view()
+    me = base["viewer"]
+    wc = base["wildcard"]
+    full = {**base, "hand": sort_hand([0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 31, wc], wc), "drawn": 33}
+    full["seats"] = [dict(s) for s in base["seats"]]
+    full["seats"][me] = {**full["seats"][me], "melds": []}
+    full["actions"] = [{"type": "discard", "seat": me, "tile": t} for t in sorted(set(full["hand"] + [33]))]
+    prev = (me + 3) % 4
+    kongs = {**full, "hand": [5], "drawn": 6}
+    kongs["seats"] = [dict(s) for s in full["seats"]]
+    kongs["seats"][me] = {**kongs["seats"][me], "melds": [
+        {"kind": "kong", "tiles": [30] * 4, "from_seat": prev, "claimed": 30},
+        {"kind": "concealed_kong", "tiles": [12] * 4, "from_seat": None, "claimed": None},
+        {"kind": "added_kong", "tiles": [16] * 4, "from_seat": (me + 2) % 4, "claimed": 16},
+        {"kind": "kong", "tiles": [25] * 4, "from_seat": (me + 1) % 4, "claimed": 25},
+    ]}
+    kongs["actions"] = [{"type": "discard", "seat": me, "tile": t} for t in (5, 6)]
+    melds = {**full, "hand": sort_hand([3, 4, 7, 8, 14, 14, 28], base["wildcard"]), "drawn": None,
+             "phase": "claim", "last_discard": {"seat": prev, "tile": 14}}
+    melds["seats"] = [dict(s) for s in full["seats"]]
+    melds["seats"][me] = {**melds["seats"][me], "melds": [
+        {"kind": "kong", "tiles": [32] * 4, "from_seat": prev, "claimed": 32},
+        {"kind": "pung", "tiles": [29] * 3, "from_seat": (me + 2) % 4, "claimed": 29},
+        {"kind": "chow", "tiles": [20, 21, 22], "from_seat": prev, "claimed": 21},
+    ]}
+    melds["actions"] = [{"type": "peng", "seat": me, "tile": 14}, {"type": "pass", "seat": me}]
+    full["phase"] = "turn"
+    return {"full": full, "kongs": kongs, "melds": melds}

@@ -8,8 +8,9 @@ Only characters of the bundled UI font are drawn (tests/render/test_rules_card.p
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
@@ -21,12 +22,20 @@ from . import common as C
 from .labels import L, item_label
 from .tiles import geometry, sprite
 
-WIDTH = 1180
-PAD = 32
-TILE_W = 40
+# Drawn for a phone first: Discord shows it about 550 px wide there (x0.79), so the tiles are 52 px
+# (41 px there) on two rows and the smallest text is 16 px (12.6 px there); tests/render/test_rules_card.py.
+WIDTH = 700
+PAD = 20
+INSET = 18
+TILE_W = 52
+WILD_W = 52
 GAP = 2
-HEADER_H = 84
-ROW_H = 96
+HEADER_H = 72
+TITLE = 30
+NAME = 24
+SUB = 20
+SMALL = 16
+FORMULA = 30
 PANEL = (12, 32, 27)
 PANEL_LINE = (52, 92, 76)
 
@@ -140,22 +149,6 @@ def _detail(ruleset: str, sc: Score, lang: str) -> str:
     return " + ".join(parts) + f" = {sc.total_tai}{sep}{L('tai', lang)}"
 
 
-def _wrap(s: str, size: int, max_w: int, lines: int = 2) -> list[str]:
-    """``s`` broken at its " + " / " · " joints into at most ``lines`` lines of ``max_w`` pixels (the
-    last one cut with an ellipsis if still too long)."""
-    out: list[str] = []
-    rest = s
-    while rest and len(out) < lines - 1 and C.text_w(rest, size) > max_w:
-        cut = max((i for i in range(len(rest)) if rest.startswith((" + ", " · "), i)
-                   and C.text_w(rest[:i + 2], size) <= max_w), default=None)
-        if cut is None:
-            break
-        out.append(rest[:cut + 2].rstrip())
-        rest = rest[cut + 3:]
-    out.append(C.fit(rest, size, max_w))
-    return out
-
-
 def card_strings(lang: str, ruleset: str) -> list[str]:
     """Every string the card draws (for the glyph-coverage test)."""
     lang = "zh" if lang.lower().startswith("zh") else "en"
@@ -199,7 +192,90 @@ def _panel(dr: ImageDraw.ImageDraw, x0: int, y0: int, x1: int, y1: int) -> None:
     dr.rounded_rectangle((x0, y0, x1, y1), radius=16, fill=PANEL, outline=PANEL_LINE, width=2)
 
 
-def draw_rules(lang: str = "zh", ruleset: str = "jiaxing") -> Image.Image:
+def _words(s: str, size: int, max_w: int, lines: int = 3) -> list[str]:
+    """``s`` wrapped to ``max_w`` pixels: at spaces (English) or between characters (Chinese); at most
+    ``lines`` lines, the last one cut with an ellipsis if still too long."""
+    out: list[str] = []
+    rest = s.strip()
+    while rest and len(out) < lines - 1 and C.text_w(rest, size) > max_w:
+        cut = 0
+        for i in range(1, len(rest) + 1):
+            if C.text_w(rest[:i], size) > max_w:
+                break
+            if i == len(rest) or rest[i] == " " or (ord(rest[i]) > 0x2E7F and rest[i] not in "，。：）"):
+                cut = i
+        if cut == 0:
+            break
+        out.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    out.append(C.fit(rest, size, max_w))
+    return out
+
+
+def _joints(s: str, size: int, max_w: int, lines: int = 5) -> list[str]:
+    """``s`` broken before its " + ", " · ", " = " and " → " joints to fit ``max_w`` pixels (a part too long
+    for a line is wrapped at words)."""
+    parts = re.split(r"(\s+(?:\+|·|=|→)\s+)", s)
+    out: list[str] = []
+    line = parts[0]
+    for sep, part in zip(parts[1::2], parts[2::2], strict=True):
+        if C.text_w(line + sep + part, size) <= max_w:
+            line += sep + part
+        else:
+            out.append(line)
+            line = sep.strip() + " " + part
+    out.append(line)
+    wrapped = [w for ln in out for w in _words(ln, size, max_w, lines)]
+    return wrapped[:lines]
+
+
+def detail_lines(ruleset: str, ex: Example, lang: str) -> list[str]:
+    """The lines of an example's breakdown as the card draws them beside its tiles."""
+    tiles, sc = score_example(ruleset, ex)
+    a, b = _tile_rows(len(tiles) - 1)
+    left = PAD + INSET
+    dx = left + max(a, b + 1) * (TILE_W + GAP) + 24
+    return _joints(_detail(ruleset, sc, lang), SMALL, WIDTH - PAD - INSET - dx)
+
+
+@dataclass
+class CardLayout:
+    """What the card drew: its size, every text's font size and every tile's width (the phone test
+    scales them by 550/width)."""
+
+    width: int
+    height: int
+    text_sizes: list[int] = field(default_factory=list)
+    tile_widths: list[int] = field(default_factory=list)
+
+
+class _Pen:
+    """Draws through the common helpers and records the sizes (CardLayout)."""
+
+    def __init__(self, img: Image.Image, lay: CardLayout) -> None:
+        self.img, self.dr, self.lay = img, ImageDraw.Draw(img), lay
+
+    def text(self, xy: tuple[float, float], s: str, size: int, fill=C.TEXT, anchor: str = "la",
+             shadow: bool = False) -> int:
+        self.lay.text_sizes.append(size)
+        return C.text(self.dr, xy, s, size, fill, anchor=anchor, shadow=shadow)
+
+    def tile(self, t: int, w: int, variant: str, x: int, y: int) -> None:
+        self.lay.tile_widths.append(w)
+        C.paste(self.img, sprite(t, w, variant), x, y)
+
+
+def _tile_rows(n: int) -> tuple[int, int]:
+    """The example's tiles before the winning one, on two rows (the winning tile ends the second)."""
+    first = (n + 1) // 2
+    return first, n - first
+
+
+def _example_h() -> int:
+    return 44 + 2 * geometry(TILE_W).box_h + 8 + 24
+
+
+def card_layout(lang: str = "zh", ruleset: str = "jiaxing") -> tuple[Image.Image, CardLayout]:
     lang = "zh" if lang.lower().startswith("zh") else "en"
     plugin = rulesets.get(ruleset)  # ValueError naming the known ones
     caishen = plugin.multiplier_scoring  # items are multipliers (倍)
@@ -207,59 +283,81 @@ def draw_rules(lang: str = "zh", ruleset: str = "jiaxing") -> Image.Image:
     wc = parse_tiles(WILDCARD[ruleset])[0]
     examples = EXAMPLES[ruleset]
     g = geometry(TILE_W)
-    list_h = 56 + ROW_H * len(examples) + 8
-    height = HEADER_H + 18 + list_h + 18 + 84 + 18 + 110 + PAD
+    inner = WIDTH - 2 * PAD - 2 * INSET
+    head_lines = _words(S(_key("patterns", ruleset, mult=caishen), lang), SUB, inner, 2)
+    list_h = 16 + 28 * len(head_lines) + 10 + _example_h() * len(examples) + 8
+    wl = L(plugin.wildcard_key, lang)
+    wild_x = INSET + WILD_W + 16
+    note = _words(S(_key("wild", ruleset, mult=caishen), lang), SUB, inner - wild_x + INSET, 3)
+    wild_h = max(geometry(WILD_W).box_h + 2 * INSET, 16 + 30 + 26 * len(note) + 12)
+    head, worked = _formula_lines(ruleset, lang)
+    prefix, _, formula = worked.partition(":  ")
+    formula_h = 16 + 44 + 30 + 30 + 16
+    height = HEADER_H + 18 + list_h + 18 + wild_h + 18 + formula_h + PAD
     img = C.felt(WIDTH, height)
-    dr = ImageDraw.Draw(img)
+    lay = CardLayout(WIDTH, height)
+    pen = _Pen(img, lay)
+    dr = pen.dr
     # header
     dr.rectangle((0, 0, WIDTH, HEADER_H), fill=(10, 30, 24))
     dr.line((0, HEADER_H, WIDTH, HEADER_H), fill=C.GOLD, width=3)
-    C.text(dr, (PAD, HEADER_H // 2 + 2), S("title", lang, name=_ruleset_name(ruleset, lang)), 32, C.GOLD,
-           anchor="lm", shadow=True)
-    # the patterns
+    pen.text((PAD, HEADER_H // 2 + 2), C.fit(S("title", lang, name=_ruleset_name(ruleset, lang)), TITLE, WIDTH - 2 * PAD),
+             TITLE, C.GOLD, anchor="lm", shadow=True)
+    # the patterns: per example its name and value, then its tiles on two rows and what it adds up to
     y = HEADER_H + 18
     _panel(dr, PAD, y, WIDTH - PAD, y + list_h)
-    C.text(dr, (PAD + 20, y + 28), S(_key("patterns", ruleset, mult=caishen), lang), 22, C.TEXT, anchor="lm")
-    dr.line((PAD + 16, y + 50, WIDTH - PAD - 16, y + 50), fill=PANEL_LINE, width=1)
-    ry = y + 56
-    tiles_x = PAD + 20
-    label_x = tiles_x + 14 * (TILE_W + GAP) + 14 + 24
+    ty = y + 16
+    for line in head_lines:
+        pen.text((PAD + INSET, ty + 12), line, SUB, C.TEXT, anchor="lm")
+        ty += 28
+    dr.line((PAD + 16, ty, WIDTH - PAD - 16, ty), fill=PANEL_LINE, width=1)
+    ry = ty + 10
+    left = PAD + INSET
+    right = WIDTH - PAD - INSET
     for ex in examples:
         tiles, sc = score_example(ruleset, ex)
-        ty = ry + (ROW_H - g.box_h) // 2 - 6
-        x = tiles_x
-        for t in tiles[:-1]:
-            C.paste(img, sprite(t, TILE_W, C.tile_variant(t, wc, variant)), x, ty)
-            x += TILE_W + GAP
-        x += 12
+        value = _value(ruleset, sc, ex.code, lang)
+        vw = pen.text((right, ry + 18), value, NAME, C.TEXT, anchor="rm")
+        pen.text((left, ry + 18), C.fit(item_label(ex.code, lang), NAME, right - left - vw - 16), NAME, C.GOLD,
+                 anchor="lm")
+        a, b = _tile_rows(len(tiles) - 1)
+        tx0 = ry + 44
+        for k, t in enumerate(tiles[:-1]):
+            row, col = (0, k) if k < a else (1, k - a)
+            pen.tile(t, TILE_W, C.tile_variant(t, wc, variant), left + col * (TILE_W + GAP), tx0 + row * (g.box_h + 8))
+        x = left + b * (TILE_W + GAP) + 12
+        wy = tx0 + g.box_h + 8
         win = tiles[-1]
-        dr.rounded_rectangle((x - 4, ty - 4, x + TILE_W + 4, ty + g.box_h + 4), radius=8, outline=C.GOLD, width=2)
-        C.paste(img, sprite(win, TILE_W, C.tile_variant(win, wc, variant)), x, ty)
-        C.text(dr, (label_x, ry + 30), C.fit(item_label(ex.code, lang), 26, WIDTH - PAD - label_x - 130), 26, C.GOLD,
-               anchor="lm")
-        C.text(dr, (WIDTH - PAD - 20, ry + 30), _value(ruleset, sc, ex.code, lang), 26, C.TEXT, anchor="rm")
+        dr.rounded_rectangle((x - 4, wy - 4, x + TILE_W + 4, wy + g.box_h + 4), radius=8, outline=C.GOLD, width=2)
+        pen.tile(win, TILE_W, C.tile_variant(win, wc, variant), x, wy)
         how = L("win_tile", lang) + (" · " + item_label("self_draw", lang) if ex.self_draw and caishen else "")
-        for k, line in enumerate(_wrap(_detail(ruleset, sc, lang), 16, WIDTH - PAD - 20 - label_x)):
-            C.text(dr, (label_x, ry + 60 + 20 * k), line, 16, C.TEXT_DIM, anchor="lm")
-        C.text(dr, (x + TILE_W // 2, ty + g.box_h + 14), how, 13, C.GOLD, anchor="mm")
-        ry += ROW_H
+        pen.text((x + TILE_W // 2, wy + g.box_h + 14), how, SMALL, C.GOLD, anchor="mm")
+        # what the hand adds up to, beside the tiles
+        dx = left + max(a, b + 1) * (TILE_W + GAP) + 24
+        for k, line in enumerate(detail_lines(ruleset, ex, lang)):
+            pen.text((dx, tx0 + 12 + 24 * k), line, SMALL, C.TEXT_DIM, anchor="lm")
+        ry += _example_h()
     y += list_h + 18
     # the wildcard
-    _panel(dr, PAD, y, WIDTH - PAD, y + 84)
-    wg = geometry(44)
-    C.paste(img, sprite(wc, 44, variant), PAD + 20, y + (84 - wg.box_h) // 2)
-    wl = L(plugin.wildcard_key, lang)
-    lx = PAD + 20 + 44 + 20
-    lx += C.text(dr, (lx, y + 42), wl, 26, C.GOLD, anchor="lm") + 20
-    C.text(dr, (lx, y + 42), C.fit(S(_key("wild", ruleset, mult=caishen), lang), 20, WIDTH - PAD - 20 - lx),
-           20, C.TEXT, anchor="lm")
-    y += 84 + 18
-    # the formula
-    _panel(dr, PAD, y, WIDTH - PAD, y + 110)
-    head, worked = _formula_lines(ruleset, lang)
-    C.text(dr, (WIDTH // 2, y + 46), head, 36, C.GOLD, anchor="ms")
-    C.text(dr, (WIDTH // 2, y + 88), C.fit(worked, 22, WIDTH - 2 * PAD - 40), 22, C.TEXT_DIM, anchor="ms")
-    return img
+    _panel(dr, PAD, y, WIDTH - PAD, y + wild_h)
+    wg = geometry(WILD_W)
+    pen.tile(wc, WILD_W, variant, PAD + INSET, y + (wild_h - wg.box_h) // 2)
+    pen.text((PAD + wild_x, y + 30), wl, NAME, C.GOLD, anchor="lm")
+    for k, line in enumerate(note):
+        pen.text((PAD + wild_x, y + 60 + 26 * k), line, SUB, C.TEXT, anchor="lm")
+    y += wild_h + 18
+    # the formula and its worked example
+    _panel(dr, PAD, y, WIDTH - PAD, y + formula_h)
+    pen.text((WIDTH // 2, y + 16 + 36), C.fit(head, FORMULA, inner), FORMULA, C.GOLD, anchor="ms")
+    pen.text((WIDTH // 2, y + 16 + 44 + 26), C.fit(prefix + (":" if formula else ""), SUB, inner), SUB, C.TEXT_DIM,
+             anchor="ms")
+    if formula:
+        pen.text((WIDTH // 2, y + 16 + 44 + 56), C.fit(formula, SUB, inner), SUB, C.TEXT, anchor="ms")
+    return img, lay
 
 
-__all__ = ["draw_rules", "card_strings", "score_example", "EXAMPLES", "STRINGS"]
+def draw_rules(lang: str = "zh", ruleset: str = "jiaxing") -> Image.Image:
+    return card_layout(lang, ruleset)[0]
+
+
+__all__ = ["draw_rules", "card_layout", "CardLayout", "card_strings", "score_example", "EXAMPLES", "STRINGS"]

@@ -14,10 +14,10 @@ from pathlib import Path
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("render", help="write sample hand/table/result/tile-sheet PNGs, or render a view file")
-    p.add_argument("--demo", metavar="DIR", help="write hand, table, result, drawn-hand result and tile sheet PNGs here")
+    p.add_argument("--demo", metavar="DIR", help="write hand, table, result, drawn-hand result, tile sheet, widest hands and rules card PNGs here")
     p.add_argument("--lang", default="zh", choices=("zh", "en", "both"), help="label language (default zh)")
     p.add_argument("--phone", action="store_true",
-                   help="with --demo: also write phone-hand/table/result PNGs, 550 px wide as Discord shows them on a phone")
+                   help="with --demo: also write phone-hand/table/result/hand-full/hand-kongs/rules PNGs, 550 px wide as Discord shows them on a phone")
     p.add_argument("--view", metavar="FILE", help="a view as JSON (docs/views.md) to render")
     p.add_argument("--kind", choices=("hand", "table", "result"), help="what --view is")
     p.add_argument("-o", "--out", metavar="PNG", help="output file for --view")
@@ -41,7 +41,7 @@ def phone_copy(png: bytes) -> bytes:
 
 
 def _demo(out: Path, langs: list[str], phone: bool = False) -> list[Path]:
-    from render import demo, render_hand, render_result, render_table, render_tile_sheet
+    from render import demo, render_hand, render_result, render_rules, render_table, render_tile_sheet
 
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -53,11 +53,15 @@ def _demo(out: Path, langs: list[str], phone: bool = False) -> list[Path]:
             ("result", render_result(demo.result_view(), lang)),
             ("result-drawn", render_result(demo.result_view(drawn_game=True), lang)),
             ("tiles", render_tile_sheet(lang)),
+            # the widest hand a game can produce (13 tiles and the drawn one) and one with four kongs, drawn for a phone
+            ("hand-full", render_hand(demo.widest_seat_views()["full"], lang)),
+            ("hand-kongs", render_hand(demo.widest_seat_views()["kongs"], lang)),
+            ("rules", render_rules(lang)),
         ):
             path = out / f"{name}{sfx}.png"
             path.write_bytes(data)
             written.append(path)
-            if phone and name in ("hand", "table", "result"):
+            if phone and name in ("hand", "table", "result", "hand-full", "hand-kongs", "rules"):
                 path = out / f"phone-{name}{sfx}.png"
                 path.write_bytes(phone_copy(data))
                 written.append(path)

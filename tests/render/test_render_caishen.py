@@ -8,7 +8,7 @@ from PIL import Image, ImageChops, ImageStat
 
 import render
 from render import demo, fonts, labels
-from render.hand import GAP, HEADER_H, PAD, TILE_W
+from render.hand import GAP, PAD, TILE_W, layout
 from render.tiles import BADGES, geometry, sprite
 
 hand_mod = pytest.importorskip("jxbot.game.hand")
@@ -56,7 +56,8 @@ def test_the_wildcard_in_a_hand_carries_its_rulesets_badge(ruleset, want, other)
     wc = v["wildcard"]
     assert v["hand"][0] == wc  # the wildcard sorts to the far left
     img = Image.open(io.BytesIO(render.render_hand(v, "zh"))).convert("RGB")
-    box = (PAD, HEADER_H, PAD + TILE_W, HEADER_H + sprite(wc, TILE_W).height)
+    top = _tiles_top(v)
+    box = (PAD, top, PAD + TILE_W, top + sprite(wc, TILE_W).height)
     shown = img.crop(box)
     felt = shown.copy()  # the sprite has transparent corners: compare both candidates on the same felt
     near = _diff(shown, _on_felt(sprite(wc, TILE_W, want), felt))
@@ -73,8 +74,13 @@ def test_the_header_names_the_wildcard_caishen():
     cs = render.render_hand({**demo.seat_view(), "ruleset": "caishen"}, "zh")
     jx = render.render_hand(demo.seat_view(), "zh")
     a, b = (Image.open(io.BytesIO(p)).convert("RGB") for p in (cs, jx))
-    header = (0, 0, a.width, HEADER_H - 4)
+    header = (0, 0, a.width, _tiles_top(demo.seat_view()) - 4)
     assert _diff(a.crop(header), b.crop(header)) > 0.2  # 财神 / 財 badge instead of 百搭 / 搭
+
+
+def _tiles_top(view: dict) -> int:
+    """The top of the concealed tiles, from the renderer's layout (below the header)."""
+    return min(op[2] for op in layout(view, "zh").ops if op[0] == "tile" and op[3] == TILE_W)
 
 
 def _check(png: bytes) -> Image.Image:

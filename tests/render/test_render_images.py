@@ -27,12 +27,19 @@ def _png(data: bytes) -> Image.Image:
 CASES = {
     "hand-zh": lambda: render.render_hand(demo.seat_view(), "zh"),
     "hand-en": lambda: render.render_hand(demo.seat_view(), "en"),
+    # the widest hands a game can produce, drawn for a phone (tests/render/test_render_hand_phone.py)
+    "hand-full-zh": lambda: render.render_hand(demo.widest_seat_views()["full"], "zh"),
+    "hand-full-en": lambda: render.render_hand(demo.widest_seat_views()["full"], "en"),
+    "hand-kongs-zh": lambda: render.render_hand(demo.widest_seat_views()["kongs"], "zh"),
+    "hand-melds-en": lambda: render.render_hand(demo.widest_seat_views()["melds"], "en"),
     "table-zh": lambda: render.render_table(demo.table_view(), "zh"),
     "table-en": lambda: render.render_table(demo.table_view(), "en"),
     "table-caishen-zh": lambda: render.render_table({**demo.table_view(), "ruleset": "caishen"}, "zh"),
     "result-zh": lambda: render.render_result(demo.result_view(), "zh"),
     "result-drawn-en": lambda: render.render_result(demo.result_view(drawn_game=True), "en"),
     "tiles-zh": lambda: render.render_tile_sheet("zh"),
+    "rules-zh": lambda: render.render_rules("zh"),
+    "rules-en": lambda: render.render_rules("en"),
 }
 
 
@@ -165,7 +172,8 @@ def test_cli_writes_the_demo_pictures(tmp_path):
 
     assert main(["render", "--demo", str(tmp_path), "--lang", "en"]) == 0
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["hand.png", "result-drawn.png", "result.png", "table.png", "tiles.png"]
+    assert names == ["hand-full.png", "hand-kongs.png", "hand.png", "result-drawn.png", "result.png", "rules.png",
+                     "table.png", "tiles.png"]
     for p in tmp_path.iterdir():
         assert _png(p.read_bytes()).width <= 1280
     assert main(["render"]) == 2
@@ -176,7 +184,8 @@ def test_cli_writes_phone_copies_550_px_wide(tmp_path):
 
     assert main(["render", "--demo", str(tmp_path), "--lang", "both", "--phone"]) == 0
     phone = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("phone-"))
-    assert phone == [f"phone-{k}-{lang}.png" for k in ("hand", "result", "table") for lang in ("en", "zh")]
+    kinds = ("hand", "hand-full", "hand-kongs", "result", "rules", "table")
+    assert phone == sorted(f"phone-{k}-{lang}.png" for k in kinds for lang in ("en", "zh"))
     for name in phone:
         assert Image.open(tmp_path / name).width == 550
 

@@ -18,7 +18,7 @@ def test_card_is_a_png_within_discord_friendly_limits(lang, ruleset):
     png = render_rules(lang, ruleset)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     img = Image.open(io.BytesIO(png))
-    assert img.width <= MAX_WIDTH and 600 <= img.height <= 1400
+    assert img.width <= MAX_WIDTH and 600 <= img.height <= 1700
     assert len(png) < 1_000_000
     # not a blank canvas: the tile sprites and text give many colours
     assert len(img.convert("RGB").getcolors(1 << 16) or ()) > 40
@@ -71,11 +71,24 @@ def test_unknown_ruleset_is_refused():
 
 @pytest.mark.parametrize("lang,ruleset", CASES)
 def test_item_breakdowns_fit_without_being_cut(lang, ruleset):
-    from render.rules_card import PAD, TILE_W, WIDTH, _detail, _wrap
+    from render.rules_card import detail_lines
 
-    label_x = PAD + 20 + 14 * (TILE_W + 2) + 38
     for ex in EXAMPLES[ruleset]:
         _, sc = score_example(ruleset, ex)
-        lines = _wrap(_detail(ruleset, sc, lang), 16, WIDTH - PAD - 20 - label_x)
+        lines = detail_lines(ruleset, ex, lang)
         assert not any(line.endswith("…") for line in lines), lines
         assert str(sc.total_tai if ruleset == "jiaxing" else sc.points) in lines[-1]
+
+
+@pytest.mark.parametrize("lang,ruleset", CASES)
+def test_the_card_reads_on_a_phone(lang, ruleset):
+    """Discord shows it about 550 px wide on a phone: at that width every text is at least 12 px and every
+    tile at least 40 px wide, measured from the sizes the card drew (scaled by 550/width)."""
+    from render.rules_card import card_layout
+
+    img, lay = card_layout(lang, ruleset)
+    assert lay.width == img.width <= 760
+    assert Image.open(io.BytesIO(render_rules(lang, ruleset))).size == img.size
+    scale = 550 / lay.width
+    assert min(lay.text_sizes) * scale >= 12, min(lay.text_sizes)
+    assert min(lay.tile_widths) * scale >= 40, min(lay.tile_widths)
