@@ -35,7 +35,7 @@ async def page_through(player, command: str, head: str, nxt: str, lang: str) -> 
             before = msg.edit_count
             press = await player.click(msg, label=nxt)
             await press.settled()
-            await player.double.wait_for(lambda m=msg, b=before: m.edit_count > b, 10, "the next page")
+            await player.double.wait_for(lambda m=msg, b=before: m.edit_count > b, 30, "the next page")  # (a loaded machine)
     last = msg.buttons()
     assert any(b.get("disabled") for b in last), last  # ▶ off on the last page
 
