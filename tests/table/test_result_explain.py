@@ -99,3 +99,15 @@ def test_a_caishen_result_says_the_dealers_base_and_the_discarders_extra_share(m
         assert "財" not in result_text(view, lang)
         texts = picture_texts(view, lang, monkeypatch)
         assert any(("庄家 底 ×3" if lang == "zh" else "dealer: base (底) ×3") in s and "= 12" in s for s in texts)
+
+
+def test_the_headline_says_the_points_are_multiplied_per_seat():
+    h = to_contract()
+    act(h, "persist", 2)
+    act(h, "give_up", 3)
+    act(h, "discard", 1, "3z")
+    pass_all(h)
+    act(h, "tsumo", 2)
+    view = named(settled(h, [1000] * 4))
+    assert "(each seat pays it × its multiplier below)" in result_text(view, "en").splitlines()[0]
+    assert "每家再乘以下面的倍数" in result_text(view, "zh").splitlines()[0]

@@ -495,8 +495,7 @@ def settle(*, winner: int | None, dealer: int, points: int = 0, base: int = 2, s
             transfers.append(Transfer(s, None, amount, "fee"))
     assert sum(deltas) + house == 0
     why: list[list] = [[], [], [], []]  # per seat [[code, multiplier], ...] (jxbot.rules.explain)
-    for it in items:
-        p, w = it["payer"], it["why"]
+    for p, _, _, w in debts:
         if w == "win":
             if p == dealer or winner == dealer:
                 why[p].append(["dealer_base", base])
