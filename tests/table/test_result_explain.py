@@ -111,3 +111,15 @@ def test_the_headline_says_the_points_are_multiplied_per_seat():
     view = named(settled(h, [1000] * 4))
     assert "(each seat pays it × its multiplier below)" in result_text(view, "en").splitlines()[0]
     assert "每家再乘以下面的倍数" in result_text(view, "zh").splitlines()[0]
+
+
+def test_a_win_by_one_of_the_pair_says_the_partner_pays_x5_and_the_persisting_seats_x2():
+    from jxbot.rules.explain import explain
+    from jxbot.rules.settle import settle
+
+    s = settle(winner=1, points=12, contract=(1, 0), gave_up=(3,), balances=[1000, 1000, 1000, 1000], fee=2)
+    rows = s.payments([1000, 1000, 1000, 1000])
+    assert explain(rows[0], 12, "zh") == "承包 ×5 · 12 × 5 = 60 · 服务费 2"
+    assert explain(rows[2], 12, "en") == "persisted (坚持) ×2 · 12 × 2 = 24 · fee 2"
+    assert explain(rows[3], 12, "en") == "gave up (放弃) ×0 · fee 2"
+    assert explain(rows[1], 12, "en") == "receives 84 · fee 2"
