@@ -32,7 +32,7 @@ register({
 # commands that stay open while the process starts: they read only what no resume changes (the rules, the
 # score calculator, balances and settled hands; a replay refuses a hand still in play) — every other
 # command, and every button, touches a table or silver and waits for the gate
-OPEN_AT_START = frozenset(("bot.cmd.rules.name", "bot.cmd.score.name", "bot.cmd.balance.name",
+OPEN_AT_START = frozenset(("bot.cmd.help.name", "bot.cmd.rules.name", "bot.cmd.score.name", "bot.cmd.balance.name",
                            "bot.cmd.leaderboard.name", "bot.cmd.stats.name", "bot.cmd.history.name",
                            "bot.cmd.replay.name", "bot.cmd.verify.name", "bot.cmd.howto.name"))
 

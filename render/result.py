@@ -10,6 +10,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from jxbot.i18n import t as _t
+from jxbot.rules.explain import explain
 from jxbot.rules.tiles import sort_hand
 from jxbot.rulesets import of_view
 
@@ -84,6 +85,21 @@ def _seat_tags(view: dict, seat: int, lang: str) -> list[tuple[str, tuple[int, i
     return tags
 
 
+WHY_SIZE = 22  # a row's "why" line: 12 px when the picture is shown 550 px wide (a phone)
+WHY_H = 30
+
+
+def _why(view: dict, p: dict, lang: str) -> str:
+    """Why this seat paid what it paid (承包 ×5, 放弃 ×0, 抢杠 ×3, 逃跑, 庄家 底 ×2, 放铳 ×2, a cap),
+    with the arithmetic (points × multiplier = owed); the fee has its own column."""
+    return explain(p, int((view.get("score") or {}).get("points") or 0), lang, fee=False)
+
+
+def _rows_h(view: dict) -> int:
+    pays = view.get("payments") or []
+    return sum(ROW_H + (WHY_H if _why(view, p, "en") else 0) for p in pays)
+
+
 def _items_height(score: dict) -> int:
     n = max(len(score.get("tai") or []), len(score.get("fan") or []), 1)
     return 54 + n * 38 + 14
@@ -108,7 +124,7 @@ def _layout_height(view: dict) -> int:
         h += g.box_h + 40 + extra + 18
         if score:
             h += _items_height(score) + 18 + _formula_h(view) + 18
-    h += 50 + ROW_H * len(view.get("payments") or []) + 16 + 18
+    h += 50 + _rows_h(view) + 16 + 18
     h += 70 + PAD - 18
     return h
 
@@ -217,7 +233,7 @@ def draw_result(view: dict, lang: str) -> Image.Image:
             y += fh + 18
     # settlement table
     pays = view.get("payments") or []
-    th = 50 + ROW_H * len(pays) + 16
+    th = 50 + _rows_h(view) + 16
     _panel(dr, PAD, y, WIDTH - PAD, y + th)
     cols = (PAD + 20, PAD + 400, PAD + 590, WIDTH - PAD - 20)
     C.text(dr, (cols[0], y + 26), L("settlement", lang), 22, C.TEXT, anchor="lm")
@@ -256,7 +272,11 @@ def draw_result(view: dict, lang: str) -> Image.Image:
         C.text(dr, (cols[2], ry), f"−{fee:,}" if fee else "—", 20, C.TEXT_DIM, anchor="rm")
         bal = p.get("balance")
         C.text(dr, (cols[3], ry), "—" if bal is None else f"{bal:,}", 24, C.TEXT, anchor="rm")
-        ry += ROW_H
+        why = _why(view, p, lang)
+        if why:
+            C.text(dr, (cols[0] + 44, ry + WHY_H), C.fit(why, WHY_SIZE, cols[3] - cols[0] - 44), WHY_SIZE,
+                   C.TEXT_DIM, anchor="lm")
+        ry += ROW_H + (WHY_H if why else 0)
     y += th + 18
     # cumulative 番 carried on to the next hand, or dropped with the match's last hand (RULES A7)
     queue = view.get("cumulative_queue") or []

@@ -104,14 +104,19 @@ class Settlement:
     def payments(self, balances: Sequence[int | None]) -> list[dict]:
         """The result view's ``payments`` rows (docs/views.md), one per seat: ``delta`` is the seat's whole
         balance change, the fee **included**; ``fee`` is the part of it that went to the house; ``balance``
-        the silver after the hand (``None`` for a computer seat). What the seat won or lost at the table
+        the silver after the hand (``None`` for a computer seat); ``owed`` what the seat owed at the table
+        before the balance cap, ``capped`` whether it paid less, ``why`` the reasons ``[[code, multiplier], …]``
+        (``jxbot.rules.explain``). What the seat won or lost at the table
         is therefore ``delta + fee`` (the result picture's 输赢 column: 输赢 − 服务费 = the change)."""
         rows = []
         for seat in range(4):
             fee = sum(t.amount for t in self.transfers if t.payer == seat and t.reason == "fee")
             b = balances[seat]
+            why = (self.details.get("why") or [[], [], [], []])[seat]
+            capped = (self.details.get("capped") or [False] * 4)[seat]
             rows.append({"seat": seat, "delta": self.deltas[seat], "fee": fee,
-                         "balance": None if b is None else b + self.deltas[seat]})
+                         "balance": None if b is None else b + self.deltas[seat],
+                         "owed": self.owed[seat], "capped": bool(capped), "why": [list(w) for w in why]})
         return rows
 
     def to_json(self) -> dict:

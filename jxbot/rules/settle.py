@@ -53,6 +53,32 @@ def multipliers(*, winner: int, self_draw: bool = False, robbed: int | None = No
     return (mult[0], mult[1], mult[2], mult[3])
 
 
+def _why(mult: Sequence[int], *, winner: int | None, self_draw: bool, robbed: int | None,
+         contract: tuple[int, int] | None, gave_up: Sequence[int], escaped: set[int], rob: int) -> list[list]:
+    """Why each seat pays what it pays: ``[[code, multiplier], ...]`` per seat (the result view's
+    ``payments[i]["why"]``, put in words by ``jxbot.rules.explain``)."""
+    out: list[list] = [[], [], [], []]
+    if winner is None:
+        return out
+    for s in SEATS:
+        if s == winner:
+            continue
+        why = out[s]
+        if contract is not None and s in gave_up:
+            why.append(["gave_up", 0])
+        elif contract is not None:
+            why.append(["contract" if s in contract else "persist", mult[s] - (rob if robbed == s else 0)])
+            if robbed == s:
+                why.append(["rob", rob])
+        elif robbed is not None:
+            why.append(["rob", mult[s]] if s == robbed else ["not_robbed", 0])
+        else:
+            why.append(["self_draw" if self_draw else "discard", mult[s]])
+        if s in escaped:
+            why.append(["escape", mult[s]])
+    return out
+
+
 def _check_seat(name: str, s: int | None) -> None:
     if s is not None and (not isinstance(s, int) or isinstance(s, bool) or s not in SEATS):
         raise ValueError(f"{name} must be a seat 0–3, not {s!r}")
@@ -133,6 +159,8 @@ def settle(*, winner: int | None, points: int = 0, self_draw: bool = False, disc
     assert sum(deltas) + house == 0
     details = {
         "multipliers": list(mult),
+        "why": _why(mult, winner=winner, self_draw=self_draw, robbed=robbed, contract=contract, gave_up=gave_up,
+                    escaped=escaped_set, rob=rs.mult_rob_kong),
         "escaped": sorted(escaped_set),
         "paid": paid,
         "capped": [paid[s] < owed[s] for s in SEATS],

@@ -8,6 +8,7 @@ import logging
 from jxbot import rulesets
 from jxbot.ai.strings import computer_name
 from jxbot.i18n import t
+from jxbot.rules.explain import explain
 from jxbot.rules.tiles import tile_name, wind_name
 from jxbot.safety import ECHO_MAX, cap, md
 from jxbot.seatnames import seat_name
@@ -119,11 +120,13 @@ def result_text(result: dict, lang: str) -> str:
             head = t("bot.result.win", lang, name=name, tile=tile, tai=sc.get("total_tai", 0),
                      fan=sc.get("total_fan", 0), stake=sc.get("stake", 0), points=sc.get("points", 0))
     lines = [head]
+    points = int((result.get("score") or {}).get("points") or 0)
     for p in pays:
         bal = p.get("balance")
-        lines.append(t("bot.result.payment", lang, name=md(seat_name(p, lang) or str(p.get("seat"))),
-                       delta=int(p.get("delta", 0)),
-                       balance="—" if bal is None else bal))
+        line = t("bot.result.payment", lang, name=md(seat_name(p, lang) or str(p.get("seat"))),
+                 delta=int(p.get("delta", 0)), balance="—" if bal is None else bal)
+        why = explain(p, points, lang)  # why this seat paid what it paid (承包 ×5, 放弃 ×0, a cap, the fee)
+        lines.append(f"{line} — {why}" if why else line)
     return "\n".join(lines)
 
 

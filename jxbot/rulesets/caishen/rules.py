@@ -494,7 +494,20 @@ def settle(*, winner: int | None, dealer: int, points: int = 0, base: int = 2, s
             house += amount
             transfers.append(Transfer(s, None, amount, "fee"))
     assert sum(deltas) + house == 0
-    details = {"base": base, "dealer": dealer, "how": how, "items": items, "paid": paid,
+    why: list[list] = [[], [], [], []]  # per seat [[code, multiplier], ...] (jxbot.rules.explain)
+    for p, _, _, w in debts:
+        if w == "win":
+            if p == dealer or winner == dealer:
+                why[p].append(["dealer_base", base])
+            else:
+                why[p].append(["share", 1])
+            if p == discarder and rs.cs_discarder_extra:
+                why[p].append(["discarder", 2])
+        elif ["cs_" + w, 0] not in why[p]:
+            why[p].append(["cs_" + w, 0])
+        if p in escaped_set and ["escape", 0] not in why[p]:
+            why[p].append(["escape", 0])
+    details = {"base": base, "dealer": dealer, "how": how, "items": items, "paid": paid, "why": why,
                "capped": [paid[s] < owed[s] for s in range(4)], "escaped": sorted(escaped_set),
                "beigen": list(beigen), "dabao": list(dabao) if dabao else None}
     return Settlement(transfers=tuple(transfers), deltas=(deltas[0], deltas[1], deltas[2], deltas[3]),
