@@ -40,7 +40,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.header": {"zh": "第{n}局 · {rw}风圈 · 庄家 {dealer} · {wword} {wild}（翻开 {ind}）· 牌墙剩 {wall} 张",
                         "en": "Hand {n} · {rw} round · dealer {dealer} · {wword} {wild} (flipped {ind}) · wall {wall}"},
     "table.ui.wword.jiaxing": {"zh": "百搭", "en": "wildcard"},
-    "table.ui.wword.caishen": {"zh": "財神", "en": "caishen"},
+    "table.ui.wword.caishen": {"zh": "财神", "en": "caishen"},
     "table.ui.you": {"zh": "你", "en": "you"},
     "table.ui.white_face": {"zh": "白({face})", "en": "White({face})"},
     "table.ui.caishen_line": {"zh": "白板当财神的牌用：{face} · 作废：{voided}",
