@@ -111,10 +111,10 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return rc
     except KeyboardInterrupt:  # Ctrl-C: end the ^C line, say so in one short line, exit 130
+        import contextlib
+
         from jxbot.i18n import t
         from jxbot.table import strings  # noqa: F401  (registers table.ui.*)
-
-        import contextlib
 
         with contextlib.suppress(OSError, ValueError):
             sys.stdout.flush()
