@@ -7,12 +7,14 @@ import asyncio
 import sys
 from typing import Any, TextIO
 
+from jxbot.i18n import add_lang_argument
+
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a match in the terminal against three computer players",
                        description="Play Jiaxing Mahjong in the terminal against three computer players, "
                                    "with the same clocks as the Discord tables.")
-    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default zh)")
+    add_lang_argument(p)
     p.add_argument("--seed", default=None, help="seed of the match (default: a fresh secret one)")
     p.add_argument("--ruleset", default="jiaxing", help="ruleset (default jiaxing)")
     p.add_argument("--rounds", type=int, default=None,
