@@ -151,8 +151,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.queue": {"zh": "  累计番留到下局: {q}", "en": "  cumulative fan carried over: {q}"},
     "table.ui.queue_dropped": {"zh": "  牌局结束，累计番作废: {q}", "en": "  the match is over: cumulative fan dropped: {q}"},
     # the fair deal (`jxbot play`): the commitment at the deal, the wall revealed after the hand
-    "table.ui.commitment": {"zh": "  公平发牌：牌墙承诺 SHA-256 {c}（结束后公布牌墙与盐）",
-                            "en": "  fair deal: the wall's SHA-256 commitment is {c} (wall and salt revealed after the hand)"},
+    "table.ui.commitment": {"zh": "  公平发牌：牌墙承诺 SHA-256 {c}（结束后公布盐，牌墙输入 wall 查看）",
+                            "en": "  fair deal: the wall's SHA-256 commitment is {c} (the salt after the hand, the wall on "
+                                  "request)"},
     "table.ui.reveal": {"zh": "  公平发牌核对：盐 {salt}，承诺 {c}（输入 wall 或 牌墙 查看整副牌墙）",
                         "en": "  fair deal check: salt {salt}, commitment {c} (type wall to see the whole wall)"},
     "table.ui.reveal_wall": {"zh": "  牌墙（头到尾）：{wall}\n  核对：jxbot verify --wall '{wall}' --salt {salt} --commitment {c}",
