@@ -44,7 +44,7 @@ for spec in [
 for spec in [
     ("stake", "底分", "stake", "每台的银子（底分）", "Silver per 台 (the stake)"),
     ("ruleset", "规则", "ruleset", "规则集", "Ruleset"),
-    ("rounds", "圈数", "rounds", "打几圈（一圈 = 东风圈；不填：按规则，財神一版四圈）",
+    ("rounds", "圈数", "rounds", "打几圈（一圈 = 东风圈；不填：按规则，财神一版四圈）",
      "Wind rounds to play (default: the ruleset's match; caishen: one 版, 4 rounds)"),
     ("user", "玩家", "user", "玩家", "The player"),
     ("amount", "数量", "amount", "银子数量", "Amount of silver"),
@@ -168,7 +168,7 @@ STRINGS.update({
                    "en": "{name} wins on {tile}! {tai} 台 × 2^{fan} 番 × stake {stake} = {points} (each seat pays it "
                          "× its multiplier below)"},
     "bot.choice.ruleset.jiaxing": {"zh": "嘉兴", "en": "jiaxing"},
-    "bot.choice.ruleset.caishen": {"zh": "財神", "en": "caishen"},
+    "bot.choice.ruleset.caishen": {"zh": "财神", "en": "caishen"},
     "bot.result.win_cs": {"zh": "{name} 胡了 {tile}！底分 {formula}（每家再乘以下面的倍数）",
                       "en": "{name} wins on {tile}! stake {formula} (each seat pays it × its multiplier below)"},
     "bot.result.draw": {"zh": "荒牌，流局。", "en": "Drawn hand (荒): nobody won."},
@@ -208,11 +208,11 @@ STRINGS.update({
     "bot.admin.settings": {"zh": "本服务器的牌桌设置：\n{lines}", "en": "This server's table settings:\n{lines}"},
     "bot.admin.updated": {"zh": "已更新。", "en": "Updated."},
     "bot.rules.summary_caishen": {
-        "zh": "**財神麻将**：庄家掷骰，从海底数出一张翻开，其牌种为財神（胡牌时可当任何牌），白板当財神原来的牌用（吃、碰、杠、胡都算）。"
+        "zh": "**财神麻将**：庄家掷骰，从海底数出一张翻开，其牌种为财神（胡牌时可当任何牌），白板当财神原来的牌用（吃、碰、杠、胡都算）。"
               "海底留 10 对不摸；杠牌从其前面最后一对的下面一张补，上面一张作废（亮出，不能吃碰）；摸完无人胡即流局（庄家付每家 2 点并连庄）。"
-              "四组一对或七对子可胡，且须二倍以上：平胡自摸 ×2，七对子 ×2、自摸 ×4；財神头 ×4、单钓財神头 ×8、財神会 ×4 都是总倍数，自摸不再翻倍；"
-              "多种牌型取最大再每种 ×2，杠底再翻倍。打出財神（漂財）后，在打出别的牌之前，漂財者不能吃碰杠、只能自摸："
-              "漂財一次 ×8、连漂 ×16。庄家连胡底数 2、3、4…；放铳者多付一份。详见 docs/caishen.md。",
+              "四组一对或七对子可胡，且须二倍以上：平胡自摸 ×2，七对子 ×2、自摸 ×4；财神头 ×4、单钓财神头 ×8、财神会 ×4 都是总倍数，自摸不再翻倍；"
+              "多种牌型取最大再每种 ×2，杠底再翻倍。打出财神（漂财）后，在打出别的牌之前，漂财者不能吃碰杠、只能自摸："
+              "漂财一次 ×8、连漂 ×16。庄家连胡底数 2、3、4…；放铳者多付一份。详见 docs/caishen.md。",
         "en": "**Caishen Mahjong**: the dealer rolls and a tile counted from the tail is flipped; its kind is the "
               "caishen (wild for winning) and White plays as the caishen's own face (in chows, pungs, kongs and "
               "wins). 20 tiles stay back; a kong takes the lower tile of the last pair in front of them and the "
@@ -238,8 +238,8 @@ STRINGS.update({
               "• Claim a discard within 5 s with the buttons; win > pung/kong > chow. A third claim on the same seat binds a contract."},
     "bot.score.result": {"zh": "{tiles}：{tai} 台 × 2^{fan} 番 = {points}（底分 {stake}）\n{items}",
                      "en": "{tiles}: {tai} 台 × 2^{fan} 番 = {points} (stake {stake})\n{items}"},
-    "bot.score.result_cs": {"zh": "{tiles}（財神 {wild}）：底分 {formula}\n{items}",
-                        "en": "{tiles} (財神 {wild}): stake {formula}\n{items}"},
+    "bot.score.result_cs": {"zh": "{tiles}（财神 {wild}）：底分 {formula}\n{items}",
+                        "en": "{tiles} (财神 {wild}): stake {formula}\n{items}"},
     "bot.score.not_winning": {"zh": "{tiles} 不是胡牌（{reason}）。", "en": "{tiles} is not a winning hand ({reason})."},
 })
 

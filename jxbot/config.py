@@ -211,8 +211,12 @@ class Settings:
                 raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, not {v!r}")
             kw["log_level"] = v
         if (v := get("JXBOT_LANG")) is not None:
-            v = v.strip().lower()
-            kw["lang"] = "zh" if v.startswith("zh") else "en"
+            from jxbot.i18n import parse_lang
+
+            try:
+                kw["lang"] = parse_lang(v)
+            except ValueError as exc:
+                raise ConfigError(f"JXBOT_LANG: {exc}") from None
         ints = {"default_stake": (1, 10**9), "min_stake": (1, 10**9), "max_stake": (1, 10**9),
                 "fee": (0, 10**9), "starting_grant": (0, 10**12), "daily_amount": (0, 10**12),
                 "max_hands": (1, 10**6), "test_seed": (0, 2**63 - 1)}

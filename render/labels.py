@@ -19,7 +19,7 @@ RENDER_STRINGS: dict[str, dict[str, str]] = {
     "render.round": {"zh": "{wind}风圈", "en": "{wind} round"},
     "render.hand_no": {"zh": "第{n}局", "en": "Hand {n}"},
     "render.wildcard": {"zh": "百搭", "en": "Wild"},
-    "render.wildcard.caishen": {"zh": "財神", "en": "Caishen"},
+    "render.wildcard.caishen": {"zh": "财神", "en": "Caishen"},
     "render.voided": {"zh": "作废", "en": "Void"},
     "render.indicator": {"zh": "翻牌", "en": "Flipped"},
     "render.wall": {"zh": "余牌", "en": "Wall"},

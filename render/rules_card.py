@@ -54,7 +54,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "example": {"zh": "例", "en": "e.g."},
     "discard": {"zh": "点炮", "en": "on a discard"},
     "ruleset.jiaxing": {"zh": "嘉兴", "en": "Jiaxing"},
-    "ruleset.caishen": {"zh": "財神", "en": "Caishen"},
+    "ruleset.caishen": {"zh": "财神", "en": "Caishen"},
 }
 
 

@@ -7,12 +7,14 @@ import asyncio
 import sys
 from typing import Any, TextIO
 
+from jxbot.i18n import add_lang_argument
+
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a match in the terminal against three computer players",
                        description="Play Jiaxing Mahjong in the terminal against three computer players, "
                                    "with the same clocks as the Discord tables.")
-    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default zh)")
+    add_lang_argument(p)
     p.add_argument("--seed", default=None, help="seed of the match (default: a fresh secret one)")
     p.add_argument("--ruleset", default="jiaxing", help="ruleset (default jiaxing)")
     p.add_argument("--rounds", type=int, default=None,
@@ -28,7 +30,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--delay", type=float, default=0.6, help="seconds a computer takes per move (default 0.6)")
     p.add_argument("--turn-seconds", type=float, default=None, help="turn limit (default: the ruleset's 20 s)")
     p.add_argument("--claim-seconds", type=float, default=None, help="claim window (default: the ruleset's 5 s)")
+    p.add_argument("--learn", action="store_true",
+                   help=f"learner mode: a {LEARN_TURN:g} s turn and a {LEARN_CLAIM:g} s claim window (unless set), "
+                        "the ready hand's winning tiles (听牌) shown, and hint (提示) asks the computer for advice")
     return p
+
+
+LEARN_TURN = 60.0  # learner mode's clocks (``--learn``), when --turn-seconds / --claim-seconds are not given
+LEARN_CLAIM = 20.0
 
 
 def _seed(text: str | None) -> int | str | None:
@@ -57,6 +66,12 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
     reader.start()
     me = TerminalSeat(stdout, lang, reader, seat=0, clock=clock)
     me.silver = args.silver
+    learn = bool(getattr(args, "learn", False))
+    me.learn = learn
+    turn_seconds, claim_seconds = args.turn_seconds, args.claim_seconds
+    if learn:  # time to read a claim prompt, not only a turn (issue 26)
+        turn_seconds = LEARN_TURN if turn_seconds is None else turn_seconds
+        claim_seconds = LEARN_CLAIM if claim_seconds is None else claim_seconds
     me.auto_pause = max(0.0, args.delay) * 3  # between hands on auto-play or at the end of input
     cpu = "电脑" if lang == "zh" else "cpu"
     seats = [SeatInfo(args.name or t("table.ui.you", lang), lang=lang)]
@@ -68,8 +83,8 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
     config = TableConfig(table_id="terminal", ruleset=args.ruleset, rounds=args.rounds, stake=args.stake, fee=args.fee,
                          seed=_seed(args.seed), max_hands=args.hands, computer_delay=max(0.0, args.delay),
                          # the pause after a result lasts until Enter ("Enter for the next hand")
-                         between_hands=24 * 3600.0, turn_seconds=args.turn_seconds,
-                         claim_window=args.claim_seconds)
+                         between_hands=24 * 3600.0, turn_seconds=turn_seconds,
+                         claim_window=claim_seconds)
     from jxbot.ai.warm import warm_tables_off_loop
 
     await warm_tables_off_loop()  # the computers' first decision would build them on the loop (issue 18)
@@ -97,7 +112,15 @@ def run(args: argparse.Namespace) -> int:
         rc = asyncio.run(play(args, sys.stdin, sys.stdout))
         sys.stdout.flush()
         return rc
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C: end the ^C line, say so in one short line, exit 130
+        import contextlib
+
+        from jxbot.i18n import t
+        from jxbot.table import strings  # noqa: F401  (registers table.ui.*)
+
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        sys.stderr.write("\n" + t("table.ui.interrupted", args.lang) + "\n")
         return 130
     except BrokenPipeError:
         pass

@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from jxbot.commands.store import default_db
+from jxbot.i18n import add_lang_argument
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -25,7 +26,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--png", metavar="DIR", default=None, help="write every step's picture into DIR")
     p.add_argument("--steps", metavar="FROM:TO", default=None,
                    help="only these steps (Python slice, e.g. 0:10, 40:, -5:)")
-    p.add_argument("--lang", choices=("zh", "en"), default="zh")
+    add_lang_argument(p)
 
 
 def step_range(spec: str | None, n: int) -> range | None:

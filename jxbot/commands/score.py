@@ -13,6 +13,8 @@ import json
 import sys
 from typing import Any
 
+from jxbot.i18n import add_lang_argument, register
+
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "东": 0, "南": 1, "西": 2, "北": 3}
 
 
@@ -28,11 +30,14 @@ def _wind(text: str) -> int:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "score", help="score a winning hand (台, 番, points)",
-        description="Score a Jiaxing Mahjong hand. HAND is the concealed tiles WITHOUT the winning tile, "
-                    "in Tenhou notation (123m456p789s1234567z; z = 东南西北白发中).",
+        description="Score a Jiaxing Mahjong hand. HAND is the concealed tiles in Tenhou notation "
+                    "(123m456p789s1234567z; z = 东南西北白发中): either 14 with the winning tile typed last (as "
+                    "Discord's /mahjong score), or 13 and the winning tile as --win (3 fewer per meld).",
     )
-    p.add_argument("hand", metavar="HAND", help="concealed tiles without the winning tile, e.g. 11122233m777z55p")
-    p.add_argument("--win", required=True, metavar="TILE", help="the winning tile, e.g. 5p")
+    p.add_argument("hand", metavar="HAND",
+                   help="the concealed tiles: 14 with the winning tile last (11122233m777z55p5p), or 13 with --win")
+    p.add_argument("--win", default=None, metavar="TILE",
+                   help="the winning tile, e.g. 5p (then HAND holds the 13 others)")
     p.add_argument("--wildcard", metavar="TILE", help="the 百搭 kind this hand, e.g. 3s")
     p.add_argument("--ruleset", default="jiaxing", help="ruleset name (default: jiaxing)")
     p.add_argument("--chi", action="append", default=[], metavar="TILES", help="an exposed chow, e.g. 123m (repeatable)")
@@ -57,8 +62,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--from", type=_wind, default=None, dest="from_seat", metavar="WIND",
                    help="caishen: seat wind of the discarder (or of the robbed seat with --rob); "
                         "with it, or with --self-draw, the payments are printed (E = the dealer)")
-    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the table (default zh)")
+    add_lang_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+register({
+    "cli.score.needs_wildcard": {
+        "zh": "{ruleset} 规则需要财神的牌种：加上 --wildcard 牌（如 --wildcard 5m）",
+        "en": "the {ruleset} ruleset needs the caishen kind: add --wildcard TILE (e.g. --wildcard 5m)"},
+    "cli.score.count_with_win": {
+        "zh": "输入了 {n} 张暗牌和 --win：有 --win 时要 {want} 张（不含胡的那张，{melds} 副露）；"
+              "或者不用 --win，输入 {want} 张再加胡的那张放在最后",
+        "en": "{n} concealed tiles typed with --win: with --win give {want} (without the winning tile, {melds} melds); "
+              "or leave out --win and type the winning tile last"},
+    "cli.score.count_no_win": {
+        "zh": "输入了 {n} 张暗牌：要 {want} 张，胡的那张放在最后（{melds} 副露）；或者输入 {less} 张再加 --win 牌",
+        "en": "{n} concealed tiles typed: give {want} with the winning tile last ({melds} melds), "
+              "or {less} and the winning tile as --win"},
+    "cli.score.read_win": {"zh": "（读作：{n} 张 + 胡 {win}（--win））", "en": "(read as: {n} tiles + the winning {win} from --win)"},
+    "cli.score.read_last": {"zh": "（读作：{n} 张，最后一张 {win} 是胡的牌）",
+                            "en": "(read as: {n} tiles, the last one, {win}, is the winning tile)"},
+})
 
 
 def _pad(text: str, width: int) -> str:
@@ -87,10 +111,24 @@ def run(args: argparse.Namespace) -> int:
     try:
         rs = get_ruleset(args.ruleset)
         hand = parse_tiles(args.hand)
-        win = parse_tile(args.win)
         wildcard = parse_tile(args.wildcard) if args.wildcard else None
         melds = [Meld.chow(s) for s in args.chi] + [Meld.pung(s) for s in args.peng]
         melds += [Meld.kong(s) for s in args.gang] + [Meld.concealed_kong(s) for s in args.angang]
+        if rulesets.behaviour(rs).multiplier_scoring and wildcard is None:
+            raise ValueError(t("cli.score.needs_wildcard", lang, ruleset=args.ruleset))
+        # two conventions: 13 tiles + --win, or 14 with the winning tile typed last (/mahjong score)
+        without = 13 - 3 * len(melds)
+        if args.win is not None:
+            if len(hand) != without:
+                raise ValueError(t("cli.score.count_with_win", lang, n=len(hand), want=without, melds=len(melds)))
+            win = parse_tile(args.win)
+            read = t("cli.score.read_win", lang, n=len(hand), win=format_tiles([win]))
+        else:
+            if len(hand) != without + 1:
+                raise ValueError(t("cli.score.count_no_win", lang, n=len(hand), want=without + 1, melds=len(melds),
+                                   less=without))
+            win = hand.pop()
+            read = t("cli.score.read_last", lang, n=len(hand) + 1, win=format_tiles([win]))
         cum_text = args.cumulative.strip()
         cumulative: int | tuple[str, ...]
         if cum_text.isdigit():
@@ -125,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.json:
         out = score.to_json()
+        out["read"] = read
         out["tai"] = [dict(i.to_json(), label=item_name(i.name, lang)) for i in score.tai]
         out["fan"] = [dict(i.to_json(), label=item_name(i.name, lang)) for i in score.fan]
         if not score.winning:
@@ -146,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
         wname = zh if lang == "zh" else en
         head += f"  {wname} {tile_name(wildcard, lang)}"
     print(head)
+    print(read)
     if caishen:
         pass  # no wind items in the caishen ruleset
     elif lang == "zh":

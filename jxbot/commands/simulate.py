@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
+from jxbot.i18n import add_lang_argument
+
 LEVELS = ("easy", "normal", "hard")  # jxbot.ai.LEVELS (kept literal: start-up stays fast)
 
 
@@ -30,7 +32,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--chunk", type=int, default=25, help="hands per work unit (default 25)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    p.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the table (default en)")
+    add_lang_argument(p)
     return p
 
 

@@ -8,6 +8,7 @@ import argparse
 import json
 
 from jxbot.commands.replay import add_source, fail, load_source
+from jxbot.i18n import add_lang_argument
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -16,7 +17,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--wall", default=None, help="the revealed wall: tile notation head to tail, or its 272 hex digits")
     p.add_argument("--salt", default=None, help="the revealed salt")
     p.add_argument("--commitment", default=None, help="the SHA-256 hex published before the deal")
-    p.add_argument("--lang", choices=("zh", "en"), default="en")
+    add_lang_argument(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 

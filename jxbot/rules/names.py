@@ -31,7 +31,7 @@ ITEM_NAMES: dict[str, tuple[str, str]] = {
     "earthly": ("地胡", "Earthly hand"),
     "huang": ("黄番", "Drawn-hand bonus"),
     "laotou_huang": ("老头黄", "Honor wildcard bonus"),
-    "baozi": ("包子", "Doubles bonus"),
+    "baozi": ("包子", "Baozi (dice doubles)"),
     "wildcard_repeat": ("百搭连庄", "Repeated wildcard bonus"),
     "cumulative": ("累计番", "Cumulative fan"),
 }

@@ -40,7 +40,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.header": {"zh": "第{n}局 · {rw}风圈 · 庄家 {dealer} · {wword} {wild}（翻开 {ind}）· 牌墙剩 {wall} 张",
                         "en": "Hand {n} · {rw} round · dealer {dealer} · {wword} {wild} (flipped {ind}) · wall {wall}"},
     "table.ui.wword.jiaxing": {"zh": "百搭", "en": "wildcard"},
-    "table.ui.wword.caishen": {"zh": "財神", "en": "caishen"},
+    "table.ui.wword.caishen": {"zh": "财神", "en": "caishen"},
     "table.ui.you": {"zh": "你", "en": "you"},
     "table.ui.white_face": {"zh": "白({face})", "en": "White({face})"},
     "table.ui.caishen_line": {"zh": "白板当财神的牌用：{face} · 作废：{voided}",
@@ -57,7 +57,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.none": {"zh": "无", "en": "none"},
     "table.ui.hand": {"zh": "你的手牌: {tiles}", "en": "Your hand: {tiles}"},
     "table.ui.drawn": {"zh": "  摸到: {tile}", "en": "  drew: {tile}"},
-    "table.ui.wild_mark": {"zh": "（*为{wword}）", "en": "(* = {wword})"},
+    "table.ui.wild_mark": {"zh": "（*为{wword}，'为被吃碰杠走的牌，{dmark}为庄家）",
+                           "en": "(* = {wword}, ' = a discard claimed by another seat, {dmark} = dealer)"},
+    "table.ui.dealer_mark": {"zh": "庄", "en": "D"},
+    "table.ui.pending_fan": {"zh": "  待胡累计番：{q}（下一个胡牌的人得）", "en": "  cumulative fan waiting: {q} (the next winner takes it)"},
+    "table.ui.ready": {"zh": "  听牌：{tiles}", "en": "  ready: you win on {tiles}"},
+    "table.ui.ready_if": {"zh": "  听牌：{parts}", "en": "  ready: {parts}"},
+    "table.ui.ready_after": {"zh": "打{tile}听{tiles}", "en": "discard {tile} and win on {tiles}"},
+    "table.ui.hint": {"zh": "  提示（电脑的打法）：{what}", "en": "  hint (the computer's play): {what}"},
+    "table.ui.no_hint": {"zh": "  现在没有提示。", "en": "  No hint now."},
     "table.ui.turn_prompt": {"zh": "出牌：输入牌（如 5m、5万、东）；回车 = {enter}{opts}",
                              "en": "Discard: type a tile (5m, 5p, 1z…); Enter = {enter}{opts}"},
     "table.ui.claim_prompt": {"zh": "{who} 打出 {tile}：{opts}；回车 = 过",
@@ -85,6 +93,11 @@ STRINGS: dict[str, dict[str, str]] = {
               "确定离开？输入 y 确认，回车继续打。",
         "en": "Leaving now is an escape: a computer plays your seat to the end of this hand, you pay the fee ({fee}) "
               "and whatever the seat loses, and a win is not paid to you. Leave? y = yes, Enter = stay"},
+    "table.ui.quit_confirm_nofee": {
+        "zh": "现在离桌就是逃跑：电脑替你把这一局打完，你付这个座位输的分，赢了也不给你。"
+              "确定离开？输入 y 确认，回车继续打。",
+        "en": "Leaving now is an escape: a computer plays your seat to the end of this hand, you pay "
+              "whatever the seat loses, and a win is not paid to you. Leave? y = yes, Enter = stay"},
     "table.ui.quit_stay": {"zh": "继续打。", "en": "Staying."},
     "table.ui.next_hand": {"zh": "回车开始下一局（quit = 离桌）> ", "en": "Enter for the next hand (quit = leave) > "},
     "table.ui.tag.contract": {"zh": "承包", "en": "contract"},
@@ -101,10 +114,13 @@ STRINGS: dict[str, dict[str, str]] = {
                             "en": "  robbed: its added kong was robbed: it pays ×3 alone, the others pay nothing"},
     "table.ui.or_number": {"zh": "；或输入序号 {opts}", "en": "; or a number {opts}"},
     "table.ui.bad_input": {"zh": "看不懂“{text}”。输入 help 查看帮助。", "en": "Cannot read {text!r}. Type help for help."},
-    "table.ui.help": {"zh": "输入牌名出牌（5m/5p/5s/1z-7z 或 5万/5筒/5条/东南西北白发中），数字选择操作，"
-                            "回车 = 默认，auto = 托管开关，autowin = 自动胡开关，quit = 离桌（逃跑）",
-                      "en": "Type a tile to discard (5m/5p/5s/1z-7z), a number to pick an option, Enter = default, "
-                            "auto = auto-play on/off, autowin = auto-win on/off, quit = leave (an escape)"},
+    "table.ui.help": {"zh": "输入牌名出牌：5m/5p/5s（万/筒/条），1z-7z，或 5万、5筒、5条、东 南 西 北 白 发 中；"
+                            "数字选择操作，回车 = 默认，hint（提示）= 电脑的建议，auto = 托管开关，"
+                            "autowin = 自动胡开关，quit = 离桌（逃跑），help（帮助）= 本帮助",
+                      "en": "Type a tile to discard: 5m/5p/5s (characters/dots/bamboo), 1z-7z, or by name: East South "
+                            "West North White Green Red (Chinese names work too: 5万, 东, 白); a number picks an option, "
+                            "Enter = default, hint = the computer's advice, auto = auto-play on/off, "
+                            "autowin = auto-win on/off, quit = leave (an escape), help = this help"},
     "table.ui.did": {"zh": "  {who}: {what}", "en": "  {who}: {what}"},
     "table.ui.timeout": {"zh": "  {who} 超时：{what}", "en": "  {who} timed out: {what}"},
     "table.ui.auto_on": {"zh": "  {who} 进入托管。", "en": "  {who}: auto-play on."},
@@ -119,7 +135,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.robbed": {"zh": "（抢 {who} 的杠）", "en": " (robbing {who}'s kong)"},
     "table.ui.from": {"zh": "（{who} 放炮）", "en": " (off {who})"},
     "table.ui.drawn_game": {"zh": "== 荒庄：没有人胡 ==", "en": "== Drawn hand: nobody won =="},
-    "table.ui.win_hand": {"zh": "  牌: {tiles}  {melds}", "en": "  hand: {tiles}  {melds}"},
+    "table.ui.win_hand": {"zh": "  牌: {tiles} + {tile}  {melds}", "en": "  hand: {tiles} + {tile}  {melds}"},
     "table.ui.item": {"zh": "  {label} {value:>3} {unit}", "en": "  {label} {value:>3} {unit}"},
     "table.ui.tai": {"zh": "台", "en": "tai"},
     "table.ui.fan": {"zh": "番", "en": "fan"},
@@ -130,15 +146,22 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.balance": {"zh": "  银子 {b}", "en": "  silver {b}"},
     "table.ui.fee": {"zh": "（含服务费 {fee}）", "en": " (fee {fee} included)"},
     "table.ui.match_end": {"zh": "== 牌局结束（{n} 局）==", "en": "== Match over ({n} hands) =="},
+    "table.ui.match_end_one": {"zh": "== 牌局结束（1 局）==", "en": "== Match over (1 hand) =="},
     "table.ui.final": {"zh": "  {name} {total:>+7}", "en": "  {name} {total:>+7}"},
     "table.ui.queue": {"zh": "  累计番留到下局: {q}", "en": "  cumulative fan carried over: {q}"},
     "table.ui.queue_dropped": {"zh": "  牌局结束，累计番作废: {q}", "en": "  the match is over: cumulative fan dropped: {q}"},
     # the fair deal (`jxbot play`): the commitment at the deal, the wall revealed after the hand
-    "table.ui.commitment": {"zh": "  公平发牌：牌墙承诺 SHA-256 {c}（结束后公布牌墙与盐）",
-                            "en": "  fair deal: the wall's SHA-256 commitment is {c} (wall and salt revealed after the hand)"},
-    "table.ui.reveal": {"zh": "  公布牌墙（头到尾）：{wall}\n  盐：{salt}\n  承诺：{c}\n  核对：jxbot verify --wall '…' --salt {salt} --commitment {c}",
-                        "en": "  the wall revealed (head to tail): {wall}\n  salt: {salt}\n  commitment: {c}\n"
-                              "  check: jxbot verify --wall '…' --salt {salt} --commitment {c}"},
+    "table.ui.commitment": {"zh": "  公平发牌：牌墙承诺 SHA-256 {c}（结束后公布盐，牌墙输入 wall 查看）",
+                            "en": "  fair deal: the wall's SHA-256 commitment is {c} (the salt after the hand, the wall on "
+                                  "request)"},
+    "table.ui.reveal": {"zh": "  公平发牌核对：盐 {salt}，承诺 {c}（输入 wall 或 牌墙 查看整副牌墙）",
+                        "en": "  fair deal check: salt {salt}, commitment {c} (type wall to see the whole wall)"},
+    "table.ui.reveal_wall": {"zh": "  牌墙（头到尾）：{wall}\n  核对：jxbot verify --wall '{wall}' --salt {salt} --commitment {c}",
+                             "en": "  the wall (head to tail): {wall}\n"
+                                   "  check: jxbot verify --wall '{wall}' --salt {salt} --commitment {c}"},
+    "table.ui.next_hand_wall": {"zh": "回车开始下一局（wall = 看牌墙，quit = 离桌）> ",
+                                "en": "Enter for the next hand (wall = see the wall, quit = leave) > "},
+    "table.ui.interrupted": {"zh": "已中断。", "en": "Interrupted."},
 }
 register(STRINGS)
 

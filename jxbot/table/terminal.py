@@ -127,8 +127,22 @@ def read_tile(text: str) -> int | None:
         return None
 
 
+HELP_WORDS = ("help", "?", "h", "帮助")
+HINT_WORDS = ("hint", "提示")
+RULES_WORDS = ("rules", "规则", "howto", "怎么玩")
+WALL_WORDS = ("wall", "牌墙")
+
+
 class TerminalSeat:
-    """Implements the runner's ``Seat`` for one player at a terminal."""
+    """Implements the runner's ``Seat`` for one player at a terminal.
+
+    Words typed at a prompt other than tiles and numbers are looked up in ``text_commands`` (word →
+    method name; the method takes the prompt's view and prints). Another command (e.g. ``rules`` /
+    ``规则``) is added there by a subclass or at import time, without touching the prompt loop.
+    """
+
+    text_commands: dict[str, str] = {**{w: "show_help" for w in HELP_WORDS}, **{w: "show_hint" for w in HINT_WORDS},
+                                     **{w: "show_rules" for w in RULES_WORDS}}
 
     def __init__(self, out: TextIO, lang: str, reader: LineReader, seat: int = 0, clock: Any = None) -> None:
         self.out = out
@@ -151,6 +165,9 @@ class TerminalSeat:
         self._reading = False  # the input line of a prompt is the last line on screen
         self.auto_pause = 0.0  # seconds between hands when nobody needs to press Enter
         self._chosen: tuple[tuple, Action] | None = None  # the computer's choice for Enter, per prompt
+        self.learn = False  # learner mode (``jxbot play --learn``): the ready hand's waits shown, hints
+        self._hinter: Any = None  # the normal computer player giving hints (learner mode)
+        self._last_reveal: dict | None = None  # the last hand's fair-deal reveal, shown in full on request
 
     # ------------------------------------------------------------------ output helpers
     def guide(self, view: dict, *, rules: bool) -> str:
@@ -204,9 +221,9 @@ class TerminalSeat:
         """A 白板 standing for ``kind`` (caishen): 白(3万)."""
         return t("table.ui.white_face", self.lang, face=tile_name(kind, self.lang))
 
-    def melds(self, melds: list[dict], wild: int | None) -> str:
+    def melds(self, melds: list[dict], wild: int | None, empty: str | None = None) -> str:
         if not melds:
-            return t("table.ui.none", self.lang)
+            return t("table.ui.none", self.lang) if empty is None else empty
 
         def tiles(m: dict) -> str:
             wa = m.get("white_as")
@@ -248,9 +265,10 @@ class TerminalSeat:
                  for sv in view["seats"]]
         cols = max(8, *(width(n) for n in names))
         wcols = max(width(wind_name(k, lang)) for k in range(4))
+        dmark = t("table.ui.dealer_mark", lang)
         for sv, name in zip(view["seats"], names, strict=True):
             self.say(t("table.ui.seat_line", lang, wind=pad(wind_name(sv["seat_wind"], lang), wcols),
-                       dealer="*" if sv.get("is_dealer") else " ", name=pad(name, cols), total=sv.get("total", 0),
+                       dealer=dmark if sv.get("is_dealer") else " " * width(dmark), name=pad(name, cols), total=sv.get("total", 0),
                        auto=t("table.ui.auto", lang) if sv.get("auto") else "", n=sv["concealed_count"],
                        melds=self.melds(sv["melds"], wild)))
             ds = [self.tile(d["tile"], wild) + ("'" if d.get("claimed") else "") for d in sv["discards"]]
@@ -258,7 +276,71 @@ class TerminalSeat:
         line = t("table.ui.hand", lang, tiles=self.tiles(view.get("hand", []), wild))
         if view.get("drawn") is not None:
             line += t("table.ui.drawn", lang, tile=self.tile(view["drawn"], wild))
-        self.say(line + "  " + t("table.ui.wild_mark", lang, wword=self.wword(view)))
+        self.say(line + "  " + t("table.ui.wild_mark", lang, wword=self.wword(view), dmark=dmark))
+        if view.get("cumulative_queue"):  # RULES A7: the cumulative 番 the next winner takes
+            self.say(t("table.ui.pending_fan", lang,
+                       q=", ".join(t(f"item.{c}", lang) for c in view["cumulative_queue"])))
+        if self.learn:
+            ready = self.ready_text(view)
+            if ready:
+                self.say(ready)
+
+    # ------------------------------------------------------------------ learner mode
+    def ready_text(self, view: dict) -> str:
+        """听牌: the kinds the hand wins on (13 tiles), or, holding a drawn tile, which discards leave it
+        ready and on what. Empty when the hand is not ready."""
+        from jxbot.rules.melds import Meld
+        from jxbot.rules.shape import waits
+
+        wild = view.get("wildcard")
+        tiles = list(view.get("hand") or [])
+        if view.get("drawn") is not None:
+            tiles.append(view["drawn"])
+        melds = [Meld.from_json(m) for m in view["seats"][self.seat].get("melds", [])]
+        ruleset = view.get("ruleset") or "jiaxing"
+        try:
+            if len(tiles) % 3 == 1:
+                w = sorted(waits(tiles, melds, wild, ruleset))
+                return t("table.ui.ready", self.lang, tiles=self.tiles(w, wild)) if w else ""
+            if len(tiles) % 3 == 2:
+                parts = []
+                for k in sorted(set(tiles)):
+                    rest = list(tiles)
+                    rest.remove(k)
+                    w = sorted(waits(rest, melds, wild, ruleset))
+                    if w:
+                        parts.append(t("table.ui.ready_after", self.lang, tile=self.tile(k, wild),
+                                       tiles=self.tiles(w, wild)))
+                return t("table.ui.ready_if", self.lang, parts="; ".join(parts)) if parts else ""
+        except (ValueError, KeyError):  # a ruleset that cannot list waits: say nothing
+            return ""
+        return ""
+
+    def hint(self, view: dict) -> str:
+        """What the normal computer player would play now (learner mode's ``hint``)."""
+        actions = view.get("actions") or []
+        if not actions:
+            return t("table.ui.no_hint", self.lang)
+        if self._hinter is None:
+            from jxbot.ai import make_player
+
+            self._hinter = make_player("normal", f"hint:{self.seat}")
+        try:
+            choice = self._hinter.choose(view)
+        except Exception:
+            choice = None
+        if choice is None:
+            return t("table.ui.no_hint", self.lang)
+        return t("table.ui.hint", self.lang, what=self.act_text(choice.to_json(), view.get("wildcard")))
+
+    def show_help(self, view: dict) -> None:
+        self.say(self.guide(view, rules=False))
+
+    def show_rules(self, view: dict) -> None:
+        self.say(self.guide(view, rules=True))
+
+    def show_hint(self, view: dict) -> None:
+        self.say(self.hint(view))
 
     # ------------------------------------------------------------------ Seat protocol
     async def notify(self, view: dict, note: dict | None) -> None:
@@ -326,6 +408,10 @@ class TerminalSeat:
             what = self.act_text(note, wild)
             key = "table.ui.timeout" if kind == "timeout" else "table.ui.did"
             self.say(t(key, lang, who=self.who(view, seat), what=what))
+            if self.learn and seat == self.seat and note.get("type") == ActionType.DISCARD.value:
+                ready = self.ready_text(view)
+                if ready:
+                    self.say(ready)
         elif kind == "auto":
             self.say(t("table.ui.auto_on" if note.get("on") else "table.ui.auto_off", lang, who=self.who(view, seat)))
         elif kind == "autowin" and seat == self.seat:
@@ -504,8 +590,9 @@ class TerminalSeat:
                 await self._call(self.runner.set_auto(self.seat, True))
                 return
             word = line.strip().lower()
-            if word in ("help", "?", "h", "帮助", "rules", "规则", "howto", "怎么玩"):
-                self.say(self.guide(view, rules=word in ("rules", "规则", "howto", "怎么玩")))
+            command = self.text_commands.get(word)
+            if command is not None:
+                getattr(self, command)(view)
                 self.say(self.prompt(view), end="")
                 continue
             if word == "auto":
@@ -517,8 +604,10 @@ class TerminalSeat:
                 continue
             if word in ("quit", "exit", "q"):
                 confirm_quit = True  # RULES A10: say what an escape costs before it happens
-                self.say(t("table.ui.quit_confirm", self.lang, fee=getattr(self.runner.config, "fee", 0)) + "\n"
-                         + self.clock_text(view), end="")
+                fee = getattr(self.runner.config, "fee", 0)
+                ask = t("table.ui.quit_confirm", self.lang, fee=fee) if fee else t("table.ui.quit_confirm_nofee",
+                                                                                     self.lang)
+                self.say(ask + "\n" + self.clock_text(view), end="")
                 continue
             choice = self.parse(view, line)
             if choice is None:
@@ -558,7 +647,8 @@ class TerminalSeat:
                 how = t("table.ui.from", lang, who=nm(result.get("discarder")))
             self.say(t("table.ui.result_win", lang, who=nm(w), how=how, tile=self.tile(result.get("win_tile"), wild)))
             self.say(t("table.ui.win_hand", lang, tiles=self.tiles(result.get("hand", []), wild),
-                       melds=self.melds(result.get("melds", []), wild)))
+                       tile=self.tile(result.get("win_tile"), wild),
+                       melds=self.melds(result.get("melds", []), wild, empty="")).rstrip())
             score = result.get("score") or {}
             caishen = of_view(result).multiplier_scoring  # RULES B: the items are multipliers
             items = [*score.get("tai", []), *score.get("fan", [])]
@@ -603,11 +693,10 @@ class TerminalSeat:
             key = "table.ui.queue_dropped" if result.get("match_over") else "table.ui.queue"
             self.say(t(key, lang, q=", ".join(t(f"item.{c}", lang) for c in result["cumulative_queue"])))
         reveal = result.get("reveal") or {}
-        if reveal.get("commitment"):  # the whole reveal, to check with `jxbot verify` (docs/replay.md)
-            from jxbot.replay import wall_notation
-
-            self.say(t("table.ui.reveal", lang, c=reveal["commitment"], salt=reveal.get("salt", ""),
-                       wall=wall_notation(reveal.get("wall") or [])))
+        self._last_reveal = None
+        if reveal.get("commitment"):  # the check in short; the wall on request (``wall``, docs/replay.md)
+            self._last_reveal = reveal
+            self.say(t("table.ui.reveal", lang, c=reveal["commitment"], salt=reveal.get("salt", "")))
         if self.runner is not None and not self.runner.match_over and not self.quit.is_set():
             if self._next is not None:
                 self._next.cancel()
@@ -622,10 +711,17 @@ class TerminalSeat:
                 await self.clock.sleep(self.auto_pause)
         else:
             self._drop_early_input()
-            self.say(t("table.ui.next_hand", self.lang), end="")
-            line = await self.reader.get()
-            self._open_line = False
-            if line is not None and line.strip().lower() in ("quit", "exit", "q"):
+            key = "table.ui.next_hand_wall" if self._last_reveal else "table.ui.next_hand"
+            while True:
+                self.say(t(key, self.lang), end="")
+                line = await self.reader.get()
+                self._open_line = False
+                word = line.strip().lower() if line is not None else ""
+                if word in WALL_WORDS and self._last_reveal:
+                    self.show_wall()
+                    continue
+                break
+            if word in ("quit", "exit", "q"):
                 self.quit.set()  # between hands leaving is no escape: the match just ends here
                 return
         for _ in range(500):  # until the runner has left its pause (it may not have entered it yet)
@@ -633,6 +729,14 @@ class TerminalSeat:
                 return
             self.runner.skip_pause()
             await asyncio.sleep(0.01)
+
+    def show_wall(self) -> None:
+        """The last hand's whole wall, with the command that checks it (``jxbot verify``)."""
+        from jxbot.replay import wall_notation
+
+        r = self._last_reveal or {}
+        self.say(t("table.ui.reveal_wall", self.lang, c=r.get("commitment", ""), salt=r.get("salt", ""),
+                   wall=wall_notation(r.get("wall") or [])))
 
     @staticmethod
     def payment_tags(result: dict, seat: int) -> list[str]:
@@ -679,7 +783,8 @@ class TerminalSeat:
             self._next.cancel()
             self._next = None
         self.say()
-        self.say(t("table.ui.match_end", self.lang, n=summary["hands"]))
+        n = summary["hands"]
+        self.say(t("table.ui.match_end_one", self.lang) if n == 1 else t("table.ui.match_end", self.lang, n=n))
         names = [t("table.ui.you", self.lang) if i == self.seat else str(n) for i, n in enumerate(summary["names"])]
         cols = max([8, *(width(n) for n in names)])
         for name, total in zip(names, summary["totals"], strict=True):

@@ -36,7 +36,7 @@ async def test_ruleset_choice_offers_caishen_with_its_chinese_name(harness, sub)
     cmd = next(o for o in payload["options"] if o["name"] == sub)
     ruleset = next(o for o in cmd["options"] if o["name"] == "ruleset")
     choices = {c["value"]: c.get("name_localizations", {}).get("zh-CN") for c in ruleset["choices"]}
-    assert choices == {"jiaxing": "嘉兴", "caishen": "財神"}
+    assert choices == {"jiaxing": "嘉兴", "caishen": "财神"}
 
 
 async def start_caishen(h):

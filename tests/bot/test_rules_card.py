@@ -55,5 +55,5 @@ async def test_rules_of_the_caishen_ruleset_come_with_its_own_card(harness, monk
     await harness.command(101, "mahjong rules", locale="zh-CN")
     await harness.command(101, "mahjong rules", locale="zh-CN", ruleset="caishen")
     texts = [m.content or "" for m in harness.fake.ephemerals(101)[-2:]]
-    assert "嘉兴麻将" in texts[0] and "財神麻将" in texts[1]
+    assert "嘉兴麻将" in texts[0] and "财神麻将" in texts[1]
     assert len(sent) == 2 and sent[0] != sent[1]  # a different picture for each ruleset

@@ -142,7 +142,7 @@ async def test_the_toy_plays_through_the_cogs(toy, harness):
     create = next(o for o in payload["options"] if o["name"] == "create")
     choices = next(o for o in create["options"] if o["name"] == "ruleset")["choices"]
     assert {c["value"]: c.get("name_localizations", {}).get("zh-CN") for c in choices} == {
-        "jiaxing": "嘉兴", "caishen": "財神", "toy": "七对"}
+        "jiaxing": "嘉兴", "caishen": "财神", "toy": "七对"}
     cog = h.bot.get_cog("TablesCog")
     cog.clock = FakeClock()
     cog.computer_delay = 0.0

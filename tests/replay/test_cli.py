@@ -106,14 +106,14 @@ def test_export_then_replay_and_verify_the_file(db, tmp_path, capsys):
     # a tampered salt in the file is refused with the reason
     doc["reveal"]["salt"] = "00" + doc["reveal"]["salt"][2:]
     f.write_text(json.dumps(doc))
-    assert main(["verify", "--file", str(f)]) == 1
+    assert main(["verify", "--file", str(f), "--lang", "en"]) == 1
     assert "does not match" in capsys.readouterr().out
 
 
 def test_verify_pasted_wall_salt_commitment(db, capsys):
     _path, hand = db
     args = ["verify", "--wall", wall_notation(hand.wall), "--salt", hand.salt, "--commitment", hand.commitment]
-    assert main(args) == 0
+    assert main([*args, "--lang", "en"]) == 0
     assert "only the commitment and the wall" in capsys.readouterr().out
     wall = list(hand.wall)
     wall[0], wall[135] = wall[135], wall[0]
@@ -132,14 +132,19 @@ def test_jxbot_play_shows_the_commitment_at_the_deal_and_the_whole_reveal_after(
     import re
     import sys
 
-    monkeypatch.setattr(sys, "stdin", io.StringIO("auto\n"))
-    assert main(["play", "--seed", "7", "--hands", "1", "--delay", "0", "--lang", "en"]) == 0
+    # issue 26: after the hand a short check (salt, commitment); the wall only when asked (wall), never
+    # during the hand ("wall" typed at a prompt is not a command)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("wall\n\n" * 150))
+    assert main(["play", "--seed", "7", "--hands", "2", "--delay", "0", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     c = re.search(r"fair deal: the wall's SHA-256 commitment is ([0-9a-f]{64})", out)
     assert c and out.index(c[0]) < out.index("you: discard")  # before the first discard of the hand
-    wall = re.search(r"the wall revealed \(head to tail\): (.+)", out)[1]
-    salt = re.search(r"^  salt: (\S+)", out, re.M)[1]
-    assert out.index(c[0]) < out.index(wall)
+    short = re.search(r"fair deal check: salt (\S+), commitment ([0-9a-f]{64}) \(type wall", out)
+    salt = short[1]
+    assert short[2] == c[1]
+    wall = re.search(r"the wall \(head to tail\): (.+)", out)[1]
+    assert out.index(c[0]) < out.index(short[0]) < out.index(wall)
+    assert out.index("== Winner") < out.index(wall) or out.index("== Drawn") < out.index(wall)
     assert main(["verify", "--wall", wall, "--salt", salt, "--commitment", c[1]]) == 0
 
 

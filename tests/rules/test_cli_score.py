@@ -56,7 +56,7 @@ def test_not_winning_says_why_exit_1(capsys):
 
 @pytest.mark.parametrize(("argv", "fragment"), [
     (["11111m456p789s12z", "--win", "2z"], "5 copies of 1m"),
-    (["123m456p789s12z", "--win", "2z"], "wrong tile count"),
+    (["123m456p789s12z", "--win", "2z", "--lang", "en"], "11 concealed tiles typed with --win: with --win give 13"),
     (["123m456p789s11x2z", "--win", "2z"], "unexpected 'x'"),
     (["123m456p789s1112z", "--win", "8z"], "honors are 1z–7z"),
     (["1m", "--win", "1m", "--chi", "124m", "--peng", "777z", "--gang", "5555m", "--angang", "9999m"], "not a chow"),
@@ -81,3 +81,39 @@ def test_self_drawn_wildcard_wins(capsys):
     d = json.loads(out)
     assert code == 0 and {"name": "three_wildcards", "value": 1} in [
         {"name": i["name"], "value": i["value"]} for i in d["fan"]]
+
+
+# issue 26: clear counts, the two conventions (14 with the winning tile last, or 13 + --win), the missing flag
+
+
+def test_fourteen_typed_with_win_says_what_is_expected(capsys):
+    code, _, err = run(capsys, "123m456p789s11122z", "--win", "2z", "--lang", "en")
+    assert code == 2
+    assert "14 concealed tiles typed with --win: with --win give 13" in err and "15" not in err
+    code, _, err = run(capsys, "123m456p789s11122z", "--win", "2z")  # zh by default
+    assert "输入了 14 张暗牌和 --win：有 --win 时要 13 张" in err
+
+
+def test_both_conventions_score_the_same_and_say_which_was_read(capsys):
+    code14, out14, _ = run(capsys, "11122233m777z55p5p", "--wildcard", "3s", "--lang", "en", "--json")
+    code13, out13, _ = run(capsys, "11122233m777z55p", "--win", "5p", "--wildcard", "3s", "--lang", "en", "--json")
+    a, b = json.loads(out14), json.loads(out13)
+    assert code14 == code13 == 0 and a["points"] == b["points"] and a["tai"] == b["tai"]
+    assert a["read"] == "(read as: 14 tiles, the last one, 5p, is the winning tile)"
+    assert b["read"] == "(read as: 13 tiles + the winning 5p from --win)"
+    _, out, _ = run(capsys, "11122233m777z55p5p", "--wildcard", "3s")
+    assert "（读作：14 张，最后一张 5p 是胡的牌）" in out
+
+
+def test_a_wrong_count_without_win_names_both_ways(capsys):
+    code, _, err = run(capsys, "123m456p789s12z", "--lang", "en")
+    assert code == 2
+    assert "11 concealed tiles typed: give 14 with the winning tile last (0 melds), or 13 and the winning tile as --win" \
+        in err
+    code, _, err = run(capsys, "123m456p789s1z", "--peng", "777z", "--lang", "en")
+    assert "give 11 with the winning tile last (1 melds), or 10" in err
+
+
+def test_caishen_without_wildcard_names_the_flag(capsys):
+    code, _, err = run(capsys, "123m456p789s1112z", "--win", "2z", "--ruleset", "caishen", "--lang", "en")
+    assert code == 2 and "add --wildcard TILE" in err

@@ -26,7 +26,7 @@ def test_a_whole_hand_is_played_from_scripted_input(monkeypatch, capsys):
     assert "Hand 1 · East round · dealer you" in out
     assert re.search(r"Your hand: (\*?\S+ ){12,}", out)  # the hand is shown
     assert "  you: discard " in out  # our Enter discarded the drawn tile
-    assert "== Match over (1 hands) ==" in out
+    assert "== Match over (1 hand) ==" in out
     # seed 7: a computer wins this hand; the score is itemized with labels, then the four payments
     assert re.search(r"== Winner: cpu\d \(", out)
     assert re.search(r"total \d+ tai × 2\^\d+ fan × stake 1 = \d+", out)
@@ -64,7 +64,7 @@ def test_auto_hands_the_seat_to_the_computer_and_says_how_to_take_it_back(monkey
     assert rc == 0
     assert "you: auto-play on." in out and "type auto to take your seat back" in out
     assert "(end of input" not in out.split("type auto to take your seat back")[0]
-    assert "== Match over (1 hands) ==" in out
+    assert "== Match over (1 hand) ==" in out
 
 
 def test_quit_is_an_escape_the_hand_is_played_out_and_charged(monkeypatch, capsys):
@@ -73,7 +73,7 @@ def test_quit_is_an_escape_the_hand_is_played_out_and_charged(monkeypatch, capsy
     # quit first says what an escape costs and asks; y confirms
     assert "Leaving now is an escape" in out and "you pay the fee (5) and whatever the seat loses" in out
     assert "you left the hand; a computer plays the seat." in out
-    assert "== Match over (1 hands) ==" in out  # the match stops after the escaped hand
+    assert "== Match over (1 hand) ==" in out  # the match stops after the escaped hand
     you = re.search(r"^  you \[escaped\]\s+([+-]\d+)\s+total", out, re.M)  # tagged, and explained:
     assert "escaped: left during the hand: pays the fee and the seat's loss, wins nothing" in out
     assert you and int(you.group(1)) <= -5  # the escaper pays the fee (and its loss), wins nothing
@@ -82,7 +82,7 @@ def test_quit_is_an_escape_the_hand_is_played_out_and_charged(monkeypatch, capsy
 
 def test_the_hard_level_plays_a_hand(monkeypatch, capsys):
     rc, out = run_play(monkeypatch, capsys, [], "--lang", "en", "--level", "hard")
-    assert rc == 0 and "== Match over (1 hands) ==" in out
+    assert rc == 0 and "== Match over (1 hand) ==" in out
 
 
 def test_an_unknown_level_is_refused(monkeypatch, capsys):
@@ -182,7 +182,7 @@ def test_after_a_result_enter_deals_the_next_hand_and_quit_ends_the_match(monkey
     _winning_deal(monkeypatch)
     rc, out = run_play(monkeypatch, capsys, ["", "", "", "quit"], "--lang", "en", "--hands", "3")
     assert rc == 0
-    assert out.count("Enter for the next hand (quit = leave) > ") == 2
+    assert out.count("Enter for the next hand (wall = see the wall, quit = leave) > ") == 2
     assert "Hand 2 · " in out and "Hand 3 · " not in out  # Enter dealt hand 2; quit at the next pause
     assert "== Match over (2 hands) ==" in out
     assert "left the hand" not in out  # leaving between hands is no escape
@@ -210,7 +210,7 @@ def test_the_tables_are_built_before_the_first_prompt(monkeypatch, capsys):
     monkeypatch.setattr(shape, "_ShantenTables", build)
     monkeypatch.setattr(TableRunner, "start", start)
     rc, out = run_play(monkeypatch, capsys, [], "--lang", "en", "--ruleset", "caishen")
-    assert rc == 0 and "== Match over (1 hands) ==" in out
+    assert rc == 0 and "== Match over (1 hand) ==" in out
     assert seen["ready_at_start"] is True
     assert seen["thread"] != threading.get_ident()
 

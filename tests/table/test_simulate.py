@@ -34,7 +34,7 @@ def test_jobs_split_the_work_but_not_the_figures():
 
 
 def test_the_table_names_each_seat_and_the_rates(capsys):
-    rc = main(["simulate", "--hands", "4", "--players", "easy,easy,easy,normal", "--seed", "1"])
+    rc = main(["simulate", "--hands", "4", "--players", "easy,easy,easy,normal", "--seed", "1", "--lang", "en"])
     out = capsys.readouterr().out
     assert rc == 0
     assert "   3  normal" in out and "draw rate" in out and "hands per second" in out

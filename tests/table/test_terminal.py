@@ -151,7 +151,7 @@ def test_a_caishen_table_says_caishen_not_wildcard():
     v = seat_view("turn", [a("discard", t) for t in (0, 1, 2, 4, 27)], drawn=27, ruleset="caishen")
     ts.board(v)
     text = out.getvalue()
-    assert "財神 5万" in text and "（*为財神）" in text and "百搭" not in text
+    assert "财神 5万" in text and "（*为财神，" in text and "百搭" not in text
 
 
 def test_contract_prompt_explains_persist_and_give_up():
