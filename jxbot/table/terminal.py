@@ -7,125 +7,19 @@ event loop or the exit); the runner's clocks decide when an unanswered prompt ti
 from __future__ import annotations
 
 import asyncio
-import threading
 from typing import Any, TextIO
-
-from wcwidth import wcswidth
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 from jxbot import howto
 from jxbot.game.actions import Action, ActionType, action_from_json
 from jxbot.game.timeout import turn_rule
 from jxbot.i18n import t
-from jxbot.rules.tiles import WHITE, parse_tile, tile_name, wind_name
+from jxbot.rules.tiles import WHITE, tile_name, wind_name
 from jxbot.rulesets import of_view
 
 from . import strings as _strings  # noqa: F401  (registers the strings)
 from .strings import error_text
-
-
-class LineReader:
-    """Lines of a text stream delivered to asyncio; ``None`` at end of input.
-
-    The reader thread stops at the end of input, after :meth:`stop`, or as soon as the event loop it
-    feeds has closed (the match is over while lines are still being read): it never raises then.
-    """
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.eof = False
-        self.thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        try:  # a person at a terminal (not a script): lines typed out of turn are dropped, not queued
-            self.interactive = bool(stream.isatty())
-        except (AttributeError, OSError, ValueError):
-            self.interactive = False
-
-    def start(self) -> None:
-        loop = asyncio.get_running_loop()
-
-        def deliver(line: str | None) -> bool:
-            """Hand a line to the loop; False when nobody can take it any more."""
-            if self._stop.is_set() or loop.is_closed():
-                return False
-            try:
-                loop.call_soon_threadsafe(self.queue.put_nowait, line)
-            except RuntimeError:  # the loop closed between the check and the call
-                return False
-            return True
-
-        def pump() -> None:
-            while not self._stop.is_set():
-                try:
-                    line = self.stream.readline()
-                except (OSError, ValueError):
-                    line = ""
-                if not line:
-                    deliver(None)
-                    return
-                if not deliver(line.rstrip("\r\n")):
-                    return
-
-        self.thread = threading.Thread(target=pump, name="stdin-reader", daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        """Stop delivering lines (a ``readline`` in progress is abandoned, the daemon thread ends after it)."""
-        self._stop.set()
-
-    def drain(self) -> list[str]:
-        """Take the lines waiting now (typed before the prompt that is about to open); the end of
-        input, if it came, stays."""
-        out: list[str] = []
-        while not self.queue.empty():
-            line = self.queue.get_nowait()
-            if line is None:
-                self.queue.put_nowait(None)
-                break
-            out.append(line)
-        return out
-
-    async def get(self) -> str | None:
-        if self.eof:
-            return None
-        line = await self.queue.get()
-        if line is None:
-            self.eof = True
-        return line
-
-
-def _tile_lookup() -> dict[str, int]:
-    out: dict[str, int] = {}
-    for k in range(34):
-        for lang in ("zh", "en"):
-            out[tile_name(k, lang).lower()] = k
-    return out
-
-
-_TILES = _tile_lookup()
-
-
-def width(text: str) -> int:
-    """Columns the text takes in a terminal (a hanzi takes two)."""
-    w = wcswidth(text)
-    return w if w >= 0 else len(text)
-
-
-def pad(text: str, cols: int) -> str:
-    """``text`` left-aligned in ``cols`` terminal columns (CJK-aware, unlike ``str.ljust``)."""
-    return text + " " * max(0, cols - width(text))
-
-
-def read_tile(text: str) -> int | None:
-    s = text.strip().lower()
-    if s in _TILES:
-        return _TILES[s]
-    try:
-        return parse_tile(s)
-    except ValueError:
-        return None
-
+from .terminal_input import LineReader, pad, read_tile, width  # noqa: F401  (part of this module's face)
 
 HELP_WORDS = ("help", "?", "h", "帮助")
 HINT_WORDS = ("hint", "提示")
