@@ -66,14 +66,17 @@ def test_help_lists_the_tile_names_and_chinese_help_works(monkeypatch, capsys):
     assert "East South West North White Green Red" in cap.out and "hint = " in cap.out
 
 
-def test_rules_hook_a_new_word_needs_no_change_to_the_prompt_loop():
-    class WithRules(TerminalSeat):
-        text_commands = {**TerminalSeat.text_commands, "rules": "show_rules", "规则": "show_rules"}
+def test_a_new_word_needs_no_change_to_the_prompt_loop():
+    # rules/规则 came this way (the how-to guide, tests/howto/test_terminal.py); a subclass adds its own the same way
+    assert TerminalSeat.text_commands["规则"] == "show_rules" and TerminalSeat.text_commands["rules"] == "show_rules"
 
-        def show_rules(self, view):
-            self.say("RULES HERE")
+    class WithMore(TerminalSeat):
+        text_commands = {**TerminalSeat.text_commands, "score": "show_score"}
 
-    assert WithRules.text_commands["规则"] == "show_rules" and "rules" not in TerminalSeat.text_commands
+        def show_score(self, view):
+            self.say("SCORE HERE")
+
+    assert WithMore.text_commands["score"] == "show_score" and "score" not in TerminalSeat.text_commands
 
 
 def test_dealer_and_wildcard_marks_are_distinct_and_explained(monkeypatch, capsys):
