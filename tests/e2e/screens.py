@@ -40,6 +40,8 @@ def _clean(text: str, names: dict[int, str]) -> str:
     text = re.sub(r"<@(\d+)>", lambda m: "@" + names.get(int(m.group(1)), "someone"), text)
     text = re.sub(r"<t:(\d+):R>", "in 20 s", text)
     text = text.replace("**", "").replace("`", "")
+    # the first/last buttons' glyphs, which the UI font lacks, as a client's emoji font draws them
+    text = text.replace("⏮", "|◀").replace("⏭", "▶|")
     # emoji and other characters the UI font lacks are left out (a client draws them; "?" would mislead)
     text = "".join(c for c in text if c == "\n" or not fonts.missing_chars(c))
     return "\n".join(fonts.safe_text(line) for line in text.splitlines())
@@ -65,9 +67,23 @@ def draw_message(m: Message, names: dict[int, str], author: str = "jxbot") -> Im
         sub = raw.startswith("-# ")
         text = raw[3:].strip() if sub else raw
         lines.extend((part, sub) for part in _wrap(text, f_sub if sub else f_body, WIDTH - 100))
-    img = Image.open(io.BytesIO(m.image())).convert("RGB") if m.image() else None
-    if img is not None and img.width > WIDTH - 90:
-        img = img.resize((WIDTH - 90, round(img.height * (WIDTH - 90) / img.width)))
+    # every attached picture, one under the other (the replay viewer's table and the seat's hand)
+    shots = []
+    for a in m.attachments:
+        try:
+            shot = Image.open(io.BytesIO(a.data)).convert("RGB")
+        except Exception:
+            continue
+        if shot.width > WIDTH - 90:
+            shot = shot.resize((WIDTH - 90, round(shot.height * (WIDTH - 90) / shot.width)))
+        shots.append(shot)
+    img = None
+    if shots:
+        img = Image.new("RGB", (max(x.width for x in shots), sum(x.height for x in shots) + 8 * (len(shots) - 1)), BG)
+        top = 0
+        for shot in shots:
+            img.paste(shot, (0, top))
+            top += shot.height + 8
     rows: list[list[dict]] = [[c for c in row.get("components", []) if c.get("type") == 2]
                               for row in m.components if row.get("type") == 1]
     h = 24 + 36 + 32 * len(lines) + (img.height + 16 if img else 0) + 52 * len(rows) + 16
