@@ -15,13 +15,13 @@ import discord
 from discord.ext import commands
 
 from jxbot.bot import JxBot
-from jxbot.custom_ids import CustomId
+from jxbot.custom_ids import CustomId, to_base36
 from jxbot.game.actions import Action, ActionType
 from jxbot.i18n import has, t
 from jxbot.interactions import BUTTON_ACK_AFTER, ack_later, after_guard, lang_of, reply, take_response
 from jxbot.press_timing import press_age_ms
 from jxbot.shell.binding import pressed_id, pressed_on, refuse
-from jxbot.shell.buttons import ACTION_VERBS, _b36
+from jxbot.shell.buttons import ACTION_VERBS
 from jxbot.shell.lobby import Table
 from jxbot.shell.observer import skip_pause
 from jxbot.shell.session import Session
@@ -61,7 +61,7 @@ class PlayCog(commands.Cog):
         occ = table.seats[cid.seat]
         if occ is None or occ.user_id != interaction.user.id:
             return "bot.err.not_your_seat"
-        if cid.nonce != _b36(table.nonces.get(cid.seat, 0)):
+        if cid.nonce != to_base36(table.nonces.get(cid.seat, 0)):
             return "bot.err.stale"
         if not table.is_panel(interaction.user.id, pressed_id(interaction)):
             return "bot.err.stale"  # a seat's button is taken only from that player's own panel message
@@ -147,7 +147,7 @@ class PlayCog(commands.Cog):
         lang = lang_of(interaction)
         table = self.tables.manager.get(cid.table)
         session = table.session if table is not None else None
-        if table is None or session is None or cid.nonce != _b36(session.hand_no) or session.runner.hand_running:
+        if table is None or session is None or cid.nonce != to_base36(session.hand_no) or session.runner.hand_running:
             await reply(interaction, t("bot.err.stale", lang))
             return
         if not pressed_on(interaction, session.result_message_id):

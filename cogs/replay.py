@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from jxbot.bot import JxBot, ls
-from jxbot.custom_ids import CustomId, MjButton, parse_custom_id
+from jxbot.custom_ids import CustomId, MjButton, parse_custom_id, to_base36
 from jxbot.i18n import register, t
 from jxbot.interactions import ack_later, lang_of, reply
 from jxbot.replay import reveal_text, verified
@@ -87,17 +87,6 @@ NAV = ("⏮", "◀", "▶", "⏭")
 PICTURE_BYTES = 12 * 1024 * 1024  # rendered steps kept, by size (a step: ~150 KB of table, hand, result)
 HAND_CACHE = 16  # loaded hands kept
 HAND_TTL = 600.0  # seconds a loaded hand stays without being looked at
-
-
-def _b36(n: int) -> str:
-    digits, out = "0123456789abcdefghijklmnopqrstuvwxyz", ""
-    while True:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-        if n == 0:
-            return out
-
-
 
 
 def reveal_file(result: dict) -> discord.File | None:
@@ -241,12 +230,12 @@ class ReplayCog(commands.Cog):
         targets = (0, k - 1, k + 1, last)
         for i, (label, to) in enumerate(zip(NAV, targets, strict=True)):
             off = (i < 2 and k == 0) or (i >= 2 and k == last)
-            v.add_item(MjButton(CustomId("rp", code, seat, _b36(max(0, min(last, to))), i), label=label,
+            v.add_item(MjButton(CustomId("rp", code, seat, to_base36(max(0, min(last, to))), i), label=label,
                                 disabled=off, row=0))
-        v.add_item(MjButton(CustomId("rpgo", code, seat, _b36(k)), label=t("bot.replay.goto", lang), row=0))
+        v.add_item(MjButton(CustomId("rpgo", code, seat, to_base36(k)), label=t("bot.replay.goto", lang), row=0))
         for s in range(4):
             style = discord.ButtonStyle.primary if s == seat else discord.ButtonStyle.secondary
-            v.add_item(MjButton(CustomId("rps", code, s, _b36(k), s), label=rp.who(s, lang)[:80], style=style,
+            v.add_item(MjButton(CustomId("rps", code, s, to_base36(k), s), label=rp.who(s, lang)[:80], style=style,
                                 row=1))
         return v
 

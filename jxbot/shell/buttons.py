@@ -7,7 +7,7 @@ import logging
 
 import discord
 
-from jxbot.custom_ids import CustomId, MjButton
+from jxbot.custom_ids import CustomId, MjButton, to_base36
 from jxbot.game.actions import ActionType
 from jxbot.i18n import t
 from jxbot.rules.tiles import tile_name
@@ -59,7 +59,7 @@ def panel_components(table_id: str, seat: int, nonce: int, view: dict, lang: str
     v = discord.ui.View(timeout=None)
     actions = list(view.get("actions") or ())
     wild = view.get("wildcard")
-    nonce_s = _b36(nonce)
+    nonce_s = to_base36(nonce)
     discards = sorted({a["tile"] for a in actions if a["type"] == "discard"}, key=lambda x: (x != wild, x))
     others = sorted((a for a in actions if a["type"] != "discard"),
                     key=lambda a: (_ORDER.index(a["type"]) if a["type"] in _ORDER else 99, a.get("tile") or 0))
@@ -88,10 +88,6 @@ def panel_components(table_id: str, seat: int, nonce: int, view: dict, lang: str
     return v
 
 
-def _b36(n: int) -> str:
-    from jxbot.custom_ids import to_base36
-
-    return to_base36(n)
 
 
 def lobby_buttons(table: Table) -> discord.ui.View:

@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from jxbot.custom_ids import CustomId, MjButton
+from jxbot.custom_ids import CustomId, MjButton, to_base36
 from jxbot.i18n import t
 from jxbot.safety import md
 from jxbot.seatnames import display_name
-from jxbot.shell.buttons import _b36
 from jxbot.shell.pictures import (
     BUSY_PICTURE_EVERY,
     BUSY_PICTURES_WAITING,
@@ -154,7 +153,7 @@ class ChannelObserver:
             self.session.next_votes = set()
             self.session.hand_no = int(result.get("hand_number") or 0)
             view = discord.ui.View(timeout=None)
-            view.add_item(MjButton(CustomId("next", table.id, None, _b36(self.session.hand_no)),
+            view.add_item(MjButton(CustomId("next", table.id, None, to_base36(self.session.hand_no)),
                                    label=t("bot.btn.next", lang), style=discord.ButtonStyle.primary))
         # Replay, and Fair deal: the wall and salt revealed now that the hand is over (cogs/replay.py)
         from jxbot.shell.replay_buttons import hand_buttons

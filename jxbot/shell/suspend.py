@@ -58,7 +58,7 @@ def void_result(hand_id: str, table_id: str | None, reason: str) -> dict[str, An
             "drawn_game": True, "payments": []}
 
 
-async def _tell(bot: Any, channel_id: int, text: str) -> None:
+async def tell_channel(bot: Any, channel_id: int, text: str) -> None:
     try:
         await bot.get_partial_messageable(channel_id).send(text, allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:
@@ -92,11 +92,11 @@ async def suspend_table(cog: Any, table: Any, error: BaseException, *, key: str 
         except Exception:
             log.exception("table %s: marking it suspended in the store failed", table.id)
     await cog.close_table(table)  # the bot forgets it: seats free, the channel open, the store row closed
-    await _tell(cog.bot, table.channel_id, t(key, table.lang, table=table.id))
-    await _retire_panels(cog.bot, table, key)
+    await tell_channel(cog.bot, table.channel_id, t(key, table.lang, table=table.id))
+    await retire_panels(cog.bot, table, key)
 
 
-async def _retire_panels(bot: Any, table: Any, key: str = "bot.table.suspended") -> None:
+async def retire_panels(bot: Any, table: Any, key: str = "bot.table.suspended") -> None:
     """Each player's DM panel says the table stopped and loses its buttons (no edit still queued for it
     may bring them back)."""
     for seat, (channel_id, message_id) in sorted(table.panels.items()):
@@ -150,5 +150,5 @@ async def void_suspended(cog: Any, default_lang: str = "zh", owns: Any = None) -
             continue
         n += 1
         log.info("hand %s of suspended table %s settled as void", h.hand_id, h.table_id)
-        await _tell(cog.bot, h.channel_id, t("bot.table.voided", default_lang, table=h.table_id))
+        await tell_channel(cog.bot, h.channel_id, t("bot.table.voided", default_lang, table=h.table_id))
     return n
