@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tests.e2e.double import DiscordDouble, Message
+from tests.e2e.double.faults import counted
 from tests.e2e.players import text_of
 from tests.e2e.recording import on_bot_message
 
@@ -110,7 +111,7 @@ def rest_calls(double: DiscordDouble, since: float = 0.0, until: float = float("
     for at, method, template, _status in double.requests:
         if not since <= at < until:
             continue
-        if template.startswith(("/interactions/", "/webhooks/")):
+        if not counted(template):
             out["free"] += 1
             continue
         out["budget"] += 1

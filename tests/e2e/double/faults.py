@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import time
+from collections import deque
 from dataclasses import dataclass
 
 
@@ -70,6 +71,7 @@ class RateLimitRule:
     pattern: str
     limit: int = 5
     per: float = 5.0
+    scope: str = "user"  # X-RateLimit-Scope of its 429s: "user" (the bot's own bucket) or "shared" (a resource's)
 
     def matches(self, method: str, template: str) -> bool:
         return RouteFault(self.pattern, "rule").matches(method, template)
@@ -81,7 +83,7 @@ class RateLimiter:
         self._windows: dict[tuple[int, str, str, str], tuple[float, int]] = {}  # key -> (reset_at, used)
 
     def check(self, method: str, template: str, major: str, now: float) -> tuple[bool, dict[str, str], float] | None:
-        """None if no rule applies; else (allowed, headers, retry_after)."""
+        """None if no rule applies; else (allowed, headers, retry_after); a refusal's headers carry its scope."""
         for i, rule in enumerate(self.rules):
             if not rule.matches(method, template):
                 continue
@@ -99,5 +101,33 @@ class RateLimiter:
                 "X-RateLimit-Reset-After": f"{after:.3f}", "X-RateLimit-Reset": f"{time.time() + after:.3f}",
                 "X-RateLimit-Bucket": f"double{i}-{abs(hash((method, template))) % 10**8}",
             }
+            if not allowed:
+                headers["X-RateLimit-Scope"] = rule.scope
             return allowed, headers, after
         return None
+
+
+class GlobalLimit:
+    """Discord's global rate limit: at most ``per_second`` requests in any second, all routes together, except
+    the interaction endpoints (the callback and the webhook routes of an interaction token), which Discord
+    does not count against it ("Interaction endpoints are not bound to the bot's Global Rate Limit")."""
+
+    def __init__(self, per_second: float) -> None:
+        self.per_second = per_second
+        self._recent: deque[float] = deque()
+        self.refused = 0
+
+    def check(self, now: float) -> float:
+        """0.0 when a counted request may pass now (and count it); else the seconds until one may."""
+        while self._recent and self._recent[0] <= now - 1.0:
+            self._recent.popleft()
+        if len(self._recent) < self.per_second:
+            self._recent.append(now)
+            return 0.0
+        self.refused += 1
+        return max(0.001, self._recent[0] + 1.0 - now)
+
+
+def counted(template: str) -> bool:
+    """The route counts against the bot's global rate limit (all but the interaction endpoints)."""
+    return not template.startswith(("/interactions/", "/webhooks/"))

@@ -19,7 +19,7 @@ from aiohttp.helpers import parse_mimetype
 from aiohttp.multipart import content_disposition_filename, parse_content_disposition
 
 from . import state as st
-from .faults import Faults, RateLimiter, RateLimitRule, RouteFault
+from .faults import Faults, GlobalLimit, RateLimiter, RateLimitRule, RouteFault, counted
 from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_GUILDS, Gateway
 from .state import Channel, Guild, Interaction, Member, Message, Overwrite, Role, User
 
@@ -117,6 +117,11 @@ class DiscordDouble:
         self.errors: list[str] = []  # unexpected server-side failures (bugs in the double or bad payloads)
         self.rejections: list[tuple[str, str, int, int, str]] = []  # (method, template, status, code, message)
         self.limiter = RateLimiter()
+        self.global_limit: GlobalLimit | None = None  # enforce_global_limit(): Discord's 50 requests/s
+        self.token_ttl = TOKEN_TTL  # an interaction token's life (s); tests shorten it
+        # Discord's invalid requests (401, 403, and 429 but for a shared resource's): 10,000 in 10 minutes
+        # ban the bot's IP for an hour; an expired interaction token retried is one each time
+        self.invalid_requests: list[tuple[float, str, str, int]] = []
         self.gateway = Gateway(self)
         self.shard_count = 1  # what GET /gateway/bot recommends; add_guild(shard=i) picks an id on shard i
         # waiters by key (None: unkeyed, woken by every change); see notify()
@@ -315,6 +320,13 @@ class DiscordDouble:
         self.limiter.rules.append(rule)
         return rule
 
+    def enforce_global_limit(self, per_second: float = 50.0) -> GlobalLimit:
+        """Discord's global limit: at most ``per_second`` counted requests a second (every route but the
+        interaction callback and the interaction token's webhook routes); the rest are 429 with
+        ``"global": true`` and ``X-RateLimit-Scope: global``."""
+        self.global_limit = GlobalLimit(per_second)
+        return self.global_limit
+
     def slow(self, pattern: str, delay: float, times: int | None = None) -> RouteFault:
         return self.faults.add(RouteFault(pattern, "slow", times, delay=delay))
 
@@ -419,6 +431,7 @@ class DiscordDouble:
         template = resource.canonical[len(API_PREFIX):] if resource is not None else path[len(API_PREFIX):]
         method = request.method
         status = 500
+        scope = ""
         try:
             if (f := self.faults.take(method, template, "slow")) is not None:
                 await asyncio.sleep(f.delay)
@@ -426,22 +439,32 @@ class DiscordDouble:
                 self.notify()
                 status = 429
                 body = {"message": "You are being rate limited.", "retry_after": f.retry_after, "global": f.is_global}
+                scope = "global" if f.is_global else "user"
                 headers = {"Via": "1.1 google", "Retry-After": str(max(1, round(f.retry_after))),
-                           "X-RateLimit-Scope": "global" if f.is_global else "user"}
+                           "X-RateLimit-Scope": scope}
+                if f.is_global:
+                    headers["X-RateLimit-Global"] = "true"
                 if not f.is_global:
                     headers.update({"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
                                     "X-RateLimit-Reset-After": str(f.retry_after),
                                     "X-RateLimit-Reset": str(time.time() + f.retry_after),
                                     "X-RateLimit-Bucket": f"double-{abs(hash(template)) % 10**8}"})
                 return jresp(body, status=429, headers=headers)
+            if self.global_limit is not None and counted(template):
+                after = self.global_limit.check(arrived)
+                if after > 0:
+                    status, scope = 429, "global"
+                    body = {"message": "You are being rate limited.", "retry_after": round(after, 3), "global": True}
+                    return jresp(body, 429, {"Via": "1.1 google", "X-RateLimit-Global": "true",
+                                             "X-RateLimit-Scope": "global", "Retry-After": str(max(1, round(after)))})
             rl_headers: dict[str, str] = {}
             major = next((request.match_info[k] for k in ("channel_id", "guild_id", "token") if k in request.match_info), "")
             if (rl := self.limiter.check(method, template, major, arrived)) is not None:
                 allowed, rl_headers, after = rl
                 if not allowed:
-                    status = 429
+                    status, scope = 429, rl_headers.get("X-RateLimit-Scope", "user")
                     body = {"message": "You are being rate limited.", "retry_after": round(after, 3), "global": False}
-                    return jresp(body, 429, {**rl_headers, "Via": "1.1 google", "X-RateLimit-Scope": "user",
+                    return jresp(body, 429, {"X-RateLimit-Scope": "user", **rl_headers, "Via": "1.1 google",
                                              "Retry-After": str(max(1, round(after)))})
             if (f := self.faults.take(method, template, "error")) is not None:
                 self.notify()
@@ -468,6 +491,8 @@ class DiscordDouble:
             return resp
         finally:
             self.requests.append((arrived, method, template, status))  # (state changes notify on their own)
+            if status in (401, 403) or (status == 429 and scope != "shared"):
+                self.invalid_requests.append((arrived, method, template, status))
 
     def request_count(self, pattern: str, status: int | None = None) -> int:
         f = RouteFault(pattern, "count")
@@ -933,7 +958,7 @@ class DiscordDouble:
         inter = self.by_token.get(request.match_info["token"])
         if inter is None or int(request.match_info["app_id"]) != self.application_id:
             raise unknown("Webhook", 10015)
-        if time.monotonic() - inter.created_at > TOKEN_TTL:
+        if time.monotonic() - inter.created_at > self.token_ttl:  # Discord: 15 minutes, then refused
             raise ApiError(401, 50027, "Invalid Webhook Token")
         return inter
 
