@@ -35,6 +35,7 @@ from jxbot.edit_coalescer import EditCoalescer
 from jxbot.i18n import has, t
 from jxbot.interactions import ack_later, answer_quietly, cancel_guard, connection_closed, lang_of, reply
 from jxbot.readiness import OPEN_VERBS_AT_START, JxTree, ReadinessGate
+from jxbot.request_budget import ChannelTokens, RequestBudget
 
 log = logging.getLogger("jxbot.bot")
 
@@ -134,7 +135,11 @@ class JxBot(commands.Bot):
         self._own_store = store is None
         self._sync = sync
         self._extensions = extensions
-        self.coalescer = EditCoalescer(settings.edit_interval, budget=settings.edit_budget)
+        # with token routing, the table messages' edits take from the request budget only when they are counted
+        self.coalescer = EditCoalescer(settings.edit_interval,
+                                       budget=0.0 if settings.token_routing else settings.edit_budget)
+        self.budget = RequestBudget(settings.request_budget)  # counted requests, in priority order
+        self.channel_tokens = ChannelTokens(settings.token_life)  # presses in guild channels, for follow-ups
         from jxbot.press_timing import PressTimes
 
         self.press_times = PressTimes(settings.lag_log)  # where a press's time goes (JXBOT_LAG_LOG)
@@ -226,6 +231,8 @@ class JxBot(commands.Bot):
             await self.gate.refuse_stopping(interaction)
             return
         ack_later(interaction, update=True)  # (a press waiting for the gate is deferred by the guard)
+        if self.settings.token_routing and interaction.guild_id is not None and interaction.channel_id is not None:
+            self.channel_tokens.note(interaction.channel_id, interaction)  # a table message may follow it up
         if self.starting and cid.verb not in OPEN_VERBS_AT_START and not await self.gate.wait_open():
             # the gate: no press on a table not resumed yet (it waited JXBOT_START_WAIT s for the resume)
             cancel_guard(interaction)

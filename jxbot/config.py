@@ -131,6 +131,9 @@ class Settings:
     daily_amount: int = 100
     edit_interval: float = 1.0  # at most one edit per message per this many seconds
     edit_budget: float = 25.0  # table-message edits per second, all channels (Discord: ~50 requests/s in all; 0: no limit)
+    request_budget: float = 45.0  # counted requests per second of the bot token, all processes together (0: no limit)
+    token_routing: bool = True  # updates through interaction tokens (not counted) where one is fresh (issue 28)
+    token_life: float = 900.0  # seconds an interaction token lives (Discord: 15 minutes; tests shorten it)
     computer_delay: float = 1.0  # pacing of computer moves, so people can follow them
     max_hands: int | None = None  # end every match after this many hands (None: the ruleset's match length)
     test_seed: int | None = None  # TESTS ONLY: every table's wall from this seed (predictable!)
@@ -168,6 +171,9 @@ class Settings:
         "daily_amount": "JXBOT_DAILY_AMOUNT",
         "edit_interval": "JXBOT_EDIT_INTERVAL",
         "edit_budget": "JXBOT_EDIT_BUDGET",
+        "request_budget": "JXBOT_REQUEST_BUDGET",
+        "token_routing": "JXBOT_TOKEN_ROUTING",
+        "token_life": "JXBOT_TOKEN_LIFE",
         "computer_delay": "JXBOT_COMPUTER_DELAY",
         "max_hands": "JXBOT_MAX_HANDS",
         "test_seed": "JXBOT_TEST_SEED",
@@ -225,7 +231,7 @@ class Settings:
                 kw[name] = _int(cls.ENV[name], v, lo=lo, hi=hi)
         floats = {"claim_window": (1.0, 60.0), "turn_seconds": (3.0, 600.0), "contract_seconds": (3.0, 120.0),
                   "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0),
-                  "edit_budget": (0.0, 10000.0),
+                  "edit_budget": (0.0, 10000.0), "request_budget": (0.0, 10000.0), "token_life": (1.0, 900.0),
                   "lag_log": (0.0, 3600.0), "test_resume_delay": (0.0, 60.0),
                   "start_wait": (0.0, 60.0), "test_stop_delay": (0.0, 10.0)}
         for name, (flo, fhi) in floats.items():
@@ -240,6 +246,11 @@ class Settings:
             if v not in ("0", "1", "true", "false", "yes", "no"):
                 raise ConfigError(f"JXBOT_UNSAFE_DISCORD_DEBUG must be 0 or 1, not {v!r}")
             kw["unsafe_discord_debug"] = v in ("1", "true", "yes")
+        if (v := get("JXBOT_TOKEN_ROUTING")) is not None and v.strip():
+            v = v.strip().lower()
+            if v not in ("0", "1", "true", "false", "yes", "no"):
+                raise ConfigError(f"JXBOT_TOKEN_ROUTING must be 0 or 1, not {v!r}")
+            kw["token_routing"] = v in ("1", "true", "yes")
         if (v := get("JXBOT_OWNER_IDS")) is not None:
             kw["owner_ids"] = tuple(_int("JXBOT_OWNER_IDS", x, lo=1, hi=2**64 - 1)
                                     for x in v.replace(",", " ").split())

@@ -14,6 +14,7 @@ import discord
 
 from jxbot.custom_ids import CustomId, MjButton, to_base36
 from jxbot.i18n import t
+from jxbot.request_budget import TokenRoute
 from jxbot.safety import md
 from jxbot.seatnames import display_name
 from jxbot.shell.pictures import (
@@ -52,6 +53,7 @@ class ChannelObserver:
         self._picture_at = -1e18  # when the picture was last drawn (time.monotonic())
         self._later: asyncio.TimerHandle | None = None  # a busy bot's picture, due later
         self._final = False  # the hand is over: the table message shows its last state, picture included
+        self.route: TokenRoute | None = None  # the press whose follow-up the table message is (issue 28)
 
     async def notify(self, view: dict, note: dict | None) -> None:
         self.view = view
@@ -91,8 +93,10 @@ class ChannelObserver:
             # busy: the status text now, the picture once BUSY_PICTURE_EVERY has passed since the last one
             try:
                 if content != self._text_shown:
-                    ch = bot.get_partial_messageable(table.channel_id)
-                    await ch.get_partial_message(table.table_message_id).edit(content=content)
+                    if not await self._via_token(table.table_message_id, content=content):
+                        await bot.budget.take("table")
+                        ch = bot.get_partial_messageable(table.channel_id)
+                        await ch.get_partial_message(table.table_message_id).edit(content=content)
                     self._text_shown = content
                 if self._later is None:
                     self._later = asyncio.get_running_loop().call_later(BUSY_PICTURE_EVERY - since, self._picture_due)
@@ -110,13 +114,21 @@ class ChannelObserver:
         ch = bot.get_partial_messageable(table.channel_id)
         if table.table_message_id is not None:
             try:
-                await ch.get_partial_message(table.table_message_id).edit(
-                    content=content, view=self.components(), attachments=files)
+                if not await self._via_token(table.table_message_id, content=content, view=self.components(),
+                                             attachments=files):
+                    await bot.budget.take("table")
+                    files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
+                    await ch.get_partial_message(table.table_message_id).edit(
+                        content=content, view=self.components(), attachments=files)
                 self._shown, self._text_shown = sig, content
                 return
             except discord.NotFound:
                 table.table_message_id = None
-        msg = await ch.send(content=content, view=self.components(), files=files)
+        msg = await self._post_follow_up(content, png)
+        if msg is None:
+            await bot.budget.take("panel")  # the table's new message: its players are looking for it
+            files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
+            msg = await ch.send(content=content, view=self.components(), files=files)
         table.table_message_id = msg.id
         table.table_messages.add(msg.id)  # its Show my hand is taken from it (jxbot/shell/binding.py)
         self._shown, self._text_shown = sig, content
@@ -124,6 +136,49 @@ class ChannelObserver:
         old, self.retire = self.retire, None
         if old is not None and old != msg.id:
             await self.retire_message(old, msg)
+
+    async def _post_follow_up(self, content: str, png: bytes | None) -> Any:
+        """Post the table message as a follow-up of the freshest press in the channel (not counted by
+        Discord; its token then edits the message): None when there is none or Discord refused it."""
+        bot = self.session.bot
+        if not bot.settings.token_routing:
+            return None
+        route = bot.channel_tokens.freshest(self.session.table.channel_id)
+        if route is None:
+            return None
+        files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
+        try:
+            msg = await route.interaction.followup.send(content=content, view=self.components(), files=files,
+                                                        wait=True)
+        except discord.HTTPException as exc:
+            log.info("table %s: a follow-up for the table message was refused (%s %s); the bot token posts it",
+                     self.session.table.id, exc.status, exc.code)
+            return None
+        self.route = TokenRoute(route.interaction, msg.id, route.at, original=False)
+        return msg
+
+    async def _via_token(self, message_id: int, **fields: Any) -> bool:
+        """Edit the table message through the token of the press it follows up (not counted); False when
+        there is none, it is too old or Discord refused it (dropped, never tried again: the caller edits
+        with the bot token, which may edit its own follow-up). A 429 of the route is raised (the
+        coalescer retries the newest state after ``retry_after``)."""
+        route = self.route
+        if route is None:
+            return False
+        if route.message_id != message_id or not route.usable(time.monotonic(), self.session.bot.settings.token_life):
+            self.route = None
+            return False
+        try:
+            await route.interaction.followup.edit_message(message_id, **fields)
+        except discord.HTTPException as exc:
+            if exc.status == 429:
+                raise
+            if self.route is route:
+                self.route = None
+            log.info("table %s: the table message's interaction token was refused (%s %s); the bot token takes over",
+                     self.session.table.id, exc.status, exc.code)
+            return False
+        return True
 
     async def retire_message(self, old: int, new: discord.Message) -> None:
         """After a restart: the table message from before points to the new one and loses its buttons."""

@@ -13,6 +13,7 @@ import discord
 
 from jxbot.interactions import after_guard, take_response
 from jxbot.press_timing import press_age_ms
+from jxbot.request_budget import TokenRoute
 from jxbot.shell.buttons import action_keys, panel_components
 from jxbot.shell.pictures import render_async
 from jxbot.shell.texts import panel_text
@@ -46,6 +47,8 @@ class DiscordSeat:
         self._pushed: tuple | None = None  # signature of the panel last sent
         self.notified = 0
         self.answering = 0  # presses being answered in their interaction response: pushes wait for them
+        # the freshest press on the current panel: its token edits the panel without counting (issue 28)
+        self.route: TokenRoute | None = None
         self._io = asyncio.Lock()  # one panel edit at a time (push or answer)
 
     @property
@@ -155,6 +158,8 @@ class DiscordSeat:
             inter = self.ephemeral
             if inter is not None and getattr(inter.user, "id", None) != uid:
                 self.ephemeral = inter = None  # an ephemeral panel of someone who sat here before
+            if inter is not None and not self._token_alive(inter):
+                self.ephemeral = inter = None  # its token is (nearly) expired: never sent to, "Show my hand" opens a new one
             if inter is not None:
                 try:
                     await inter.edit_original_response(content=content, view=comps, attachments=files)
@@ -172,7 +177,13 @@ class DiscordSeat:
             table.panels.pop(self.seat, None)
             table.panel_users.pop(self.seat, None)
             where = None
+        if where is not None and await self._via_token(where[1], content, comps, png):
+            self._pushed = sig
+            self._delivered(offer)
+            return
         if where is not None:
+            # a bot-token edit counts against Discord's global limit: a claim offer first, then panels
+            await self.session.bot.budget.take("offer" if offer is not None else "panel")
             ch = self.session.bot.get_partial_messageable(where[0])
             try:
                 await ch.get_partial_message(where[1]).edit(content=content, view=comps, attachments=files)
@@ -262,6 +273,37 @@ class DiscordSeat:
         pressed = interaction.message.id if interaction.message is not None else None
         if occ.dm_ok is not False and where is not None and pressed != where[1]:
             self._pushed = None  # an older copy of the panel was pressed: the current one is brought up to date
+        elif occ.dm_ok is not False and pressed is not None and self.session.bot.settings.token_routing:
+            self.route = TokenRoute(interaction, pressed, time.monotonic() - press_age_ms(interaction) / 1000.0)
+
+    def _token_alive(self, interaction: discord.Interaction) -> bool:
+        life = self.session.bot.settings.token_life
+        return TokenRoute(interaction, None, time.monotonic() - press_age_ms(interaction) / 1000.0).usable(
+            time.monotonic(), life)
+
+    async def _via_token(self, message_id: int, content: str, comps: discord.ui.View, png: bytes | None) -> bool:
+        """Edit the panel through the token of the player's last press on it (Discord does not count it);
+        False when there is none, it is too old, or Discord refused it (dropped then, never tried again:
+        the caller edits with the bot token). A 429 of the token's own route is raised to the coalescer,
+        which sends the newest panel after its ``retry_after``."""
+        route = self.route
+        if route is None:
+            return False
+        if route.message_id != message_id or not route.usable(time.monotonic(), self.session.bot.settings.token_life):
+            self.route = None
+            return False
+        files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
+        try:
+            await route.interaction.edit_original_response(content=content, view=comps, attachments=files)
+        except discord.HTTPException as exc:
+            if exc.status == 429:
+                raise
+            if self.route is route:
+                self.route = None
+            log.info("table %s seat %d: the panel's interaction token was refused (%s %s); the bot token takes over",
+                     self.session.table.id, self.seat, exc.status, exc.code)
+            return False
+        return True
 
     def _holder(self, occ: Any, uid: int | None) -> bool:
         """``occ`` (user ``uid``) still holds this seat as a human."""

@@ -959,6 +959,7 @@ class DiscordDouble:
         if inter is None or int(request.match_info["app_id"]) != self.application_id:
             raise unknown("Webhook", 10015)
         if time.monotonic() - inter.created_at > self.token_ttl:  # Discord: 15 minutes, then refused
+            inter.expired_uses += 1
             raise ApiError(401, 50027, "Invalid Webhook Token")
         return inter
 

@@ -361,6 +361,7 @@ class Interaction:
     guild: Guild | None
     payload: dict[str, Any]
     message: Message | None = None  # the message a component sits on
+    expired_uses: int = 0  # requests on its webhook routes after its token expired (invalid requests)
     created_at: float = field(default_factory=time.monotonic)
     sent_at: float | None = None  # written to the bot's websocket
     acked_at: float | None = None  # the callback arrived

@@ -1,0 +1,141 @@
+"""Discord's request budget (docs/bot.md, "The request budget"): the counted requests of one bot token, and
+the interaction tokens that let a message's updates go out without counting.
+
+Discord counts every bot-token request against a global limit of 50 a second per token, across all the
+processes of a deployment, but "interaction endpoints are not bound to the bot's Global Rate Limit": the
+response to an interaction and the webhook routes its token opens (editing the original response, sending and
+editing follow-ups), for 15 minutes. So
+
+- :class:`TokenRoute` is the freshest interaction token that touched a message (a panel the player pressed, a
+  table message posted as a follow-up of a press in its channel): while it is younger than its life less a
+  safety margin, the message's next versions go through it; an expired or refused token is dropped at once
+  and never tried again (a refused request is an *invalid* one: 10,000 in 10 minutes ban the IP);
+- :class:`ChannelTokens` keeps the last few presses of each guild channel, so a message posted there (a
+  hand's table message) can be a follow-up of the freshest one;
+- :class:`RequestBudget` is this process's share of the counted requests, taken in priority order: claim
+  offers first (they may borrow ahead), then panels, then the channels' table messages (which leave a
+  reserve for the others). The share is the deployment's budget divided by its live processes
+  (``set_processes``, from the cluster's heartbeat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+TOKEN_LIFE = 15 * 60.0  # seconds: Discord's interaction token life
+TOKEN_MARGIN = 60.0  # a token is not used in the last minute of its life (a request in flight, clocks)
+ANSWERED = {4, 6, 7}  # response types after which a follow-up may be sent (not 5: its first follow-up fills it)
+
+PRIORITY = ("offer", "panel", "table")
+
+
+def margin(life: float) -> float:
+    """How long before its end a token is no longer used (a minute of Discord's 15; a tenth of a shorter life)."""
+    return min(TOKEN_MARGIN, life / 10.0)
+
+
+@dataclass
+class TokenRoute:
+    """An interaction whose token reaches message ``message_id`` (its original response or a follow-up)."""
+
+    interaction: Any  # discord.Interaction
+    message_id: int | None
+    at: float  # time.monotonic() when the interaction arrived (its token's life counts from there)
+    original: bool = True  # the message is the interaction's original response (else a follow-up)
+
+    def usable(self, now: float, life: float) -> bool:
+        return now - self.at < life - margin(life)
+
+
+def answered(interaction: Any) -> bool:
+    """The interaction has been answered in a way that lets its token send follow-ups."""
+    resp = getattr(interaction, "response", None)
+    rtype = getattr(resp, "type", None)
+    value = getattr(rtype, "value", rtype)
+    return bool(resp is not None and resp.is_done() and value in ANSWERED)
+
+
+class ChannelTokens:
+    """The last few interactions of each guild channel, newest last (for follow-ups posted there)."""
+
+    KEEP = 4
+
+    def __init__(self, life: float = TOKEN_LIFE, clock: Callable[[], float] = time.monotonic) -> None:
+        self.life = life
+        self.clock = clock
+        self._by_channel: dict[int, deque[tuple[float, Any]]] = {}
+
+    def note(self, channel_id: int, interaction: Any) -> None:
+        q = self._by_channel.setdefault(channel_id, deque(maxlen=self.KEEP))
+        q.append((self.clock(), interaction))
+
+    def freshest(self, channel_id: int) -> TokenRoute | None:
+        """The newest answered interaction of the channel with its token still usable (None: none)."""
+        q = self._by_channel.get(channel_id)
+        if not q:
+            return None
+        now = self.clock()
+        while q and now - q[0][0] >= self.life - margin(self.life):
+            q.popleft()  # expired: never used again
+        for at, inter in reversed(q):
+            if answered(inter):
+                return TokenRoute(inter, None, at, original=False)
+        return None
+
+
+class RequestBudget:
+    """This process's share of the counted requests a second, spent in priority order.
+
+    A token bucket holding one second's worth. ``offer`` may take even when it is empty (down to one
+    second's worth in debt: a claim offer is never held), ``panel`` takes when a whole request is there,
+    ``table`` only when ``reserve`` of the second is left besides, so table pictures slow down first and
+    panels never wait behind them. ``rate`` 0: no limit.
+    """
+
+    def __init__(self, total: float, *, reserve: float = 0.3, clock: Callable[[], float] = time.monotonic) -> None:
+        self.total = total  # the deployment's requests a second (JXBOT_REQUEST_BUDGET)
+        self.processes = 1
+        self.reserve = reserve
+        self.clock = clock
+        self._tokens = total
+        self._filled = clock()
+        self.taken = dict.fromkeys(PRIORITY, 0)  # counted requests by kind (observability and tests)
+        self.waited = dict.fromkeys(PRIORITY, 0.0)
+
+    @property
+    def rate(self) -> float:
+        return self.total / max(1, self.processes)
+
+    def set_processes(self, n: int) -> None:
+        """``n`` live processes share the token: each takes 1/n of the budget."""
+        n = max(1, int(n))
+        if n != self.processes:
+            self.processes = n
+            self._tokens = min(self._tokens, self.rate)
+
+    def try_take(self, kind: str) -> float:
+        """Take one request for ``kind``: 0.0 if taken, else the seconds until it may be."""
+        rate = self.rate
+        if rate <= 0:
+            self.taken[kind] += 1
+            return 0.0
+        now = self.clock()
+        self._tokens = min(rate, self._tokens + (now - self._filled) * rate)
+        self._filled = now
+        need = {"offer": 1.0 - rate, "panel": 1.0, "table": 1.0 + self.reserve * rate}[kind]
+        if self._tokens >= need:
+            self._tokens -= 1.0
+            self.taken[kind] += 1
+            return 0.0
+        return (need - self._tokens) / rate
+
+    async def take(self, kind: str) -> None:
+        """Wait for a request of ``kind`` (a claim offer never waits)."""
+        while (wait := self.try_take(kind)) > 0:
+            self.waited[kind] += wait
+            await asyncio.sleep(wait)
