@@ -215,6 +215,7 @@ class ClusterCog(commands.Cog):
             return
         self.last_ok = t0
         self.held = {tid: local[tid] for tid in held}
+        await self.share_budget()
         for tid in set(local) - held:
             table = cog.manager.get(tid)
             if table is not None:
@@ -223,6 +224,20 @@ class ClusterCog(commands.Cog):
             self.fenced = False
             await self.resume_waiting()
         self._maybe_ready()
+
+    async def share_budget(self) -> None:
+        """This process's share of the bot token's counted requests: the budget over the live processes."""
+        assert self.coord is not None
+        try:
+            n = await asyncio.wait_for(self.coord.live_processes(), HEARTBEAT_SECONDS)
+        except (TimeoutError, OSError, Exception) as exc:
+            log.warning("cluster: counting the live processes failed: %s", type(exc).__name__)
+            return
+        budget = self.bot.budget
+        if n != budget.processes:
+            budget.set_processes(n)
+            log.info("cluster: request budget: %d live processes share %.0f requests/s (%.1f each)", n,
+                     budget.total, budget.rate)
 
     async def resume_waiting(self) -> None:
         """Resume the running tables of this process's shards that no process runs: once the lease of a

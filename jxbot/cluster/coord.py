@@ -49,6 +49,11 @@ CREATE TABLE IF NOT EXISTS jx_table_leases (
     expires_at  timestamptz NOT NULL
 );
 ALTER TABLE jx_table_leases ADD COLUMN IF NOT EXISTS owner_pid integer NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS jx_processes (
+    node    text PRIMARY KEY,
+    pid     integer NOT NULL,
+    beat_at timestamptz NOT NULL DEFAULT now()
+);
 CREATE TABLE IF NOT EXISTS jx_pending_presses (
     id         bigserial PRIMARY KEY,
     owner      text NOT NULL,
@@ -79,6 +84,20 @@ WITH p AS (
     RETURNING id, owner
 )
 SELECT id, owner, pg_notify($3, owner || ' ' || id) FROM p
+"""
+
+
+# the processes sharing the bot token's request budget: this one (its row written in the same statement) and
+# every other whose row was beaten lately and whose LISTEN session is connected (a killed one drops out at once)
+PROCESS_SECONDS = 15.0
+_PROCESSES = """
+WITH me AS (
+    INSERT INTO jx_processes (node, pid, beat_at) VALUES ($1, $2, now())
+    ON CONFLICT (node) DO UPDATE SET pid = EXCLUDED.pid, beat_at = now()
+)
+SELECT 1 + count(*) FROM jx_processes p
+WHERE p.node <> $1 AND p.beat_at > now() - make_interval(secs => $3)
+  AND EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = p.pid)
 """
 
 
@@ -113,6 +132,7 @@ class Coordinator:
                 await conn.execute("SELECT pg_advisory_xact_lock(7319041)")  # two processes starting at once
                 await conn.execute(DDL)
                 await conn.execute("DELETE FROM jx_pending_presses WHERE created_at < now() - interval '15 minutes'")
+                await conn.execute("DELETE FROM jx_processes WHERE beat_at < now() - interval '1 hour'")
             listener = await asyncpg.connect(dsn)
             pid = int(await listener.fetchval("SELECT pg_backend_pid()"))
         except BaseException:
@@ -164,6 +184,11 @@ class Coordinator:
         rows = await self.pool.fetch(_RENEW, ids, [int(tables[i]) for i in ids], self.node, LEASE_SECONDS, self.pid)
         return {r["table_id"] for r in rows}
 
+    async def live_processes(self) -> int:
+        """Mark this process alive and count the live processes of the deployment (itself included): they
+        split the bot token's request budget (docs/bot.md, "The request budget")."""
+        return int(await self.pool.fetchval(_PROCESSES, self.node, self.pid, PROCESS_SECONDS))
+
     async def acquire(self, table_id: str, guild_id: int) -> bool:
         return table_id in await self.renew({table_id: guild_id})
 
@@ -176,6 +201,7 @@ class Coordinator:
         """At a clean stop: the leases lapse now, so the next process takes the tables at once (the rows stay:
         a press meanwhile is told the table is restarting, not that it ended)."""
         await self.pool.execute("UPDATE jx_table_leases SET expires_at = now() WHERE owner = $1", self.node)
+        await self.pool.execute("DELETE FROM jx_processes WHERE node = $1", self.node)  # its share goes to the others
 
     async def lease_known(self, table_id: str) -> bool:
         """A lease row exists, live or lapsed: some process runs or ran the table and it has not ended."""

@@ -130,3 +130,28 @@ async def test_a_dead_owners_tables_are_free_at_once_a_live_ones_for_the_whole_l
         assert await c.acquire("t1", 1) and await c.renew({"t2": 1}) == {"t2"}, "taken over without waiting"
     finally:
         await c.close()
+
+
+async def test_the_live_processes_share_the_request_budget(two, pg_dsn):
+    """Every process counts the live ones at each beat: a new one lowers the others' shares, a killed one's
+    share returns at once (its session is gone), a clean stop's at once too."""
+    from jxbot.request_budget import RequestBudget
+
+    a, b = two
+    assert await a.live_processes() == 1  # b has not beaten yet
+    assert await b.live_processes() == 2 and await a.live_processes() == 2
+    budget = RequestBudget(45.0)
+    budget.set_processes(await a.live_processes())
+    assert budget.rate == 22.5
+    c = await Coordinator.open(pg_dsn, "node-c")
+    await c.live_processes()
+    assert await a.live_processes() == 3
+    c._listener.terminate()  # killed: its LISTEN session ends with it
+    await c.pool.close()
+    loop = asyncio.get_running_loop()
+    until = loop.time() + 10.0
+    while loop.time() < until and await a.live_processes() != 2:
+        await asyncio.sleep(0.05)
+    assert await a.live_processes() == 2
+    await b.release_all()  # a clean stop
+    assert await a.live_processes() == 1
