@@ -36,12 +36,14 @@ sys.path.insert(0, str(REPO))
 
 from tests.e2e.conftest import BotProcess  # noqa: E402
 from tests.e2e.double import DiscordDouble  # noqa: E402
-from tests.e2e.feel import Timeline, own_panel_ms, rest_calls  # noqa: E402
+from tests.e2e.double.faults import counted  # noqa: E402
+from tests.e2e.feel import Timeline, calls_by_kind, change_lags_ms, own_panel_ms, rest_calls  # noqa: E402
 from tests.e2e.players import AutoPlayer, Player, Style  # noqa: E402
 from tests.e2e.scenario import World, fast_env, open_table  # noqa: E402
 
 PRESS_RE = re.compile(r"press timing \(ms\): (.*)")
 FWD_RE = re.compile(r"(ack|handover|take|answer)_p50_ms=([0-9.]+)")
+SHARE_RE = re.compile(r"request budget: \d+ live processes share [0-9.]+ requests/s \([0-9.]+ each\)")
 LAG_RE = re.compile(r"event loop lag: .*?p99_ms=([0-9.]+).*?max_ms=([0-9.]+)")
 
 
@@ -56,18 +58,21 @@ async def main(args: argparse.Namespace) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="jxbot-load-"))
     double = DiscordDouble()
     await double.start()
+    limit = double.enforce_global_limit(50)  # Discord's global limit per bot token (interaction endpoints exempt)
     timeline = Timeline(double)
     guild = double.add_guild("load", locale="zh-CN")
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO), **double.env(),
            "DEV_GUILD_ID": str(guild.id),
            **fast_env(tmp / "load.sqlite3", JXBOT_COMPUTER_DELAY=str(args.computer_delay),
                       JXBOT_EDIT_INTERVAL=str(args.edit_interval), JXBOT_MAX_HANDS=str(args.hands),
-                      JXBOT_LAG_LOG="10", LOG_LEVEL="INFO")}
+                      JXBOT_LAG_LOG="10", LOG_LEVEL="INFO",
+                      JXBOT_TOKEN_ROUTING="0" if getattr(args, "routing", "on") == "off" else "1")}
     argv = [str(REPO / "bench" / "profile_bot.py"), str(Path(args.profile).resolve()), "run"] if args.profile \
         else ["-m", "jxbot.cli", "run"]
     bot = BotProcess(argv, env, tmp / "bot.log", tmp)
     await bot.start()
-    out: dict = {"bench": "e2e_load", "tables": args.tables, "humans_per_table": args.humans}
+    out: dict = {"bench": "e2e_load", "tables": args.tables, "humans_per_table": args.humans,
+                 "routing": getattr(args, "routing", "on")}
     try:
         await double.wait_commands(timeout=60)
         await double.wait_ready(timeout=60)
@@ -147,12 +152,34 @@ async def main(args: argparse.Namespace) -> dict:
         own_steady = own_panel_ms(double, timeline, since=t_settle, users=humans)
         own_start = own_panel_ms(double, timeline, since=t0, until=t_settle, users=humans)
         calls = rest_calls(double, since=t0, until=t_end)
+        kinds = calls_by_kind(double, since=t0, until=t_end)
         moves, measured_per_hand = moves_in(tmp / "load.sqlite3", wall0, wall_end)
+        offset = wall0 - t0  # wall time − monotonic time
+        events = events_by_channel(tmp / "load.sqlite3", wall0, wall_end, offset)
+        panels = {w.channel.id: [m.id for p in w.players for m in p.dm_messages()
+                                 if any(a.filename == "hand.png" for a in m.attachments)] for w in worlds}
+        lags = change_lags_ms(double, timeline, events, panels, t0, t_end)
         per_hand = engine_discards_per_hand()  # the same yardstick in every run (few hands end in a run)
         per_move = {k: round(v / moves, 2) for k, v in calls.items()} if moves else {}
-        per_table_rps = calls["budget"] / duration / max(1, args.tables) if duration else 0.0
+        per_table_rps = sum(kinds["counted"].values()) / duration / max(1, args.tables) if duration else 0.0
+        counted_n, free_n = sum(kinds["counted"].values()), sum(kinds["free"].values())
+        out.update({
+            # issue 28: what each request served, counted against the bot token's 50/s or free (interaction
+            # endpoints), per move; tables per token from the counted ones alone
+            "counted_by_kind": kinds["counted"], "free_by_kind": kinds["free"],
+            "counted_per_move": round(counted_n / moves, 3) if moves else None,
+            "free_per_move": round(free_n / moves, 3) if moves else None,
+            "counted_per_move_by_kind": {k: round(v / moves, 3) for k, v in kinds["counted"].items()} if moves else {},
+            "counted_per_s": round(counted_n / duration, 1) if duration else None,
+            # Discord's global 429s while the tables played (and in all, the tables' opening included)
+            "global_429": sum(1 for at, _m, tpl, st in double.requests if t0 <= at < t_end and st == 429 and counted(tpl)),
+            "global_429_all": limit.refused, "invalid_requests": len(double.invalid_requests),
+            # change → visible: the table message after each hand event; a panel's version its player did
+            # not press for, since the table's latest event; a claim offer likewise
+            "lag_ms": {k: {"p50": q(v, 0.5), "p99": q(v, 0.99), "n": len(v)} for k, v in lags.items()},
+        })
         log = bot.log()
-        lags = [float(m.group(1)) for m in LAG_RE.finditer(log)]
+        lags_loop = [float(m.group(1)) for m in LAG_RE.finditer(log)]
         lag_max = [float(m.group(2)) for m in LAG_RE.finditer(log)]
         out["press_stages_ms"] = press_stages(log)
         bot_errors = [ln for ln in log.splitlines() if " ERROR " in ln or ln.startswith("Traceback")]
@@ -192,7 +219,7 @@ async def main(args: argparse.Namespace) -> dict:
             "driver_loop_lag_p99_ms": q(drv_lag, 0.99), "driver_loop_lag_max_ms": round(max(drv_lag), 1) if drv_lag else None,
             "driver_gc_max_ms": round(max(gc_pauses.ms, default=0.0), 1), "driver_gc_ms": round(sum(gc_pauses.ms), 1),
             "load_avg_1m": round(os.getloadavg()[0], 2),
-            "loop_lag_p99_ms": max(lags) if lags else None,
+            "loop_lag_p99_ms": max(lags_loop) if lags_loop else None,
             "loop_lag_max_ms": max(lag_max) if lag_max else None,
             "rss_base_mb": round(rss0 / 2**20, 1), "rss_peak_mb": round(rss_peak / 2**20, 1),
             "mem_per_table_kb": round((rss_peak - rss0) / 1024 / max(1, args.tables), 1),
@@ -307,6 +334,43 @@ def moves_in(db: Path, since: float, until: float) -> tuple[int, float | None]:
     return int(n), (round(float(row[0]), 1) if row and row[0] is not None else None)
 
 
+def events_by_channel(db: Path, since: float, until: float, offset: float) -> dict[int, list[float]]:
+    """Every hand event stored between two wall times, by channel, as monotonic times (wall − ``offset``)."""
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        rows = con.execute("SELECT h.channel_id, e.at FROM hand_events e JOIN hands h USING (hand_id) "
+                           "WHERE e.at >= ? AND e.at < ?", (since, until)).fetchall()
+    finally:
+        con.close()
+    out: dict[int, list[float]] = {}
+    for cid, at in rows:
+        out.setdefault(int(cid), []).append(float(at) - offset)
+    return out
+
+
+async def before_after(args: argparse.Namespace) -> dict:
+    """``--routing both`` (the default): the same load twice in one run, first with the updates all through
+    the bot token (``JXBOT_TOKEN_ROUTING=0``, as before issue 28), then through the interaction tokens."""
+    runs = {}
+    for mode, name in (("off", "before"), ("on", "after")):
+        runs[name] = await main(argparse.Namespace(**{**vars(args), "routing": mode}))
+    keys = ("counted_per_move", "free_per_move", "counted_per_move_by_kind", "counted_per_s",
+            "tables_per_token_at_50rps", "own_panel_p50_ms", "own_panel_p99_ms", "lag_ms", "global_429", "global_429_all",
+            "invalid_requests", "moves", "seconds", "tables_finished", "errors", "load_avg_1m")
+    out: dict = {"bench": "e2e_load_routing", "tables": args.tables, "humans_per_table": args.humans,
+                 **{name: {k: r.get(k) for k in keys} for name, r in runs.items()}}
+    b, a = runs["before"], runs["after"]
+    if a.get("counted_per_move") and b.get("counted_per_move"):
+        out["counted_per_move_ratio"] = round(a["counted_per_move"] / b["counted_per_move"], 3)
+    if a.get("own_panel_p50_ms") and b.get("own_panel_p50_ms"):
+        out["own_panel_p50_ratio"] = round(a["own_panel_p50_ms"] / b["own_panel_p50_ms"], 2)
+        out["own_panel_p99_ratio"] = round((a["own_panel_p99_ms"] or 0) / (b["own_panel_p99_ms"] or 1), 2)
+    out["full"] = runs
+    return out
+
+
 def engine_discards_per_hand(n: int = 40) -> float:
     """Mean discards of a hand played by four normal computers on the pure engine (used when no hand
     finished during the run; the scripted people play about as the computers do)."""
@@ -356,6 +420,7 @@ async def main_processes(args: argparse.Namespace) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="jxbot-load-procs-"))
     double = DiscordDouble()
     await double.start()
+    limit = double.enforce_global_limit(50)  # one bot token: every process's counted requests together
     double.shard_count = n
     guilds = [double.add_guild(f"load-{i}", locale="zh-CN", shard=i) for i in range(n)]
     bots: list[BotProcess] = []
@@ -402,6 +467,15 @@ async def main_processes(args: argparse.Namespace) -> dict:
                 break
         duration = time.monotonic() - t0
         out["driver_cpu_share"] = round((time.process_time() - drv0) / duration, 2) if duration else None
+        kinds = calls_by_kind(double, since=t0, until=t0 + duration)
+        per_s = [0] * (int(duration) + 1)  # counted requests of all processes, second by second
+        for at, _m, tpl, _st in double.requests:
+            if t0 <= at < t0 + duration and counted(tpl):
+                per_s[int(at - t0)] += 1
+        out.update({"counted_by_kind": kinds["counted"], "free_by_kind": kinds["free"],
+                    "counted_per_s": round(sum(kinds["counted"].values()) / duration, 1) if duration else None,
+                    "counted_max_in_a_second": max(per_s), "global_429": limit.refused,
+                    "invalid_requests": len(double.invalid_requests)})
         for ap in aps:
             ap.stopping = True
         double.notify()
@@ -421,6 +495,7 @@ async def main_processes(args: argparse.Namespace) -> dict:
             for m in FWD_RE.finditer(log):
                 parts.setdefault(m.group(1), []).append(float(m.group(2)))
         out["forwarding_parts_p50_ms"] = {k: round(sorted(v)[len(v) // 2], 1) for k, v in parts.items()}
+        out["budget_shares"] = [m.group(0) for log in logs for m in SHARE_RE.finditer(log)]
         out.update({
             "seconds": round(duration, 1), "tables_finished": done, "dm_presses": len(presses),
             "p50_ms": q(local + fwd, 0.50), "p99_ms": q(local + fwd, 0.99),
@@ -469,6 +544,8 @@ if __name__ == "__main__":
     ap.add_argument("--sweep", default="", help="e.g. 1,2,4: the request budget per number of people per table")
     ap.add_argument("--sweep-tables", type=int, default=20)
     ap.add_argument("--sweep-seconds", type=float, default=40.0)
+    ap.add_argument("--routing", choices=("both", "on", "off"), default="both",
+                    help="updates through interaction tokens (issue 28): both = before (off) and after (on) in one run")
     ap.add_argument("--processes", type=int, default=1, help="bot processes, one shard each (needs --db postgresql)")
     ap.add_argument("--db", default="", help="with --processes: postgresql://… or 'postgresql' (a throwaway server)")
     ap.add_argument("--no-reference", dest="reference", action="store_false",
@@ -476,5 +553,6 @@ if __name__ == "__main__":
     a = ap.parse_args()
     if a.processes > 1 and not a.db.startswith("postgres"):
         ap.error("--processes needs --db postgresql://… (or --db postgresql for a throwaway server)")
-    run = main_processes(a) if a.processes > 1 else sweep(a) if a.sweep else main(a)
+    run = (main_processes(a) if a.processes > 1 else sweep(a) if a.sweep
+           else before_after(a) if a.routing == "both" else main(a))
     print(json.dumps(asyncio.run(run), ensure_ascii=False))

@@ -251,6 +251,7 @@ class JxBot(commands.Bot):
             await self._report_failure(interaction)
         finally:
             cancel_guard(interaction)
+            interaction.extras["handled"] = True  # its own answers are sent: a follow-up of ours may follow
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
         cancel_guard(interaction)

@@ -29,7 +29,8 @@ from typing import Any
 
 TOKEN_LIFE = 15 * 60.0  # seconds: Discord's interaction token life
 TOKEN_MARGIN = 60.0  # a token is not used in the last minute of its life (a request in flight, clocks)
-ANSWERED = {4, 6, 7}  # response types after which a follow-up may be sent (not 5: its first follow-up fills it)
+ANSWERED = {4, 6, 7}  # response types after which a follow-up may be sent
+DEFERRED = 5  # "thinking…": its first follow-up fills it, so only once its handler (which sends that) is done
 
 PRIORITY = ("offer", "panel", "table")
 
@@ -53,11 +54,15 @@ class TokenRoute:
 
 
 def answered(interaction: Any) -> bool:
-    """The interaction has been answered in a way that lets its token send follow-ups."""
+    """The interaction has been answered in a way that lets its token send follow-ups of ours: a message or
+    an update, or a deferral whose handler is done (``extras["handled"]``: its own answer filled the
+    "thinking…" message, so ours cannot)."""
     resp = getattr(interaction, "response", None)
     rtype = getattr(resp, "type", None)
     value = getattr(rtype, "value", rtype)
-    return bool(resp is not None and resp.is_done() and value in ANSWERED)
+    if resp is None or not resp.is_done():
+        return False
+    return value in ANSWERED or (value == DEFERRED and bool(getattr(interaction, "extras", {}).get("handled")))
 
 
 class ChannelTokens:
@@ -73,6 +78,18 @@ class ChannelTokens:
     def note(self, channel_id: int, interaction: Any) -> None:
         q = self._by_channel.setdefault(channel_id, deque(maxlen=self.KEEP))
         q.append((self.clock(), interaction))
+
+    async def settled(self, channel_id: int, timeout: float = 1.0, young: float = 3.0) -> None:
+        """Wait (at most ``timeout`` s) for the channel's newest press, when it arrived less than ``young`` s
+        ago, to be handled: a hand's table message is posted while the press that began it is answered."""
+        q = self._by_channel.get(channel_id)
+        if not q:
+            return
+        at, inter = q[-1]
+        end = self.clock() + timeout
+        while (self.clock() - at < young and self.clock() < end and not answered(inter)
+               and not getattr(inter, "extras", {}).get("handled")):
+            await asyncio.sleep(0.05)
 
     def freshest(self, channel_id: int) -> TokenRoute | None:
         """The newest answered interaction of the channel with its token still usable (None: none)."""

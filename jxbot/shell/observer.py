@@ -143,6 +143,7 @@ class ChannelObserver:
         bot = self.session.bot
         if not bot.settings.token_routing:
             return None
+        await bot.channel_tokens.settled(self.session.table.channel_id)  # the press that began the hand, answered
         route = bot.channel_tokens.freshest(self.session.table.channel_id)
         if route is None:
             return None

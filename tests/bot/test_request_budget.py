@@ -62,6 +62,8 @@ class Answered:
 
 
 class Deferred:
+    extras: dict = {}
+
     class response:
         type = 5
 
@@ -77,8 +79,13 @@ def test_a_channel_offers_its_freshest_answered_press_until_it_expires() -> None
     a = Answered()
     tokens.note(1, a)
     clock.now += 10
-    tokens.note(1, Deferred())  # a deferral's first follow-up would fill its "thinking…": not offered
+    d = Deferred()
+    d.extras = {}
+    tokens.note(1, d)  # a deferral's first follow-up would fill its "thinking…": not offered while handled
     route = tokens.freshest(1)
     assert route is not None and route.interaction is a and route.at == 100.0
-    clock.now += 840
+    d.extras["handled"] = True  # its handler answered (that follow-up was its own)
+    route = tokens.freshest(1)
+    assert route is not None and route.interaction is d
+    clock.now += 850
     assert tokens.freshest(1) is None  # too near its end: never used

@@ -125,3 +125,87 @@ def quantile(xs: list[float], f: float) -> float | None:
         return None
     xs = sorted(xs)
     return round(xs[min(len(xs) - 1, int(f * len(xs)))], 1)
+
+
+def calls_by_kind(double: DiscordDouble, since: float = 0.0, until: float = float("inf")) -> dict[str, dict[str, int]]:
+    """The bot's requests split ``counted`` (against the bot token's global limit) / ``free`` (interaction
+    endpoints), each by what they served: ``panel`` (a DM message), ``table`` (a channel's table message),
+    ``channel`` (the channels' other messages and sends: lobby, results, new table messages), ``response``
+    (interaction callbacks), ``dm_open``, ``other`` (commands, guild reads …)."""
+    out: dict[str, dict[str, int]] = {"counted": {}, "free": {}}
+    for (at, _method, template, _status), params in zip(double.requests, double.request_params, strict=False):
+        if not since <= at < until:
+            continue
+        side = out["counted" if counted(template) else "free"]
+        kind = _kind(double, template, params)
+        side[kind] = side.get(kind, 0) + 1
+    return out
+
+
+def _kind(double: DiscordDouble, template: str, params: dict[str, str]) -> str:
+    if template.startswith("/interactions/"):
+        return "response"
+    if template == "/users/@me/channels":
+        return "dm_open"
+    mid = params.get("message_id") or ""
+    msg: Message | None = None
+    if template.startswith("/webhooks/"):
+        inter = double.by_token.get(params.get("token", ""))
+        if inter is None:
+            return "other"
+        channel = inter.channel
+        msg = inter.original if mid == "@original" else double.messages.get(int(mid)) if mid.isdigit() else None
+    elif template.startswith("/channels/{channel_id}/messages"):
+        channel = double.channels.get(int(params.get("channel_id") or 0))  # type: ignore[assignment]
+        msg = double.messages.get(int(mid)) if mid.isdigit() else None
+    else:
+        return "other"
+    if channel is None:
+        return "other"
+    if channel.type == 1:
+        return "panel"
+    if msg is not None and any(a.filename == "table.png" for a in msg.attachments):
+        return "table"
+    return "channel"
+
+
+def change_lags_ms(double: DiscordDouble, timeline: Timeline, events: dict[int, list[float]],
+                   panels: dict[int, list[int]], since: float, until: float) -> dict[str, list[float]]:
+    """How stale the messages players look at are: ``events`` are each channel's hand events (monotonic
+    times), ``panels`` the DM panel message ids of each channel's people. ``table``: for every event, the
+    time until the channel's table message next shows a new version; ``panel`` and ``offer``: for every
+    version of a panel its player did not press for (another seat's move; ``offer``: one that brought a
+    claim offer), the time since the table's latest event before it."""
+    import bisect
+
+    own: dict[int, list[float]] = {}  # the presses answered by updating the pressed panel (type 7)
+    for i in double.interactions.values():
+        if i.message is not None and i.acked_at is not None and i.response_type == 7:
+            own.setdefault(i.message.id, []).append(i.acked_at)
+    out: dict[str, list[float]] = {"table": [], "panel": [], "offer": []}
+    for cid, evs in events.items():
+        evs = sorted(evs)
+        ch = double.channels.get(cid)
+        if ch is None or not evs:
+            continue
+        tables = [m for m in ch.messages if any(a.filename == "table.png" for a in m.attachments)]
+        tv = sorted(v.at for m in tables for v in timeline.versions(m.id))
+        for t in evs:
+            if not since <= t < until:
+                continue
+            k = bisect.bisect_left(tv, t)
+            if k < len(tv) and tv[k] - t < 30.0:
+                out["table"].append((tv[k] - t) * 1000.0)
+        for mid in panels.get(cid, []):
+            vs = timeline.versions(mid)
+            for n, v in enumerate(vs):
+                if not since <= v.at < until or any(0.0 <= v.at - a < 0.1 for a in own.get(mid, ())):
+                    continue  # the player's own press answered
+                k = bisect.bisect_right(evs, v.at) - 1
+                if k < 0:
+                    continue
+                lag = (v.at - evs[k]) * 1000.0
+                out["panel"].append(lag)
+                if v.offer and (n == 0 or not vs[n - 1].offer):
+                    out["offer"].append(lag)
+    return out

@@ -114,6 +114,7 @@ class DiscordDouble:
         self.ack_timeout = ack_timeout
         self.faults = Faults()
         self.requests: list[tuple[float, str, str, int]] = []  # (time, method, template, status)
+        self.request_params: list[dict[str, str]] = []  # beside each of ``requests``: its route's parameters
         self.errors: list[str] = []  # unexpected server-side failures (bugs in the double or bad payloads)
         self.rejections: list[tuple[str, str, int, int, str]] = []  # (method, template, status, code, message)
         self.limiter = RateLimiter()
@@ -491,6 +492,7 @@ class DiscordDouble:
             return resp
         finally:
             self.requests.append((arrived, method, template, status))  # (state changes notify on their own)
+            self.request_params.append(dict(request.match_info))
             if status in (401, 403) or (status == 429 and scope != "shared"):
                 self.invalid_requests.append((arrived, method, template, status))
 
