@@ -13,6 +13,10 @@ def test_predicted_win_chance_matches_what_happened() -> None:
     # the chosen actions' predicted win chances average what happened (uniformly dealt opponents'
     # hands predicted 0.62 against 0.23; the bench's full figures are in docs/ai.md)
     assert abs(rel["mean_predicted"] - rel["mean_observed"]) < 0.12, rel
-    # a prediction says something: hands predicted to win more often did win more often
-    rows = [r for r in rel["table"] if r["decisions"] >= 20]
-    assert rows[0]["observed"] < rows[-1]["observed"], rows
+    # a prediction says something: the third predicted most likely to win won more often than the third
+    # predicted least likely
+    ranked = sorted(pairs, key=lambda x: x[0])
+    third = len(ranked) // 3
+    low = sum(w for _p, w in ranked[:third]) / third
+    high = sum(w for _p, w in ranked[-third:]) / third
+    assert high > low + 0.1, (low, high)
