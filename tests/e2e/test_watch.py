@@ -1,0 +1,110 @@
+"""End to end: watching a running table (观战, docs/watch.md). A member who is not seated presses Watch on
+the table message and follows the hand in a private view that is updated in place: every picture is the
+channel's table picture of the public state a few moves back (byte for byte, rendered here from the stored
+log), no text names a concealed tile, the view never shows the live move, and it says the table ended,
+with the result, when it does. After a restart Refresh picks the table up again (or says it has ended);
+a view whose token is about to run out says so and offers Refresh."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.players import AutoPlayer, Style
+from tests.e2e.scenario import (
+    check_no_leak,
+    check_png,
+    events_of,
+    gather_players,
+    hand_states,
+    hands_of,
+    open_table,
+    start_world,
+    wait_match_over,
+)
+
+pytestmark = pytest.mark.e2e
+
+SHOWN_RE = re.compile(r"已显示 (\d+)/(\d+) 步|showing (\d+) of (\d+) moves")
+
+
+def watch_views(player) -> list:
+    return [m for m in player.ephemerals() if "👀" in m.content]
+
+
+def is_table_message(m) -> bool:
+    return any(b.get("label") == "观战" for b in m.buttons())
+
+
+async def runner_seats(db) -> list[dict]:
+    """The runner's seat fields (names, computers, balances) as the bot saved them with the running table."""
+    from jxbot.store import Store
+
+    store = await Store.open(str(db), scope=None)
+    try:
+        (rec,) = await store.running_tables()
+    finally:
+        await store.close()
+    runner = rec.state["runner"]
+    return [{"name": s["name"], "is_computer": s["is_computer"], "balance": b, "total": 0}
+            for s, b in zip(runner["seats"], runner["balances"], strict=True)]
+
+
+async def test_a_watcher_follows_the_delayed_public_table_to_its_end(double, start_bot, tmp_path):
+    import render
+    from jxbot.watch_view import MOVE_TYPES, delayed_public_view
+
+    w = await start_world(double, start_bot, tmp_path, ["alice", "wendy"],
+                          env={"JXBOT_CLAIM_WINDOW": "1", "JXBOT_COMPUTER_DELAY": "0.15", "JXBOT_WATCH_DELAY": "2"})
+    alice, wendy = w.players
+    await open_table(w, seated=[alice])
+    table_msg = await wendy.wait_message(is_table_message, w.channel, timeout=10)
+    act = await wendy.click(table_msg, label="观战")
+    await act.response()
+    assert act.ephemeral and act.response_type == 4, act.texts()
+    assert "👀" in act.content and "只有你能看到" in act.content
+    seats = await runner_seats(w.db)
+    ap = AutoPlayer(alice, Style()).start()
+    await wait_match_over(w)
+    await gather_players([ap])
+    (view,) = watch_views(wendy)
+    # the view ends politely: the table ended, with the result, and no button is left on it
+    ended = await double.wait_for(lambda: "观战也结束了" in view.content and not view.buttons(), 15, "the end shown")
+    assert ended and ("胡" in view.content or "荒" in view.content), view.content
+
+    (summary,) = await hands_of(w.db, w.guild.id, alice.id)
+    events = await events_of(w.db, summary.hand_id)
+    states = hand_states(events)
+    from jxbot.game import events as ev
+
+    evs = [ev.event_from_json(e) for e in events]
+    moves = [i for i, e in enumerate(evs) if e.type in MOVE_TYPES]
+    mine = w.recorder.private(wendy.id)
+    assert mine and all(v.ephemeral_for == wendy.id for v in mine)  # nothing of it in public, nothing in DMs
+    check_no_leak([v.text for v in mine], states)  # no text names a concealed tile
+    pictures = shown = 0
+    last_shown = -1
+    for v in mine:
+        m = SHOWN_RE.search(v.text)
+        if m is None:
+            continue
+        k, n = int(m[1] or m[3]), int(m[2] or m[4])
+        assert k <= max(0, n - 2), v.text  # two moves behind (the deal before that), the live move never shown
+        assert k >= last_shown, "the view went back"
+        last_shown = k
+        if v.png is None:
+            continue
+        check_png(v.png)
+        # the picture is the table picture of the public state after move k, byte for byte
+        if k == 0:
+            prefix = evs[: next(i for i, e in enumerate(evs) if e.type == "dealt") + 1]
+        else:
+            prefix = evs[: moves[k] + 1] if k < len(moves) else evs
+        want = delayed_public_view(prefix, 1, seats=seats)
+        assert want is not None and want["delayed"]["shown"] == k
+        assert v.png == render.render_table(want, "zh"), f"the picture at move {k} is not the public table"
+        pictures += 1
+        shown += 1
+    assert pictures >= 2, f"the view was updated in place only {pictures} times"
+    assert len(moves) > 8
