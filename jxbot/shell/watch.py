@@ -268,6 +268,7 @@ class WatchLane:
         self._wake.set()
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run(), name="watch-lane")
+            self._task.add_done_callback(_report)
 
     def close(self) -> None:
         self.closed = True
@@ -306,9 +307,7 @@ class WatchLane:
             expired = time.monotonic() - w.since >= self.token_seconds
             shown = None if expired else await tw.shown(w.lang)
             if shown is not None and shown.key == w.shown:
-                due = w.since + self.token_seconds - time.monotonic()  # up to date: next, the token's end
-                soonest = due if soonest is None else min(soonest, due)
-                continue
+                continue  # up to date (next: its token's end)
             due = w.last + self.every - time.monotonic()
             if due > 0 and not (shown is not None and shown.final):
                 soonest = due if soonest is None else min(soonest, due)
@@ -340,7 +339,10 @@ class WatchLane:
             except Exception as exc:  # a closed session at a stop, a broken picture: never the players' concern
                 log.warning("watch view of user %s at table %s failed: %r", uid, tw.session.table.id, type(exc).__name__)
                 tw.watchers.pop(uid, None)
-        return soonest if tw.watchers else None
+        if not tw.watchers:
+            return None
+        token_end = min(w.since for w in tw.watchers.values()) + self.token_seconds - time.monotonic()
+        return token_end if soonest is None else min(soonest, token_end)
 
     _last_spent = -1e18
 
@@ -351,6 +353,11 @@ class WatchLane:
         if gap > 0:
             await asyncio.sleep(gap)
         self._last_spent = time.monotonic()
+
+
+def _report(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the watch lane stopped: %r", task.exception())
 
 
 def lane_of(bot: Any) -> WatchLane:

@@ -7,6 +7,7 @@ a view whose token is about to run out says so and offers Refresh."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -59,7 +60,7 @@ async def test_a_watcher_follows_the_delayed_public_table_to_its_end(double, sta
                           env={"JXBOT_CLAIM_WINDOW": "1", "JXBOT_COMPUTER_DELAY": "0.15", "JXBOT_WATCH_DELAY": "2"})
     alice, wendy = w.players
     await open_table(w, seated=[alice])
-    table_msg = await wendy.wait_message(is_table_message, w.channel, timeout=10)
+    table_msg = await wendy.wait_message(is_table_message, w.channel, timeout=30)
     act = await wendy.click(table_msg, label="观战")
     await act.response()
     assert act.ephemeral and act.response_type == 4, act.texts()
@@ -108,3 +109,48 @@ async def test_a_watcher_follows_the_delayed_public_table_to_its_end(double, sta
         shown += 1
     assert pictures >= 2, f"the view was updated in place only {pictures} times"
     assert len(moves) > 8
+
+
+async def test_refresh_after_the_token_runs_out_and_after_a_restart(double, start_bot, tmp_path):
+    w = await start_world(double, start_bot, tmp_path, ["alice", "wendy"],
+                          env={"JXBOT_COMPUTER_DELAY": "0.2", "JXBOT_WATCH_TOKEN_SECONDS": "5"})
+    alice, wendy = w.players
+    await open_table(w, seated=[alice])
+    table_msg = await wendy.wait_message(is_table_message, w.channel, timeout=30)
+    act = await wendy.click(table_msg, label="观战")
+    await act.response()
+    (view,) = watch_views(wendy)
+    refresh = next(b["custom_id"] for b in view.buttons() if b.get("label") == "刷新观战")
+    # the token runs out: the view says so politely and offers Refresh, and is no longer edited
+    await double.wait_for(lambda: "⏸" in view.content, 15, "the view to say it stopped updating")
+    assert "刷新观战" in view.content and [b["label"] for b in view.buttons()] == ["刷新观战"]
+    edits = view.edit_count
+    ap = AutoPlayer(alice, Style())
+    for _ in range(3):
+        await ap.step()
+    await asyncio.sleep(2.5)
+    assert view.edit_count == edits, "a view whose token ran out was edited"
+    # Refresh: the same message follows the table again (a new token)
+    again = await wendy.click(view, label="刷新观战")
+    assert again.response_type == 7 and "👀" in view.content and "⏸" not in view.content, view.content
+    await wendy.wait_edited(view, since=view.edit_count, timeout=10)
+    assert view.image() is not None
+
+    await w.bot.kill()  # the watchers are in the bot's memory: a restart forgets them
+    await w.bot.start()
+    await double.wait_for(lambda: double.gateway.identifies >= 2, 30, "the bot to come back")
+    await alice.wait_message(lambda m: "重启" in m.content, w.channel, timeout=20)
+    await w.bot.wait_log("ready: every table resumed", timeout=30)
+    after = await wendy.click_stale(view, refresh)
+    assert after.response_type in (6, 7) and not after.failed, after.texts()
+    assert "👀" in view.content and "已显示" in view.content, view.content
+    n = view.edit_count
+    ap.start()
+    await wendy.wait_edited(view, since=n, timeout=15)  # followed again after the restart
+    await wait_match_over(w)
+    await gather_players([ap])
+    # the table has ended: Refresh says so
+    gone = await wendy.click_stale(view, refresh)
+    assert not gone.failed
+    await double.wait_for(lambda: "不在进行" in view.content, 10, "the view to say the table is gone")
+    assert not view.buttons()
