@@ -132,9 +132,11 @@ class DelayedPublic:
         v["deadline"] = None
         shown = sum(1 for i in self._moves if i <= last)
         last_move = next((evs[i] for i in reversed(self._moves) if i <= last), None)
+        last_json = last_move.public_json(None) if last_move is not None else None
+        if last_json is not None and last_json.get("kind") == "concealed_kong" and self._end is None:
+            last_json["tile"] = None  # as the channel's note of it: the kind is its owner's to know
         v["delayed"] = {"delay": self.delay, "moves": len(self._moves), "shown": shown,
-                        "ended": self._end is not None,
-                        "last": last_move.public_json(None) if last_move is not None else None}
+                        "ended": self._end is not None, "last": last_json}
         return v
 
 

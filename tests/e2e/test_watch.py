@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 
 import pytest
 
@@ -154,3 +155,42 @@ async def test_refresh_after_the_token_runs_out_and_after_a_restart(double, star
     assert not gone.failed
     await double.wait_for(lambda: "不在进行" in view.content, 10, "the view to say the table is gone")
     assert not view.buttons()
+
+
+async def test_watchers_cost_the_players_nothing_measurable(double, start_bot, tmp_path):
+    """Two tables play at once on one bot: one with six watchers, one with none. The player at the watched
+    table gets their own panel after a click as fast as the other (median within 1.5× + 40 ms)."""
+    import dataclasses
+    import statistics
+
+    from tests.e2e.feel import Timeline, own_panel_ms
+    from tests.e2e.players import Player
+
+    timeline = Timeline(double)
+    w = await start_world(double, start_bot, tmp_path, ["bob"],
+                          env={"JXBOT_CLAIM_WINDOW": "1", "JXBOT_COMPUTER_DELAY": "0.2"})
+    (bob,) = w.players
+    ch2 = double.add_text_channel(w.guild, "mahjong-2")
+    carol = Player.join(double, "carol", w.guild, ch2)
+    w2 = dataclasses.replace(w, channel=ch2, players=[carol])
+    await open_table(w, seated=[bob])
+    await open_table(w2, seated=[carol])
+    table_msg = await bob.wait_message(is_table_message, w.channel, timeout=30)
+    watchers = [Player.join(double, f"watcher{i}", w.guild, w.channel) for i in range(6)]
+    for p in watchers:
+        act = await p.click(table_msg, label="观战")
+        assert act.ephemeral, act.texts()
+    t0 = time.monotonic()
+    aps = [AutoPlayer(bob, Style(), think=0.2).start(), AutoPlayer(carol, Style(), think=0.2).start()]
+    await wait_match_over(w)
+    await carol.wait_message(lambda m: "牌局结束" in m.content, ch2, timeout=90)
+    await gather_players(aps)
+    watched = own_panel_ms(double, timeline, since=t0, users={bob.id})
+    alone = own_panel_ms(double, timeline, since=t0, users={carol.id})
+    assert len(watched) >= 5 and len(alone) >= 5, (watched, alone)
+    mw, ma = statistics.median(watched), statistics.median(alone)
+    assert mw <= 1.5 * ma + 40, f"click → own panel: {mw:.0f} ms with watchers, {ma:.0f} ms without"
+    # and the watchers were served: each view was updated in place with the table's picture
+    for p in watchers:
+        (view,) = watch_views(p)
+        assert view.image() is not None and view.edit_count >= 2, (p.name, view.edit_count)

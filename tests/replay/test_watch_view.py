@@ -52,7 +52,10 @@ def test_the_view_is_the_state_after_the_move_delay_moves_back(hand, delay):
             upto = moves[len(moves) - d - 1]
             want = Hand.replay(evs[: upto + 1]).public_view()
             assert v["delayed"]["shown"] == len(moves) - d
-            assert v["delayed"]["last"] == evs[upto].public_json(None)
+            told = evs[upto].public_json(None)
+            if told.get("kind") == "concealed_kong":
+                told["tile"] = None
+            assert v["delayed"]["last"] == told
         else:
             want = Hand.replay(evs[: next(i for i, e in enumerate(evs) if e.type == "dealt") + 1]).public_view()
         assert [s["discards"] for s in v["seats"]] == [s["discards"] for s in want["seats"]]
