@@ -305,7 +305,12 @@ class WatchLane:
             if tw.watchers.get(uid) is not w:
                 continue
             expired = time.monotonic() - w.since >= self.token_seconds
-            shown = None if expired else await tw.shown(w.lang)
+            try:
+                shown = None if expired else await tw.shown(w.lang)
+            except Exception as exc:  # a picture that could not be drawn: never the players' concern
+                log.warning("watch view of table %s could not be made: %r", tw.session.table.id, type(exc).__name__)
+                tw.watchers.pop(uid, None)
+                continue
             if shown is not None and shown.key == w.shown:
                 continue  # up to date (next: its token's end)
             due = w.last + self.every - time.monotonic()
