@@ -32,7 +32,7 @@ from jxbot.custom_ids import CustomId, MjButton
 from jxbot.i18n import register, t
 from jxbot.safety import MESSAGE_MAX, md
 from jxbot.seatnames import display_name
-from jxbot.shell.pictures import BUSY_PICTURES_WAITING, background_pictures_waiting, render_async
+from jxbot.shell.pictures import background_pictures_waiting, render_async
 from jxbot.shell.texts import result_text, status_text
 from jxbot.watch_view import DelayedPublic, caption
 
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("jxbot.shell.watch")
 
 WATCH_EVERY = 2.0  # seconds: at most one edit of a watcher's view this often
+BUSY_WAIT = 2.0  # seconds a watcher's picture waits for the channels' queued pictures, at most
 WATCHERS_MAX = 50  # watchers of one table
 TOKEN_SECONDS = 840.0  # Discord keeps an interaction token 15 min: the view says so a minute before
 VERB_REFRESH = "rewatch"
@@ -221,18 +222,24 @@ class TableWatch:
         lines += [f"{md(n)}: {v:+d}" for n, v in zip(names, totals, strict=False)]
         return _cap("\n".join(lines))
 
-    async def shown(self, lang: str) -> _Shown:
-        """The current state in ``lang``: text and picture, drawn once and shared by the watchers."""
+    def state(self) -> tuple[Any, dict | None]:
+        """The state to show now: its key (compared with ``==``: what a watcher was last shown) and the
+        delayed view (None before the deal, and once the match has ended)."""
         final = self.summary is not None
         view = None if final else self.delayed()
         sig_view = None
         if view is not None:
             sig_view = dict(view)
             sig_view.pop("delayed", None)
-        key = (final, (view or {}).get("delayed"), sig_view, self.result is not None)
+        return (final, (view or {}).get("delayed"), sig_view, self.result is not None), view
+
+    async def shown(self, lang: str) -> _Shown:
+        """The current state in ``lang``: text and picture, drawn once and shared by the watchers."""
+        key, view = self.state()
         cached = self._cache.get(lang)
         if cached is not None and cached.key == key:
             return cached
+        final = self.summary is not None
         content = self.text(view, lang)
         png = None
         if view is not None:
@@ -305,20 +312,25 @@ class WatchLane:
             if tw.watchers.get(uid) is not w:
                 continue
             expired = time.monotonic() - w.since >= self.token_seconds
+            final = tw.summary is not None
+            if not expired and tw.state()[0] == w.shown:
+                continue  # up to date (next: its token's end)
+            due = w.last + self.every - time.monotonic()
+            if due > 0 and not final and not expired:
+                soonest = due if soonest is None else min(soonest, due)
+                continue
+            waited = 0.0
+            while background_pictures_waiting() > 0 and waited < BUSY_WAIT and not self.closed:
+                await asyncio.sleep(0.25)  # the channels' pictures first (the players' never wait for these)
+                waited += 0.25
             try:
                 shown = None if expired else await tw.shown(w.lang)
             except Exception as exc:  # a picture that could not be drawn: never the players' concern
                 log.warning("watch view of table %s could not be made: %r", tw.session.table.id, type(exc).__name__)
                 tw.watchers.pop(uid, None)
                 continue
-            if shown is not None and shown.key == w.shown:
-                continue  # up to date (next: its token's end)
-            due = w.last + self.every - time.monotonic()
-            if due > 0 and not (shown is not None and shown.final):
-                soonest = due if soonest is None else min(soonest, due)
-                continue
-            while background_pictures_waiting() >= BUSY_PICTURES_WAITING and not self.closed:
-                await asyncio.sleep(0.25)  # the players' pictures first
+            if tw.watchers.get(uid) is not w:
+                continue  # renewed (Refresh) while the picture was drawn
             await self._spend()
             try:
                 if expired:
