@@ -189,7 +189,8 @@ class TableWatch:
             else:
                 lines.append(t("watch.head", lang, table=table.id, delay=d.get("delay", 0), shown=d.get("shown", 0),
                                moves=d.get("moves", 0)))
-                lines.append(status_text(view, lang))
+                # (a watcher's view has no clock: the channel's "(—)" for a missing one is left out)
+                lines.append(status_text(view, lang).replace("（—）", "").replace(" (—)", ""))
                 what = caption(view, lang)
                 if what:
                     lines.append(t("watch.last", lang, what=md(what)))
