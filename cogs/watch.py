@@ -16,7 +16,7 @@ from jxbot.i18n import t
 from jxbot.interactions import after_guard, lang_of, reply, take_response
 from jxbot.shell.binding import own_ephemeral, pressed_on, refuse
 from jxbot.shell.lobby import Table
-from jxbot.shell.watch import VERB_REFRESH, WATCHERS_MAX, Watcher, refresh_components, watch_of
+from jxbot.shell.watch import VERB_REFRESH, WATCHERS_MAX, Watcher, lane_of, refresh_components, watch_of
 
 if TYPE_CHECKING:
     from cogs.tables import TablesCog
@@ -31,6 +31,10 @@ class WatchCog(commands.Cog):
         self.bot = bot
         bot.register_button("watch", self.on_watch)
         bot.register_button(VERB_REFRESH, self.on_refresh)
+        bot.add_stop_hook(self.on_stop)  # after the tables' (registered first): watchers told the bot restarts
+
+    async def on_stop(self) -> None:
+        await lane_of(self.bot).stop()
 
     def _table(self, table_id: str) -> Table | None:
         cog: TablesCog | None = self.bot.get_cog("TablesCog")  # type: ignore[assignment]

@@ -44,6 +44,7 @@ log = logging.getLogger("jxbot.shell.watch")
 WATCH_EVERY = 2.0  # seconds: at most one edit of a watcher's view this often
 BUSY_WAIT = 2.0  # seconds a watcher's picture waits for the channels' queued pictures, at most
 WATCHERS_MAX = 50  # watchers of one table
+STOP_TELL = 2.0  # seconds a stop gives the watchers' "restarting" edits
 TOKEN_SECONDS = 840.0  # Discord keeps an interaction token 15 min: the view says so a minute before
 VERB_REFRESH = "rewatch"
 
@@ -63,6 +64,8 @@ register({
     "watch.expired": {"zh": "⏸ 这条观战消息不再自动更新（Discord 只允许机器人在 15 分钟内更新私密消息）。按「刷新观战」继续观看。",
                       "en": "⏸ This view has stopped updating (Discord lets a bot update a private message for 15 "
                             "minutes only). Press Refresh to keep watching."},
+    "watch.restarting": {"zh": "⏸ 机器人正在重启，观战暂停。稍后按「刷新观战」继续观看。",
+                         "en": "⏸ The bot is restarting, so watching paused. Press Refresh in a minute to keep watching."},
     "watch.gone": {"zh": "这张牌桌已不在进行（已结束，或机器人重启后没有继续）。", "en": "This table is no longer running "
                    "(it has ended, or it did not go on after the bot restarted)."},
     "watch.full": {"zh": "这张牌桌的观战人数已满（{n} 人），请稍后再试。",
@@ -282,6 +285,26 @@ class WatchLane:
         self.closed = True
         if self._task is not None:
             self._task.cancel()
+
+    async def stop(self, timeout: float = STOP_TELL) -> int:
+        """A stop (SIGTERM): the lane closes and every watcher is told the bot restarts (Refresh after it),
+        all at once, at most ``timeout`` seconds. Returns how many were told."""
+        self.close()
+        edits = []
+        for tw in list(self._tables):
+            for w in list(tw.watchers.values()):
+                edits.append(w.edit(content=_cap(t("watch.restarting", w.lang)),
+                                    view=refresh_components(tw.session.table.id, w.lang)))
+            tw.watchers.clear()
+        self._tables.clear()
+        if edits:
+            try:
+                results = await asyncio.wait_for(asyncio.gather(*edits, return_exceptions=True), timeout)
+                told = sum(1 for r in results if not isinstance(r, BaseException))
+            except TimeoutError:
+                told = 0
+            log.info("stopping: %d of %d watchers told the bot restarts", told, len(edits))
+        return len(edits)
 
     async def _run(self) -> None:
         while self._tables and not self.closed:

@@ -120,7 +120,7 @@ async def test_a_watcher_follows_the_delayed_public_table_to_its_end(double, sta
 
 async def test_refresh_after_the_token_runs_out_and_after_a_restart(double, start_bot, tmp_path):
     w = await start_world(double, start_bot, tmp_path, ["alice", "wendy"],
-                          env={"JXBOT_COMPUTER_DELAY": "0.2", "JXBOT_WATCH_TOKEN_SECONDS": "5"})
+                          env={"JXBOT_COMPUTER_DELAY": "0.2", "JXBOT_WATCH_TOKEN_SECONDS": "8"})
     alice, wendy = w.players
     await open_table(w, seated=[alice])
     table_msg = await wendy.wait_message(is_table_message, w.channel, timeout=30)
@@ -144,7 +144,10 @@ async def test_refresh_after_the_token_runs_out_and_after_a_restart(double, star
     await wendy.wait_edited(view, since=view.edit_count, timeout=40)
     assert view.image() is not None
 
-    await w.bot.kill()  # the watchers are in the bot's memory: a restart forgets them
+    fresh = await wendy.click(view, label="刷新观战")  # a fresh token, so that the stop finds her watching
+    assert not fresh.failed
+    await w.bot.stop(timeout=30)  # SIGTERM (systemctl restart): the watchers are told, then forgotten
+    assert "重启" in view.content and [b["label"] for b in view.buttons()] == ["刷新观战"], view.content
     await w.bot.start()
     await double.wait_for(lambda: double.gateway.identifies >= 2, 30, "the bot to come back")
     await alice.wait_message(lambda m: "重启" in m.content, w.channel, timeout=20)
