@@ -13,7 +13,8 @@ What "the message" is, per component (the handlers use these helpers):
 - lobby buttons: ``Table.lobby_message_id`` (saved with the table);
 - a seat's panel buttons: that user's panel messages at the table (``Table.is_panel``: the saved DM
   panel, plus the DM and ephemeral panels this process sent);
-- Show my hand: the table's table messages; Next: the result message it was posted on;
+- Show my hand and Watch: the table's table messages; Next: the result message it was posted on;
+- a watcher's Refresh: the presser's own ephemeral view (docs/watch.md);
 - replay viewer buttons (and its go-to box): an ephemeral message Discord made in answer to the same
   user, never a message anyone else sees;
 - Replay / Fair deal: a message of the bot's in the hand's own channel (the result), or the presser's

@@ -3,7 +3,7 @@ players, and the messages it sent (text, buttons, the image it attached) are dra
 client shows them.
 
     python3 -m tests.e2e.screens docs/img      # lobby.png, dm-panel.png, table-message.png, result-message.png,
-                                               # replay-viewer.png
+                                               # replay-viewer.png, watch-view.png
 """
 
 from __future__ import annotations
@@ -126,7 +126,8 @@ async def capture(out_dir: Path) -> list[Path]:
            **fast_env(tmp / "db.sqlite3", JXBOT_TEST_SEED="4", JXBOT_COMPUTER_DELAY="0.05")}
     bot = BotProcess(["-m", "jxbot.cli", "run"], env, tmp / "bot.log", tmp)
     await bot.start()
-    names = {p.id: p.name for p in players}
+    carol = Player.join(double, "carol", guild, ch)  # not seated: she watches (观战)
+    names = {p.id: p.name for p in [*players, carol]}
     written: list[Path] = []
     try:
         await double.wait_commands(timeout=60)
@@ -152,6 +153,11 @@ async def capture(out_dir: Path) -> list[Path]:
         table = next(m for m in ch.messages if m.image() and any(b.get("label") == "看我的牌" for b in m.buttons()))
         draw_message(table, names).save(out_dir / "table-message.png")
         written.append(out_dir / "table-message.png")
+        await carol.click(table, label="观战")  # her private view, two moves behind, with the table picture
+        view = await double.wait_for(lambda: next((m for m in carol.ephemerals() if "👀" in m.content and m.image()),
+                                                  None), 60, "carol's watch view")
+        draw_message(view, names).save(out_dir / "watch-view.png")
+        written.append(out_dir / "watch-view.png")
         alice.paused = False
         double.notify()
         await wait_match_over(w, timeout=240)
