@@ -105,6 +105,7 @@ class WebApp:
         r.add_get("/healthz", self.healthz)
         r.add_get("/static/{name}", self.static)
         r.add_get("/font/ui.otf", self.font)
+        r.add_get("/favicon.ico", self.favicon)
         r.add_get("/g/{guild}", self.guild)
         r.add_get("/g/{guild}/p/{user}", self.profile)
         r.add_get("/h/{hand}", self.hand)
@@ -179,6 +180,10 @@ class WebApp:
         return web.Response(body=path.read_bytes(), content_type=STATIC_TYPES[path.suffix].split(";")[0],
                             charset="utf-8" if "charset" in STATIC_TYPES[path.suffix] else None,
                             headers={"Cache-Control": "public, max-age=86400"})
+
+    async def favicon(self, request: web.Request) -> web.Response:
+        return web.Response(body=(STATIC / "blank.png").read_bytes(), content_type="image/png",
+                            headers={"Cache-Control": "public, max-age=604800"})
 
     async def font(self, request: web.Request) -> web.Response:
         return web.Response(body=_ui_font().read_bytes(), content_type="font/otf",
