@@ -4,6 +4,9 @@ server whose pages are off, and a running table whose hand is written move by mo
 from __future__ import annotations
 
 import asyncio
+import os
+import shutil
+import tempfile
 from typing import Any
 
 from jxbot.store import Store
@@ -16,7 +19,20 @@ TABLE = "tbl1"
 LIVE_HAND = "fedcba987654-1"
 
 
+_TEMPLATE: list[str] = []  # the database built once per test process, copied for each test
+
+
 async def played_store(path: str) -> Store:
+    """A copy of the played database (built once per process: playing the hands is the slow part)."""
+    if not _TEMPLATE:
+        tmp = os.path.join(tempfile.mkdtemp(prefix="jxbot-web-"), "played.sqlite3")
+        await (await _build(tmp)).close()
+        _TEMPLATE.append(tmp)
+    shutil.copyfile(_TEMPLATE[0], path)
+    return await Store.open(path)
+
+
+async def _build(path: str) -> Store:
     store = await Store.open(path)
     for n in range(1, 4):
         await store_hand(store, played_hand(n + 2, hand_id=f"0123456789ab-{n}"), list(USERS))
