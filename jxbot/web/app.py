@@ -21,7 +21,7 @@ from aiohttp import web
 from jxbot.web import links, pages
 from jxbot.web.data import WebData
 from jxbot.web.live import LiveHub
-from jxbot.web.pictures import Pictures
+from jxbot.web.pictures import NoPicture, Pictures
 from jxbot.web.texts import pick_lang
 
 log = logging.getLogger("jxbot.web")
@@ -98,8 +98,11 @@ class WebApp:
         self.pictures = Pictures()
         self.limiter = RateLimiter(config.rate)
         self._feeds: dict[str, int] = {}
+        self._live_ready: dict[tuple[str, str], tuple[str, int]] = {}  # (table, lang) -> (hand, step) drawn
+        self._live_drawing: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._guild_pages: dict[tuple, tuple[float, str]] = {}
         self.app = web.Application(middlewares=[self._guard])
+        self.app.on_cleanup.append(self._close)  # the drawing lane's worker stops with the app
         r = self.app.router
         r.add_get("/", self.home)
         r.add_get("/healthz", self.healthz)
@@ -116,6 +119,9 @@ class WebApp:
         r.add_get("/api/t/{table}/events", self.table_feed)
         r.add_get("/img/t/{table}/{hand}/{step}.png", self.table_picture)
 
+    async def _close(self, app: web.Application) -> None:
+        await self.pictures.aclose()
+
     # ------------------------------------------------------------------ safety
     @web.middleware
     async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -131,6 +137,9 @@ class WebApp:
                 resp = self._error(request, 404)
             except web.HTTPForbidden:
                 resp = self._error(request, 403)
+            except NoPicture:
+                resp = web.Response(status=503, text="the picture could not be drawn\n",
+                                    headers={"Cache-Control": "no-store", "Retry-After": "2"})
         if not resp.prepared:
             h = resp.headers
             h["Content-Security-Policy"] = CSP
@@ -321,21 +330,47 @@ class WebApp:
             raise web.HTTPNotFound()
         return snap
 
+    def _live(self, snap: Any, lang: str) -> dict:
+        """The live state a viewer is sent, its picture the newest one drawn. A picture is drawn ahead, once
+        per table and language, for the newest step only: when moves come faster than drawings, steps
+        between are skipped, and no viewer ever waits for a drawing."""
+        key = (snap.table_id, lang)
+        want = (snap.hand_id, snap.step)
+        if snap.running and self._live_ready.get(key) != want and key not in self._live_drawing:
+            rp, step = snap.replay, snap.step
+
+            async def draw() -> None:
+                try:
+                    await self.pictures.png(("t", want[0], step), "table", lambda: rp.view(step, None), lang)
+                    self._live_ready[key] = want
+                finally:
+                    self._live_drawing.pop(key, None)
+
+            task = asyncio.get_running_loop().create_task(draw(), name=f"live-picture-{snap.table_id}")
+            task.add_done_callback(lambda t_: t_.cancelled() or t_.exception())
+            self._live_drawing[key] = task
+            if len(self._live_ready) > 10_000:
+                self._live_ready.clear()
+        ready = self._live_ready.get(key)
+        return pages.live_state(snap, lang, ready if ready is not None and ready[0] == snap.hand_id else None)
+
     async def table(self, request: web.Request) -> web.Response:
         snap = await self._snap(request)
         gs = await self.data.guild(snap.guild_id)
-        return self._html(pages.table(_lang(request), snap, self.hub.delay, guild_title=self._title(gs)))
+        lang = _lang(request)
+        return self._html(pages.table(lang, snap, self.hub.delay, guild_title=self._title(gs),
+                                      state=self._live(snap, lang)))
 
     async def table_json(self, request: web.Request) -> web.Response:
         snap = await self._snap(request)
-        return web.json_response(pages.live_state(snap, _lang(request)), headers={"Cache-Control": "no-store"})
+        return web.json_response(self._live(snap, _lang(request)), headers={"Cache-Control": "no-store"})
 
     async def table_feed(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the table's public state each time the shown step changes."""
         snap = await self._snap(request)
         lang = _lang(request)
         addr = request.remote or "-"
-        if self._feeds.get(addr, 0) >= SSE_PER_ADDRESS:
+        if self.config.rate > 0 and self._feeds.get(addr, 0) >= SSE_PER_ADDRESS:  # rate 0: no limits at all
             return self._error(request, 429)
         self._feeds[addr] = self._feeds.get(addr, 0) + 1
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
@@ -348,7 +383,7 @@ class WebApp:
                 if snap is None:
                     await resp.write(b"event: end\ndata: {}\n\n")
                     break
-                state = pages.live_state(snap, lang)
+                state = self._live(snap, lang)
                 if state["version"] != last:
                     last = state["version"]
                     await resp.write(f"data: {json.dumps(state, ensure_ascii=False)}\n\n".encode())

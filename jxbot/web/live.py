@@ -69,6 +69,7 @@ class LiveHub:
         self._tables_lock = asyncio.Lock()
         self._snaps: dict[str, Snapshot] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._refreshing: dict[str, asyncio.Task[Snapshot | None]] = {}
 
     async def tables(self) -> list[Any]:
         """The store's running tables (cached ``ttl``)."""
@@ -88,10 +89,20 @@ class LiveHub:
             return rows
 
     async def snapshot(self, table_id: str) -> Snapshot | None:
-        """The table's snapshot, or None when it is not running (closed, unknown)."""
+        """The table's snapshot, or None when it is not running (closed, unknown). A stale snapshot is
+        answered at once while a fresh one is read in the background (older is only more delayed: safe), so
+        no viewer waits for the store; only the first viewer of a table does."""
         snap = self._snaps.get(table_id)
-        if snap is not None and time.monotonic() - snap.at < self.ttl:
+        if snap is not None:
+            if time.monotonic() - snap.at >= self.ttl and table_id not in self._refreshing:
+                task = asyncio.get_running_loop().create_task(self._refresh(table_id), name=f"live-{table_id}")
+                self._refreshing[table_id] = task
+                task.add_done_callback(lambda t_: (self._refreshing.pop(table_id, None),
+                                                   t_.cancelled() or t_.exception()))
             return snap
+        return await self._refresh(table_id)
+
+    async def _refresh(self, table_id: str) -> Snapshot | None:
         lock = self._locks.setdefault(table_id, asyncio.Lock())
         async with lock:
             snap = self._snaps.get(table_id)

@@ -271,10 +271,10 @@ def replay(lang: str, stored: Any, k: int, seat: int, *, base: str, private: dic
 # ---------------------------------------------------------------------------------------------- a live table
 
 
-def table(lang: str, snap: Any, delay: int, *, guild_title: str) -> str:
+def table(lang: str, snap: Any, delay: int, *, guild_title: str, state: dict | None = None) -> str:
     tid = snap.table_id
     names = snap.seat_names(lang)
-    state = live_state(snap, lang)
+    state = state or live_state(snap, lang)
     body = (
         f"<h1>{esc(t('web.col.table', lang))} {esc(tid)}</h1>"
         f'<p class="note">{esc(t("web.live.delay", lang, n=delay))}</p>'
@@ -297,13 +297,15 @@ def _replay_link(state: dict, lang: str) -> str:
             f'{esc(t("web.replay.title", lang, hand=state["last_hand"]))}</a>')
 
 
-def live_state(snap: Any, lang: str) -> dict:
-    """What a live page shows and its feed sends (public only): the head line, the caption, the picture."""
+def live_state(snap: Any, lang: str, ready: tuple[str, int] | None = None) -> dict:
+    """What a live page shows and its feed sends (public only): the head line, the caption, the picture of
+    the step ``ready`` (the newest drawn: it may trail the caption by a move or two; None: not drawn yet)."""
     tid = quote(snap.table_id, safe="")
     if snap.running:
         head = t("web.live.hand", lang, n=snap.hand_number) + " · " + t("web.live.step", lang, k=snap.step)
-        image = _q(f"/img/t/{tid}/{quote(snap.hand_id, safe='')}/{snap.step}.png", lang=lang)
-        return {"version": snap.version, "head": head, "caption": snap.caption(lang), "image": image,
-                "last_hand": None, "ended": False}
+        image = (_q(f"/img/t/{tid}/{quote(ready[0], safe='')}/{ready[1]}.png", lang=lang)
+                 if ready is not None else None)
+        return {"version": f"{snap.version}:{ready[1] if ready else '-'}", "head": head,
+                "caption": snap.caption(lang), "image": image, "last_hand": None, "ended": False}
     return {"version": snap.version, "head": t("web.live.between", lang), "caption": "", "image": None,
             "last_hand": snap.hand_id, "ended": False}

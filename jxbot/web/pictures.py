@@ -1,5 +1,7 @@
-"""The web pages' pictures: the live game's renderer (``render``), drawn in worker threads off the event loop,
-one drawing per picture however many viewers ask at once, kept in a bounded cache."""
+"""The web pages' pictures: the live game's renderer (``render``), drawn off the event loop in a drawing lane of
+the web's own (``jxbot.drawing.Drawing``: a worker process at the low "later" priority when the machine has a
+core to spare, else a thread), so that inside the bot they never queue with the players' pictures; one
+drawing per picture however many viewers ask at once, kept in a bounded cache."""
 
 from __future__ import annotations
 
@@ -7,22 +9,23 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Callable
 
-import render
+from jxbot.drawing import Drawing, auto_processes
 
-KINDS: dict[str, Callable[[dict, str], bytes]] = {
-    "table": render.render_table,
-    "hand": render.render_hand,
-    "result": render.render_result,
-}
+KINDS = ("table", "hand", "result")
+
+
+class NoPicture(Exception):
+    """The renderer failed (logged by the lane); the page shows its text without the picture."""
 
 
 class Pictures:
-    def __init__(self, *, max_bytes: int = 48 << 20, threads: int = 2) -> None:
+    def __init__(self, *, max_bytes: int = 48 << 20, processes: int | None = None) -> None:
         self.max_bytes = max_bytes
+        self.lane = Drawing(auto_processes() if processes is None else processes)
         self._cache: OrderedDict[tuple, bytes] = OrderedDict()
         self._bytes = 0
         self._pending: dict[tuple, asyncio.Future[bytes]] = {}
-        self._sem = asyncio.Semaphore(threads)
+        self._sem = asyncio.Semaphore(4)  # asked of the lane at once (it draws one at a time)
         self.drawn = 0  # pictures drawn (the rest came from the cache or a drawing in progress)
 
     async def png(self, key: tuple, kind: str, make_view: Callable[[], dict], lang: str) -> bytes:
@@ -39,8 +42,12 @@ class Pictures:
         self._pending[full] = fut
         try:
             view = make_view()
+            if kind not in KINDS:
+                raise NoPicture(kind)
             async with self._sem:
-                png = await asyncio.to_thread(KINDS[kind], view, lang)
+                png = await self.lane.draw(kind, view, lang, urgent=False)
+            if png is None:
+                raise NoPicture(kind)
             self.drawn += 1
             self._cache[full] = png
             self._bytes += len(png)
@@ -55,3 +62,6 @@ class Pictures:
             raise
         finally:
             self._pending.pop(full, None)
+
+    async def aclose(self) -> None:
+        await self.lane.aclose()

@@ -45,4 +45,4 @@ class WebServer:
     async def stop(self) -> None:
         runner, self._runner = self._runner, None
         if runner is not None:
-            await runner.cleanup()
+            await runner.cleanup()  # the app's cleanup stops its drawing lane
