@@ -3,6 +3,7 @@ the local Discord double. Prints one JSON line.
 
     python3 bench/e2e_load.py                 # 100 tables, 1 scripted person + 3 computers each
     python3 bench/e2e_load.py --tables 20 --humans 4 --seconds 30
+    python3 bench/e2e_load.py --tables 20 --watchers 5   # without watchers, then 5 per table: the ratio
 
 Figures: click-to-response latency p50/p99/max measured at the double (the click is dispatched → the
 bot's interaction callback arrives), the bot's event-loop lag p99 (its own sampler, ``JXBOT_LAG_LOG``),
@@ -97,6 +98,8 @@ async def main(args: argparse.Namespace) -> dict:
         opened = await asyncio.gather(*(open_one(w) for w in worlds), return_exceptions=True)
         open_errors = [repr(e)[:200] for e in opened if isinstance(e, BaseException)]
         out["open_s"] = round(time.monotonic() - t_open, 1)
+        watchers = await start_watchers(double, guild, worlds, args.watchers) if args.watchers else []
+        out["watchers_per_table"] = args.watchers
 
         t0 = time.monotonic()
         wall0 = time.time()
@@ -133,8 +136,9 @@ async def main(args: argparse.Namespace) -> dict:
         await asyncio.gather(*(ap.stop() for ap in aps), return_exceptions=True)
 
         await warm_ap.stop()
+        watcher_ids = {p.id for p in watchers}
         clicks = [i for i in double.interactions.values() if i.type == 3 and i.created_at >= t_warm
-                  and i.user.username != "warm"]
+                  and i.user.username != "warm" and i.user.id not in watcher_ids]
         # the first --settle seconds of play (100 tables' first moves at once) are reported apart
         t_settle = t0 + min(args.settle, max(0.0, duration - 1.0))
         start_clicks = [i for i in clicks if i.created_at < t_settle]
@@ -207,11 +211,44 @@ async def main(args: argparse.Namespace) -> dict:
             and (q(own, 0.50) or 1e9) <= 150 and (q(own, 0.99) or 1e9) <= 400,
             "bot_log": str(tmp / "bot.log"),
         })
+        if watchers:  # what the watchers got: their private views' edits (interaction webhooks, not the budget)
+            views = [m for p in watchers for m in p.ephemerals() if "👀" in m.content]
+            out["watch_views"] = len(views)
+            out["watch_edits"] = sum(m.edit_count for m in views)
+            out["watch_edits_per_s"] = round(out["watch_edits"] / duration, 1) if duration else None
         shown = [x * 1000 for x in double.shown_latencies(clicks)]  # click → the answer shown (as --processes)
         out["shown_p50_ms"], out["shown_p99_ms"] = q(shown, 0.50), q(shown, 0.99)
     finally:
         await bot.kill()
         await double.stop()
+    return out
+
+
+async def start_watchers(double: DiscordDouble, guild: object, worlds: list[World], n: int) -> list[Player]:
+    """``n`` members per table press Watch (观战) on its table message: each gets a private delayed view."""
+    out: list[Player] = []
+
+    async def watch(w: World, j: int) -> None:
+        p = Player.join(double, f"w{w.channel.name}-{j}", guild, w.channel)  # type: ignore[arg-type]
+        out.append(p)
+        msg = await p.wait_message(lambda m: any(b.get("label") == "观战" for b in m.buttons()), w.channel, timeout=60)
+        await p.click(msg, label="观战")
+
+    await asyncio.gather(*(watch(w, j) for w in worlds for j in range(n)), return_exceptions=True)
+    return out
+
+
+async def watch_compare(args: argparse.Namespace) -> dict:
+    """The same load without watchers, then with ``--watchers`` per table: the players' click → own panel
+    figures side by side (the watchers must cost them nothing measurable)."""
+    ref = await main(argparse.Namespace(**{**vars(args), "watchers": 0}))
+    out = await main(args)
+    keys = ("own_panel_p50_ms", "own_panel_p99_ms", "steady_own_panel_p50_ms", "steady_own_panel_p99_ms",
+            "p99_ms", "tables_finished", "errors", "load_avg_1m")
+    out["no_watchers"] = {k: ref.get(k) for k in keys}
+    for k in ("own_panel_p50_ms", "own_panel_p99_ms", "steady_own_panel_p99_ms"):
+        if ref.get(k) and out.get(k):
+            out[k.replace("_ms", "_ratio_vs_no_watchers")] = round(out[k] / ref[k], 2)
     return out
 
 
@@ -471,10 +508,13 @@ if __name__ == "__main__":
     ap.add_argument("--sweep-seconds", type=float, default=40.0)
     ap.add_argument("--processes", type=int, default=1, help="bot processes, one shard each (needs --db postgresql)")
     ap.add_argument("--db", default="", help="with --processes: postgresql://… or 'postgresql' (a throwaway server)")
+    ap.add_argument("--watchers", type=int, default=0, help="members watching each table (观战); the same load "
+                    "without watchers is measured first, for the ratio")
     ap.add_argument("--no-reference", dest="reference", action="store_false",
                     help="with --processes: skip the single-process SQLite run measured first")
     a = ap.parse_args()
     if a.processes > 1 and not a.db.startswith("postgres"):
         ap.error("--processes needs --db postgresql://… (or --db postgresql for a throwaway server)")
-    run = main_processes(a) if a.processes > 1 else sweep(a) if a.sweep else main(a)
+    run = main_processes(a) if a.processes > 1 else sweep(a) if a.sweep else watch_compare(a) if a.watchers \
+        else main(a)
     print(json.dumps(asyncio.run(run), ensure_ascii=False))

@@ -162,6 +162,9 @@ class Settings:
     daily_amount: int = 100
     edit_interval: float = 1.0  # at most one edit per message per this many seconds
     edit_budget: float = 25.0  # table-message edits per second, all channels (Discord: ~50 requests/s in all; 0: no limit)
+    watch_delay: int = 2  # a watcher's view is this many moves behind the table (at least 1), docs/watch.md
+    watch_budget: float = 5.0  # edits per second of the watchers' views, all tables (0: no limit)
+    watch_token_seconds: float = 840.0  # a watcher's view says it stopped updating after this (Discord: 15 min)
     computer_delay: float = 1.0  # pacing of computer moves, so people can follow them
     max_hands: int | None = None  # end every match after this many hands (None: the ruleset's match length)
     test_seed: int | None = None  # TESTS ONLY: every table's wall from this seed (predictable!)
@@ -207,6 +210,9 @@ class Settings:
         "edit_interval": "JXBOT_EDIT_INTERVAL",
         "edit_budget": "JXBOT_EDIT_BUDGET",
         "computer_delay": "JXBOT_COMPUTER_DELAY",
+        "watch_delay": "JXBOT_WATCH_DELAY",
+        "watch_budget": "JXBOT_WATCH_BUDGET",
+        "watch_token_seconds": "JXBOT_WATCH_TOKEN_SECONDS",
         "max_hands": "JXBOT_MAX_HANDS",
         "test_seed": "JXBOT_TEST_SEED",
         "test_resume_delay": "JXBOT_TEST_RESUME_DELAY",
@@ -264,13 +270,13 @@ class Settings:
                 raise ConfigError(f"JXBOT_LANG: {exc}") from None
         ints = {"default_stake": (1, 10**9), "min_stake": (1, 10**9), "max_stake": (1, 10**9),
                 "fee": (0, 10**9), "starting_grant": (0, 10**12), "daily_amount": (0, 10**12),
-                "max_hands": (1, 10**6), "test_seed": (0, 2**63 - 1)}
+                "max_hands": (1, 10**6), "test_seed": (0, 2**63 - 1), "watch_delay": (0, 50)}
         for name, (lo, hi) in ints.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _int(cls.ENV[name], v, lo=lo, hi=hi)
         floats = {"claim_window": (1.0, 60.0), "turn_seconds": (3.0, 600.0), "contract_seconds": (3.0, 120.0),
                   "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0),
-                  "edit_budget": (0.0, 10000.0),
+                  "edit_budget": (0.0, 10000.0), "watch_budget": (0.0, 1000.0), "watch_token_seconds": (1.0, 900.0),
                   "lag_log": (0.0, 3600.0), "test_resume_delay": (0.0, 60.0),
                   "start_wait": (0.0, 60.0), "test_stop_delay": (0.0, 10.0)}
         for name, (flo, fhi) in floats.items():

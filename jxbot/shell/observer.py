@@ -75,6 +75,9 @@ class ChannelObserver:
         table = self.session.table
         v.add_item(MjButton(CustomId("show", table.id, None, "0"), label=t("bot.btn.show_hand", table.lang),
                             style=discord.ButtonStyle.primary))
+        from jxbot.shell.watch import watch_button
+
+        v.add_item(watch_button(table.id, table.lang))
         return v
 
     async def push(self) -> None:

@@ -22,6 +22,7 @@ from jxbot.shell.buttons import action_keys
 from jxbot.shell.lobby import Table
 from jxbot.shell.observer import ChannelObserver
 from jxbot.shell.seat import DiscordSeat
+from jxbot.shell.watch import TableWatch
 
 log = logging.getLogger("jxbot.shell.session")
 
@@ -59,6 +60,7 @@ class Session:
         self.table = table
         self.seats: dict[int, DiscordSeat] = {}
         self.observer = ChannelObserver(self)
+        self.watch = TableWatch(self, bot.settings.watch_delay)  # its watchers (观战): one more observer
         self.runner: Any = None
         self._dm: dict[int, discord.abc.Messageable] = {}
         self.next_votes: set[int] = set()  # humans who pressed Next after the last hand
@@ -100,7 +102,7 @@ class Session:
     def start(self, *, runner_state: dict | None = None, events: Sequence[dict] = ()) -> None:
         from jxbot.table import TableRunner
 
-        kw: dict[str, Any] = {"interfaces": self._interfaces(), "observers": [self.observer],
+        kw: dict[str, Any] = {"interfaces": self._interfaces(), "observers": [self.observer, self.watch],
                               "sink": self.cog.sink_for(self), "balances": self.balances}
         if self.cog.clock is not None:
             kw["clock"] = self.cog.clock

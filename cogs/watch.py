@@ -1,0 +1,93 @@
+"""The Watch (观战) button of a table message and the Refresh button of a watcher's view: they open (or
+renew) a private, delayed, public-only live view of the table (``jxbot/shell/watch.py``, docs/watch.md)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from jxbot.bot import JxBot
+from jxbot.custom_ids import CustomId
+from jxbot.i18n import t
+from jxbot.interactions import after_guard, lang_of, reply, take_response
+from jxbot.shell.binding import own_ephemeral, pressed_on, refuse
+from jxbot.shell.lobby import Table
+from jxbot.shell.watch import VERB_REFRESH, WATCHERS_MAX, Watcher, refresh_components, watch_of
+
+if TYPE_CHECKING:
+    from cogs.tables import TablesCog
+
+log = logging.getLogger("jxbot.cogs.watch")
+
+
+class WatchCog(commands.Cog):
+    """Watch on a table message; Refresh on a watcher's own view."""
+
+    def __init__(self, bot: JxBot) -> None:
+        self.bot = bot
+        bot.register_button("watch", self.on_watch)
+        bot.register_button(VERB_REFRESH, self.on_refresh)
+
+    def _table(self, table_id: str) -> Table | None:
+        cog: TablesCog | None = self.bot.get_cog("TablesCog")  # type: ignore[assignment]
+        table = cog.manager.get(table_id) if cog is not None else None
+        if table is None or table.session is None or table.session.runner is None:
+            return None
+        return table
+
+    async def on_watch(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        lang = lang_of(interaction)
+        table = self._table(cid.table)
+        if table is None:
+            await reply(interaction, t("watch.gone", lang))
+            return
+        if not pressed_on(interaction, table.table_message_id, *table.table_messages):
+            await refuse(interaction, cid.verb)
+            return
+        await self._open(interaction, table, lang, update=False)
+
+    async def on_refresh(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        """Refresh on a watcher's view (its token ran out, or the bot restarted): the same message, a new token."""
+        lang = lang_of(interaction)
+        if not own_ephemeral(interaction):
+            await refuse(interaction, cid.verb)
+            return
+        table = self._table(cid.table)
+        if table is None:
+            if take_response(interaction):
+                await interaction.response.edit_message(content=t("watch.gone", lang), view=None)
+            else:
+                await after_guard(interaction)
+                await interaction.edit_original_response(content=t("watch.gone", lang), view=None)
+            return
+        await self._open(interaction, table, lang, update=True)
+
+    async def _open(self, interaction: discord.Interaction, table: Table, lang: str, *, update: bool) -> None:
+        tw = watch_of(table.session)
+        content = tw.text(tw.delayed(), lang)  # the text now; the picture follows from the watch lane
+        comps = refresh_components(table.id, lang)
+        if interaction.user.id not in tw.watchers and len(tw.watchers) >= WATCHERS_MAX:
+            await reply(interaction, t("watch.full", lang, n=len(tw.watchers)))
+            return
+        w = Watcher(interaction.user.id, lang, interaction, None, time.monotonic())
+        if update:
+            if take_response(interaction):
+                await interaction.response.edit_message(content=content, view=comps)
+            else:  # the guard deferred it as an update: the original is the pressed view
+                await after_guard(interaction)
+                await interaction.edit_original_response(content=content, view=comps)
+        elif take_response(interaction):
+            await interaction.response.send_message(content, ephemeral=True, view=comps)
+        else:  # the guard deferred it as an update of the table message: the view is a followup
+            await after_guard(interaction)
+            msg = await interaction.followup.send(content, ephemeral=True, view=comps, wait=True)
+            w.message_id = msg.id
+        tw.add(w)
+
+
+async def setup(bot: JxBot) -> None:
+    await bot.add_cog(WatchCog(bot))
