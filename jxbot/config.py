@@ -135,8 +135,6 @@ def _web_settings(get: Callable[[str], str | None]) -> dict[str, object]:
         kw["web_all_servers"] = v in ("1", "true", "yes")
     if (v := get("JXBOT_WEB_RATE")) is not None:
         kw["web_rate"] = _float("JXBOT_WEB_RATE", v, lo=0.0, hi=100000.0)
-    if (v := get("JXBOT_WATCH_DELAY")) is not None:
-        kw["watch_delay"] = _int("JXBOT_WATCH_DELAY", v, lo=1, hi=50)
     return kw
 
 
@@ -188,7 +186,6 @@ class Settings:
     web_secret: str | None = field(default=None, repr=False)  # HMAC key of the private hand links
     web_all_servers: bool = False  # a private deployment: every server's pages, without /admin web on
     web_rate: float = 20.0  # requests per second per address (a burst of 4× that); 0: no limit
-    watch_delay: int = 2  # a spectator sees a running table this many moves late (at least 1)
     ENV = {
         "discord_token": "DISCORD_TOKEN",
         "dev_guild_id": "DEV_GUILD_ID",
@@ -232,7 +229,6 @@ class Settings:
         "web_secret": "JXBOT_WEB_SECRET",
         "web_all_servers": "JXBOT_WEB_ALL_SERVERS",
         "web_rate": "JXBOT_WEB_RATE",
-        "watch_delay": "JXBOT_WATCH_DELAY",
     }
 
     @classmethod

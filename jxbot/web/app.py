@@ -337,11 +337,11 @@ class WebApp:
         key = (snap.table_id, lang)
         want = (snap.hand_id, snap.step)
         if snap.running and self._live_ready.get(key) != want and key not in self._live_drawing:
-            rp, step = snap.replay, snap.step
+            view, step = snap.view, snap.step
 
             async def draw() -> None:
                 try:
-                    await self.pictures.png(("t", want[0], step), "table", lambda: rp.view(step, None), lang)
+                    await self.pictures.png(("t", want[0], step), "table", lambda: view, lang)
                     self._live_ready[key] = want
                 finally:
                     self._live_drawing.pop(key, None)
@@ -406,11 +406,18 @@ class WebApp:
         snap = await self._snap(request)
         m = request.match_info
         k = _int(m["step"])
-        # only the hand on the table, and only a step a spectator already sees: never the current move
-        if k is None or not snap.running or snap.hand_id != m["hand"] or not 0 <= k <= snap.step or snap.replay is None:
+        lang_ = _lang(request)
+        # only the hand on the table, and only the step shown now or one shown before (from the cache):
+        # never a step a spectator does not already see
+        if k is None or not snap.running or snap.hand_id != m["hand"] or not 0 <= k <= snap.step:
             raise web.HTTPNotFound()
-        rp = snap.replay
-        png = await self.pictures.png(("t", snap.hand_id, k), "table", lambda: rp.view(k, None), _lang(request))
+        key = ("t", snap.hand_id, k)
+        png = self.pictures.cached(key, "table", lang_)
+        if png is None:
+            if k != snap.step:
+                raise web.HTTPNotFound()
+            view = snap.view
+            png = await self.pictures.png(key, "table", lambda: view, lang_)
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "public, max-age=3600"})
 
 

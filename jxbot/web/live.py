@@ -1,12 +1,12 @@
 """Live tables for spectators: the delayed public view of a running hand, and a hub that keeps one snapshot
 per table for every viewer of this process.
 
-:func:`delayed_step` is the whole rule (docs/web.md, "Live tables"): a spectator sees step
-``n - 1 - delay`` of a hand cut into ``n`` steps (``delay`` at least 1, so never the current move), and only
-its public view (``Replay.view(k, None)``: discards, melds, counts, whose turn, the 百搭 — no concealed
-tile, no drawn tile, no wall). The hub reads the shared store (any number of web processes can run beside
-the bot), at most once a second per table whatever the number of viewers, and hands every viewer the same
-snapshot.
+The view is the one Discord's Watch shows (``jxbot.watch_view``, the same ``JXBOT_WATCH_DELAY``): the table
+as it stood ``delay`` moves ago (a discard, a claim, a kong, a win; at least one, so never the live move),
+public information only (discards, melds, counts, whose turn, the 百搭 — no concealed tile, no drawn tile, no
+wall, a running concealed kong without its tile), the final state once the hand has ended. The hub reads the
+shared store (any number of web processes can run beside the bot), at most once a ``ttl`` per table
+whatever the number of viewers, folds only the new events, and hands every viewer the same snapshot.
 """
 
 from __future__ import annotations
@@ -16,13 +16,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from jxbot.replay import Replay
+from jxbot.game import events as ev
 from jxbot.seatnames import display_name
-
-
-def delayed_step(n_steps: int, delay: int) -> int:
-    """The step a spectator may see of a running hand cut into ``n_steps`` steps."""
-    return max(0, n_steps - 1 - max(1, delay))
+from jxbot.watch_view import DelayedPublic, caption, effective_delay
 
 
 @dataclass
@@ -31,31 +27,42 @@ class Snapshot:
     guild_id: int
     hand_id: str | None  # the hand on the table (running), or the last one (between hands)
     hand_number: int | None
-    running: bool  # a hand is being played (else: between hands)
-    step: int  # the step shown (of the running hand)
-    replay: Replay | None
+    view: dict | None  # the delayed public view (None between hands or before the deal)
     names: list[str | None] = field(default_factory=lambda: [None] * 4)
     computers: list[bool] = field(default_factory=lambda: [False] * 4)
-    events_seen: int = 0
     at: float = 0.0
 
     @property
+    def running(self) -> bool:
+        return self.view is not None
+
+    @property
+    def step(self) -> int:
+        """The moves shown (the number in the picture's address)."""
+        return int(((self.view or {}).get("delayed") or {}).get("shown") or 0)
+
+    @property
+    def ended(self) -> bool:
+        return bool(((self.view or {}).get("delayed") or {}).get("ended"))
+
+    @property
     def version(self) -> str:
-        return f"{self.hand_id}:{self.step}:{int(self.running)}"
+        return f"{self.hand_id}:{self.step}:{int(self.ended)}:{int(self.running)}"
 
     def seat_names(self, lang: str) -> list[str]:
         return [display_name(n or "ESWN"[i], lang, self.computers[i]) for i, n in enumerate(self.names)]
 
-    def view(self) -> dict | None:
-        """The public view of the step shown (None between hands)."""
-        if not self.running or self.replay is None:
-            return None
-        return self.replay.view(self.step, None)
-
     def caption(self, lang: str) -> str:
-        if not self.running or self.replay is None:
-            return ""
-        return self.replay.caption(self.step, lang)  # public: a drawn tile is never named
+        return caption(self.view, lang) if self.view is not None else ""
+
+
+@dataclass
+class _Follow:
+    """One table's hand followed incrementally: its parsed events and the watch view's fold."""
+
+    hand_id: str
+    events: list[ev.Event] = field(default_factory=list)
+    delayed: DelayedPublic | None = None
 
 
 class LiveHub:
@@ -63,11 +70,12 @@ class LiveHub:
 
     def __init__(self, store: Any, *, delay: int = 2, ttl: float = 1.0) -> None:
         self.store = store
-        self.delay = max(1, delay)
+        self.delay = effective_delay(delay)
         self.ttl = ttl
         self._tables: tuple[float, list[Any]] = (0.0, [])
         self._tables_lock = asyncio.Lock()
         self._snaps: dict[str, Snapshot] = {}
+        self._follow: dict[str, _Follow] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._refreshing: dict[str, asyncio.Task[Snapshot | None]] = {}
 
@@ -85,6 +93,7 @@ class LiveHub:
             live = {r.table_id for r in rows}
             for gone in [k for k in self._snaps if k not in live]:
                 self._snaps.pop(gone, None)
+                self._follow.pop(gone, None)
                 self._locks.pop(gone, None)
             return rows
 
@@ -112,31 +121,32 @@ class LiveHub:
             if rec is None:
                 self._snaps.pop(table_id, None)
                 return None
-            snap = await self._build(rec, snap)
+            snap = await self._build(rec)
             self._snaps[table_id] = snap
             return snap
 
-    async def _build(self, rec: Any, old: Snapshot | None) -> Snapshot:
+    async def _build(self, rec: Any) -> Snapshot:
         seats = ((rec.state or {}).get("bot_table") or {}).get("seats") or [None] * 4
         names: list[str | None] = [s.get("name") if isinstance(s, dict) else None for s in seats][:4]
         computers = [bool(s.get("is_computer")) if isinstance(s, dict) else False for s in seats][:4]
         names += [None] * (4 - len(names))
         computers += [False] * (4 - len(computers))
         hand_id = rec.open_hand_id
+        now = time.monotonic()
         if hand_id is None:
             last = rec.hand_ids[-1] if rec.hand_ids else None
-            return Snapshot(rec.table_id, rec.guild_id, last, None, False, 0, None, names, computers,
-                            at=time.monotonic())
-        events = await self.store.hand_events(hand_id)
-        if old is not None and old.hand_id == hand_id and old.events_seen == len(events) and old.replay is not None:
-            old.at = time.monotonic()
-            return old
-        try:  # a few ms of folding: off the event loop
-            replay = await asyncio.to_thread(Replay, events, names=names, computers=computers)
-        except ValueError:  # not dealt yet
-            return Snapshot(rec.table_id, rec.guild_id, hand_id, None, False, 0, None, names, computers,
-                            at=time.monotonic())
-        number = replay.hand_at(0).context.hand_number
-        step = delayed_step(len(replay), self.delay)
-        return Snapshot(rec.table_id, rec.guild_id, hand_id, number, True, step, replay, names, computers,
-                        events_seen=len(events), at=time.monotonic())
+            return Snapshot(rec.table_id, rec.guild_id, last, None, None, names, computers, at=now)
+        follow = self._follow.get(rec.table_id)
+        if follow is None or follow.hand_id != hand_id:
+            follow = self._follow[rec.table_id] = _Follow(hand_id)
+        stored = await self.store.hand_events(hand_id)
+        if len(stored) < len(follow.events):  # never expected (a log only grows): start over
+            follow.events, follow.delayed = [], None
+        follow.events.extend(ev.event_from_json(e) for e in stored[len(follow.events):])
+        if follow.delayed is None:
+            follow.delayed = DelayedPublic(self.delay)
+        seat_fields = [{"name": n, "is_computer": c} for n, c in zip(names, computers, strict=True)]
+        # the fold of the new events only (the watch view keeps the hand): small enough for the loop
+        view = follow.delayed.update(follow.events, seats=seat_fields) if follow.events else None
+        number = view.get("hand_number") if view is not None else None
+        return Snapshot(rec.table_id, rec.guild_id, hand_id, number, view, names, computers, at=now)

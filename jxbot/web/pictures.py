@@ -28,6 +28,9 @@ class Pictures:
         self._sem = asyncio.Semaphore(4)  # asked of the lane at once (it draws one at a time)
         self.drawn = 0  # pictures drawn (the rest came from the cache or a drawing in progress)
 
+    def cached(self, key: tuple, kind: str, lang: str) -> bytes | None:
+        return self._cache.get((kind, lang, *key))
+
     async def png(self, key: tuple, kind: str, make_view: Callable[[], dict], lang: str) -> bytes:
         """The picture cached under ``key``; else ``make_view()`` (called here, on the loop) drawn as ``kind``."""
         full = (kind, lang, *key)

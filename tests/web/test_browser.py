@@ -179,7 +179,9 @@ def test_follow_a_live_table_while_it_plays(site, browser):
         site.call(site.live.play(2, every=0.05))
         _wait(browser, lambda d: d.execute_script("return document.body.dataset.version || ''") not in versions, 15)
         versions.add(browser.execute_script("return document.body.dataset.version"))
-    assert browser.find_element(By.ID, "live-pic").get_attribute("src") != first
+    # the pictures follow as they are drawn (once per table, in a low-priority lane: slower on a loaded machine)
+    _wait(browser, lambda d: "/img/t/" in d.find_element(By.ID, "live-pic").get_attribute("src")
+          and d.find_element(By.ID, "live-pic").get_attribute("src") != first, 60)
     # everything the page was sent is public: the running hand's wall and salt appear nowhere
     seen = browser.page_source + str(browser.execute_script("return performance.getEntries().map(e => e.name)"))
     for secret in site.live.secrets:
@@ -187,6 +189,6 @@ def test_follow_a_live_table_while_it_plays(site, browser):
     # the picture shown is a step a spectator may see, never the current move
     src = browser.find_element(By.ID, "live-pic").get_attribute("src")
     shown = int(src.split("/")[-1].split(".")[0])
-    from jxbot.replay import Replay
+    from jxbot.watch_view import MOVE_TYPES
 
-    assert shown <= len(Replay(site.live.events[:site.live.written])) - 3
+    assert shown <= sum(e["type"] in MOVE_TYPES for e in site.live.events[:site.live.written]) - 2

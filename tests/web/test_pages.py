@@ -9,10 +9,9 @@ import time
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from jxbot.replay import Replay
+from jxbot.watch_view import MOVE_TYPES, delayed_public_view
 from jxbot.web import links
 from jxbot.web.app import CSP, RateLimiter, WebApp, WebConfig
-from jxbot.web.live import delayed_step
 from jxbot.web.texts import pick_lang
 from tests.web.helpers import EVIL, LIVE_HAND, TABLE, LiveTable, played_store
 
@@ -130,18 +129,22 @@ async def test_live_table_is_delayed_and_public(site):
         await asyncio.sleep(0.05)
         state = await (await client.get(f"/api/t/{TABLE}")).json()
     assert set(state) == {"version", "head", "caption", "image", "last_hand", "ended"}
-    rp = Replay(live.events[:live.written], names=[EVIL, "Bob", "cpu:normal:2", "cpu:normal:3"],
-                computers=[False, False, True, True])
-    shown = delayed_step(len(rp), 2)
-    assert shown == len(rp) - 3
+    # the view is Discord's Watch view (jxbot.watch_view): two moves behind, public only
+    seats = [{"name": n, "is_computer": c} for n, c in zip([EVIL, "Bob", "cpu:normal:2", "cpu:normal:3"],
+                                                            [False, False, True, True], strict=True)]
+    view = delayed_public_view(live.events[:live.written], 2, seats=seats)
+    moves = sum(e["type"] in MOVE_TYPES for e in live.events[:live.written])
+    shown = view["delayed"]["shown"]
+    assert shown == moves - 2 and not view["delayed"]["ended"]
     assert state["image"].startswith(f"/img/t/{TABLE}/{LIVE_HAND}/{shown}.png")
-    # the picture is the public view of that step, drawn by the live renderer
+    assert all("hand" not in sv for sv in view["seats"]) and "hand" not in view and "drawn" not in view
+    # the picture is that public view, drawn by the live renderer
     import render
 
     png = await (await client.get(state["image"])).read()
-    assert png == render.render_table(rp.view(shown, None), "zh")
-    # the current move and the one before are not served
-    for k in (len(rp) - 1, len(rp) - 2, shown + 1):
+    assert png == render.render_table(view, "zh")
+    # the moves after it are not served
+    for k in (shown + 1, shown + 2, moves):
         assert (await client.get(f"/img/t/{TABLE}/{LIVE_HAND}/{k}.png")).status == 404
     for body in (await (await client.get(f"/t/{TABLE}")).text(), str(state)):
         for secret in live.secrets:
