@@ -6,19 +6,25 @@ server's pages, hands and tables are "not found", as in Discord. A hand is shown
 (a running hand is the live table's delayed view, nothing else), and only as ``/mahjong replay`` shows it
 to a stranger — unless a signed private link opens its own seat's tiles.
 
-The ladder hook: a ratings package (``jxbot.ladder``) that defines ``async web_boards(store, guild_id,
-lang) -> list[dict]`` (each ``{"title": str, "rows": [{"name", "value", "user_id"}]}``) gets its boards
-shown on the server's page; nothing is shown while it does not exist.
+The ladder hook: when the ratings package (``jxbot.ladder``, issue 29) is installed, the server's page shows
+its boards — the package's own ``async web_boards(store, guild_id, lang) -> [{"title", "rows": [{"user_id",
+"name", "value"}]}]`` when it defines one, else the current season's board of each ruleset read through its
+``Ladder(store).current_season`` / ``leaderboard`` and ``ladder_key`` (its documented interface). It is found
+with ``importlib`` (the web depends on no ladder): nothing is shown while it does not exist.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 import time
 from collections import OrderedDict
 from typing import Any
 
+from jxbot.i18n import t
 from jxbot.replay_store import ReplayUnavailable, StoredHand, load_hand
+
+log = logging.getLogger("jxbot.web")
 
 HAND_CACHE = 32  # replays kept (a few ms to rebuild each)
 HAND_TTL = 600.0
@@ -64,13 +70,34 @@ class WebData:
         return stored if await self.guild(stored.record.guild_id) is not None else None
 
     async def ladder_boards(self, guild_id: int, lang: str) -> list[dict]:
-        """The ladder's boards, when a ratings package provides them (see the module's docstring)."""
+        """The ladder's boards, when the ratings package is there (see the module's docstring)."""
         try:
             mod = importlib.import_module("jxbot.ladder")
         except ImportError:
             return []
         fn = getattr(mod, "web_boards", None)
-        if fn is None:
+        if fn is not None:
+            boards = await fn(self.store, guild_id, lang)
+            return [b for b in boards if isinstance(b, dict)]
+        ladder_cls, key_of = getattr(mod, "Ladder", None), getattr(mod, "ladder_key", None)
+        if ladder_cls is None or key_of is None:
             return []
-        boards = await fn(self.store, guild_id, lang)
-        return [b for b in boards if isinstance(b, dict)]
+        try:
+            key = key_of(guild_id, getattr(self.store, "scope", "guild"))
+            ladder = ladder_cls(self.store)
+            season = await ladder.current_season(key)
+            if season is None:
+                return []
+            out = []
+            for ruleset in ("jiaxing", "caishen"):
+                page = await ladder.leaderboard(key, ruleset, season.season, 1, 20,
+                                                guild_id=guild_id if key == "global" else None)
+                rows = [{"user_id": e.user_id, "name": e.name or str(e.user_id),
+                         "value": f"{e.rating:,} · {e.tier.name(lang)}"} for e in page.entries]
+                if rows:
+                    out.append({"title": t("web.ladder.board", lang, ruleset=t(f"web.ruleset.{ruleset}", lang),
+                                           season=season.season), "rows": rows})
+            return out
+        except Exception:  # a ladder whose interface moved: the page shows the rest
+            log.exception("the ladder's boards could not be read")
+            return []

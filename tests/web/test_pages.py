@@ -212,3 +212,45 @@ def test_every_web_text_is_inside_the_pages_font():
     missing = {(k, lang): sorted(missing_chars(text)) for k, texts in _CATALOG.items()
                if k.startswith(("web.", "replay.")) for lang, text in texts.items() if missing_chars(text)}
     assert not missing  # a character the font lacks would show as a box in a browser without CJK fonts
+
+
+async def test_the_ladder_hook_shows_a_ratings_board(site, monkeypatch):
+    """With a ratings package of the documented interface (jxbot.ladder: Ladder, ladder_key), the server's
+    page shows its current season's boards; without one, nothing (the rest of this file)."""
+    import sys
+    import types
+    from dataclasses import dataclass
+
+    @dataclass
+    class Tier:
+        key: str
+
+        def name(self, lang):
+            return "雀豪" if lang == "zh" else "Master"
+
+    @dataclass
+    class Entry:
+        user_id: int
+        name: str
+        rating: int
+        tier: Tier
+
+    class Ladder:
+        def __init__(self, store):
+            self.store = store
+
+        async def current_season(self, key):
+            return types.SimpleNamespace(season=3) if key == "5" else None
+
+        async def leaderboard(self, key, ruleset, season, page, size, guild_id=None):
+            rows = (Entry(102, "<i>Bob</i>", 1960, Tier("master")),) if ruleset == "jiaxing" else ()
+            return types.SimpleNamespace(entries=rows)
+
+    fake = types.ModuleType("jxbot.ladder")
+    fake.Ladder = Ladder
+    fake.ladder_key = lambda gid, scope: str(gid)
+    monkeypatch.setitem(sys.modules, "jxbot.ladder", fake)
+    client, _live, _wa = site
+    text = await (await client.get("/g/5?lang=en")).text()
+    assert "Ratings · Jiaxing · season 3" in text and "1,960 · Master" in text
+    assert "&lt;i&gt;Bob&lt;/i&gt;" in text and "<i>Bob" not in text
