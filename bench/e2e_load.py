@@ -4,6 +4,7 @@ the local Discord double. Prints one JSON line.
     python3 bench/e2e_load.py                 # 100 tables, 1 scripted person + 3 computers each
     python3 bench/e2e_load.py --tables 20 --humans 4 --seconds 30
     python3 bench/e2e_load.py --tables 20 --watchers 5   # without watchers, then 5 per table: the ratio
+    python3 bench/e2e_load.py --tables 20 --web-viewers 200   # without, then 200 web spectators (bench/web.py's)
 
 Figures: click-to-response latency p50/p99/max measured at the double (the click is dispatched → the
 bot's interaction callback arrives), the bot's event-loop lag p99 (its own sampler, ``JXBOT_LAG_LOG``),
@@ -68,6 +69,9 @@ async def main(args: argparse.Namespace) -> dict:
                       JXBOT_EDIT_INTERVAL=str(args.edit_interval), JXBOT_MAX_HANDS=str(args.hands),
                       JXBOT_LAG_LOG="10", LOG_LEVEL="INFO",
                       JXBOT_TOKEN_ROUTING="0" if getattr(args, "routing", "on") == "off" else "1")}
+    web_port = free_port() if getattr(args, "web_viewers", 0) else None
+    if web_port is not None:  # the web companion inside the bot, every server shown, no per-address limit
+        env.update(JXBOT_WEB_PORT=str(web_port), JXBOT_WEB_ALL_SERVERS="1", JXBOT_WEB_RATE="0")
     argv = [str(REPO / "bench" / "profile_bot.py"), str(Path(args.profile).resolve()), "run"] if args.profile \
         else ["-m", "jxbot.cli", "run"]
     bot = BotProcess(argv, env, tmp / "bot.log", tmp)
@@ -105,6 +109,12 @@ async def main(args: argparse.Namespace) -> dict:
         out["open_s"] = round(time.monotonic() - t_open, 1)
         watchers = await start_watchers(double, guild, worlds, args.watchers) if args.watchers else []
         out["watchers_per_table"] = args.watchers
+        web_stop = asyncio.Event()
+        web_lat: dict[str, list[float]] = {k: [] for k in ("page", "json", "image", "errors", "non200")}
+        web_feed: list[float] = []
+        web_tasks = await start_web_viewers(f"http://127.0.0.1:{web_port}", guild.id, args.web_viewers,  # type: ignore[attr-defined]
+                                            web_stop, web_lat, web_feed) if web_port is not None else []
+        out["web_viewers"] = len(web_tasks)
 
         t0 = time.monotonic()
         wall0 = time.time()
@@ -141,6 +151,16 @@ async def main(args: argparse.Namespace) -> dict:
         await asyncio.gather(*(ap.stop() for ap in aps), return_exceptions=True)
 
         await warm_ap.stop()
+        web_stop.set()
+        for task in web_tasks:
+            task.cancel()
+        await asyncio.gather(*web_tasks, return_exceptions=True)
+        if web_tasks:
+            out.update({"web_pages": len(web_lat["page"]), "web_page_p50_ms": q(web_lat["page"], 0.50),
+                        "web_page_p99_ms": q(web_lat["page"], 0.99), "web_json_p99_ms": q(web_lat["json"], 0.99),
+                        "web_images": len(web_lat["image"]), "web_image_p99_ms": q(web_lat["image"], 0.99),
+                        "web_feed_messages": len(web_feed), "web_errors": len(web_lat["errors"]),
+                        "web_non200": len(web_lat["non200"])})
         watcher_ids = {p.id for p in watchers}
         clicks = [i for i in double.interactions.values() if i.type == 3 and i.created_at >= t_warm
                   and i.user.username != "warm" and i.user.id not in watcher_ids]
@@ -262,6 +282,58 @@ async def start_watchers(double: DiscordDouble, guild: object, worlds: list[Worl
         await p.click(msg, label="观战")
 
     await asyncio.gather(*(watch(w, j) for w in worlds for j in range(n)), return_exceptions=True)
+    return out
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def start_web_viewers(base: str, guild_id: int, n: int, stop: asyncio.Event, lat: dict,
+                            feed: list) -> list[asyncio.Task]:
+    """``n`` web spectators spread over the running tables (bench/web.py's viewer: the page, its live feed,
+    every picture announced, a reload and a JSON poll every 2-4 s)."""
+    import aiohttp
+
+    sys.path.insert(0, str(REPO / "bench"))
+    from web import viewer  # bench/web.py
+
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0),
+                                    timeout=aiohttp.ClientTimeout(total=None, sock_read=60))
+    tids: list[str] = []
+    for _ in range(100):
+        async with session.get(f"{base}/g/{guild_id}") as r:
+            tids = re.findall(r'href="/t/([^"?]+)', await r.text()) if r.status == 200 else []
+        if tids:
+            break
+        await asyncio.sleep(0.2)
+    tasks = [asyncio.create_task(viewer(session, base, tids[i % len(tids)], stop, lat, feed)) for i in range(n)] \
+        if tids else []
+
+    async def close_session() -> None:
+        await stop.wait()
+        await asyncio.sleep(0.5)
+        await session.close()
+
+    closer = asyncio.create_task(close_session())
+    return [*tasks, closer]
+
+
+async def web_compare(args: argparse.Namespace) -> dict:
+    """The same load without web viewers, then with ``--web-viewers``: the players' click → own panel figures
+    side by side (spectators on the web must cost the players nothing measurable)."""
+    ref = await main(argparse.Namespace(**{**vars(args), "web_viewers": 0}))
+    out = await main(args)
+    keys = ("own_panel_p50_ms", "own_panel_p99_ms", "steady_own_panel_p50_ms", "steady_own_panel_p99_ms",
+            "p99_ms", "tables_finished", "errors", "load_avg_1m")
+    out["no_web_viewers"] = {k: ref.get(k) for k in keys}
+    for k in ("own_panel_p50_ms", "own_panel_p99_ms", "steady_own_panel_p99_ms"):
+        if ref.get(k) and out.get(k):
+            out[k.replace("_ms", "_ratio_vs_no_web_viewers")] = round(out[k] / ref[k], 2)
     return out
 
 
@@ -587,11 +659,13 @@ if __name__ == "__main__":
     ap.add_argument("--db", default="", help="with --processes: postgresql://… or 'postgresql' (a throwaway server)")
     ap.add_argument("--watchers", type=int, default=0, help="members watching each table (观战); the same load "
                     "without watchers is measured first, for the ratio")
+    ap.add_argument("--web-viewers", type=int, default=0, help="web spectators over the tables (the bot serves "
+                    "the web companion); the same load without them is measured first, for the ratio")
     ap.add_argument("--no-reference", dest="reference", action="store_false",
                     help="with --processes: skip the single-process SQLite run measured first")
     a = ap.parse_args()
     if a.processes > 1 and not a.db.startswith("postgres"):
         ap.error("--processes needs --db postgresql://… (or --db postgresql for a throwaway server)")
     run = (main_processes(a) if a.processes > 1 else sweep(a) if a.sweep else watch_compare(a) if a.watchers
-           else before_after(a) if a.routing == "both" else main(a))
+           else web_compare(a) if a.web_viewers else before_after(a) if a.routing == "both" else main(a))
     print(json.dumps(asyncio.run(run), ensure_ascii=False))

@@ -37,10 +37,26 @@ from jxbot.replay_store import (
 )
 from jxbot.shell.binding import bot_message_in, own_ephemeral, refuse
 from jxbot.store.models import REPLAY_HANDS
+from jxbot.web import links as web_links
 
 log = logging.getLogger("jxbot.cogs.replay")
 
 register({
+    "bot.cmd.web.name": {"zh": "网页", "en": "web"},
+    "bot.cmd.web.desc": {"zh": "本服务器的网页（排行榜、回放、观战）：开或关",
+                         "en": "This server's web pages (leaderboards, replays, live tables): on or off"},
+    "bot.opt.web_state.name": {"zh": "开关", "en": "state"},
+    "bot.opt.web_state.desc": {"zh": "开或关", "en": "on or off"},
+    "bot.choice.web.on": {"zh": "开", "en": "on"},
+    "bot.choice.web.off": {"zh": "关", "en": "off"},
+    "bot.admin.web": {"zh": "本服务器的网页：{state}", "en": "This server's web pages: {state}"},
+    "bot.admin.web_url": {"zh": "网址：{url}", "en": "Address: {url}"},
+    "bot.admin.web_no_url": {"zh": "（机器人没有设置 JXBOT_WEB_URL：消息里不带网页链接。）",
+                             "en": "(The bot has no JXBOT_WEB_URL: its messages carry no web links.)"},
+    "bot.web.link": {"zh": "🌐 网页回放（可分享）：<{url}>", "en": "🌐 On the web (shareable): <{url}>"},
+    "bot.web.private_dm": {"zh": "🔑 牌局 `{hand}` 你自己的完整视角（含你的暗牌）：<{url}>\n这是你的私人链接，{days} 天后失效，请勿分享。",
+                           "en": "🔑 Your own view of hand `{hand}` (your concealed tiles included): <{url}>\nA private "
+                                 "link, valid for {days} days: do not share it."},
     "bot.cmd.replay.name": {"zh": "回放", "en": "replay"},
     "bot.cmd.replay.desc": {"zh": "一步一步回看一手打完的牌", "en": "Step through a finished hand"},
     "bot.cmd.verify.name": {"zh": "验牌", "en": "verify"},
@@ -115,6 +131,7 @@ class ReplayCog(commands.Cog):
         self._hands: OrderedDict[str, tuple[float, StoredHand]] = OrderedDict()
         self._pictures: OrderedDict[tuple, list[tuple[str, bytes]]] = OrderedDict()
         self._picture_bytes = 0
+        self._private_sent: OrderedDict[tuple[int, str], None] = OrderedDict()  # (user, hand): DM sent once
         bot.register_button("replay", self.on_open)
         bot.register_button("rp", self.on_nav)
         bot.register_button("rps", self.on_nav)
@@ -188,6 +205,42 @@ class ReplayCog(commands.Cog):
         value = getattr(gs, "replay_hands", "table")
         return value if value in REPLAY_HANDS else "table"
 
+    async def web_base(self, guild_id: int) -> str | None:
+        """``JXBOT_WEB_URL`` when the web companion shows this server's pages, else None (docs/web.md)."""
+        settings = getattr(self.bot, "settings", None)
+        base = getattr(settings, "web_url", None)
+        if not base:
+            return None
+        if getattr(settings, "web_all_servers", False):
+            return base
+        try:
+            gs = await self.bot.store.get_guild_settings(guild_id)
+        except Exception:
+            log.exception("reading the settings of guild %s failed", guild_id)
+            return None
+        return base if getattr(gs, "web", False) else None
+
+    def _send_private(self, user: discord.User | discord.Member, hand_id: str, seat: int, base: str, lang: str) -> None:
+        """A player's own full view of a finished hand: a signed, expiring link, in a DM, once per hand."""
+        secret = getattr(getattr(self.bot, "settings", None), "web_secret", None)
+        key = (user.id, hand_id)
+        if not secret or key in self._private_sent:
+            return
+        self._private_sent[key] = None
+        while len(self._private_sent) > 5000:
+            self._private_sent.popitem(last=False)
+        url = web_links.full(base, web_links.private_path(secret, hand_id, seat))
+        text = t("bot.web.private_dm", lang, hand=hand_id, url=url, days=web_links.PRIVATE_DAYS)
+
+        async def send() -> None:
+            try:
+                await user.send(text, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as exc:  # DMs closed: the link is simply not sent
+                log.info("private web link for hand %s not sent to %s: %s", hand_id, user.id, exc)
+
+        task = asyncio.get_running_loop().create_task(send(), name=f"web-private-{hand_id}")
+        task.add_done_callback(lambda t_: t_.cancelled() or t_.exception())
+
     @staticmethod
     def user_seats(stored: StoredHand, user_id: int) -> set[int]:
         return {i for i, uid in enumerate(stored.seats) if uid == user_id}
@@ -208,6 +261,12 @@ class ReplayCog(commands.Cog):
         lines = [head, rp.caption(k, lang, seat=seat, concealed=concealed, escape=esc)]
         if not files:
             lines.append(t("bot.replay.no_pictures", lang))
+        base = await self.web_base(stored.record.guild_id)
+        if base is not None:  # the same step on the web (a stranger's view: shareable)
+            lines.append(t("bot.web.link", lang, url=web_links.full(base, web_links.hand_path(rp.hand_id, k, seat))))
+            own = sorted(self.user_seats(stored, interaction.user.id))
+            if new and own:
+                self._send_private(interaction.user, rp.hand_id, own[0], base, lang)
         content = "\n".join(lines)
         view = self.components(stored, k, seat, lang)
         attachments = [discord.File(io.BytesIO(b), filename=name) for name, b in files]
@@ -466,6 +525,35 @@ async def replays_command(interaction: discord.Interaction, who: str | None = No
     await reply(interaction, head + t("bot.admin.replays", lang, who=t(f"bot.choice.replay_hands.{gs.replay_hands}", lang)))
 
 
+@app_commands.command(name=ls("bot.cmd.web.name"), description=ls("bot.cmd.web.desc"))
+@app_commands.rename(state=ls("bot.opt.web_state.name"))
+@app_commands.describe(state=ls("bot.opt.web_state.desc"))
+@app_commands.choices(state=[app_commands.Choice(name=ls(f"bot.choice.web.{k}"), value=k) for k in ("on", "off")])
+async def web_command(interaction: discord.Interaction, state: str | None = None) -> None:
+    """``/admin web on|off``: the server's pages on the web companion (docs/web.md)."""
+    lang = lang_of(interaction)
+    perms = interaction.permissions
+    if not (perms.manage_guild or perms.administrator):
+        raise app_commands.MissingPermissions(["manage_guild"])
+    store = interaction.client.store  # type: ignore[attr-defined]
+    if store is None:
+        await reply(interaction, t("bot.err.no_store", lang))
+        return
+    gid = interaction.guild_id or 0
+    if state is not None:
+        name = interaction.guild.name[:100] if interaction.guild is not None else ""
+        await store.update_guild_settings(gid, web=state == "on", web_name=name)
+    gs = await store.get_guild_settings(gid)
+    lines = [t("bot.admin.updated", lang)] if state is not None else []
+    lines.append(t("bot.admin.web", lang, state=t(f"bot.choice.web.{'on' if gs.web else 'off'}", lang)))
+    base = getattr(getattr(interaction.client, "settings", None), "web_url", None)
+    if base and gs.web:
+        lines.append(t("bot.admin.web_url", lang, url=f"<{web_links.full(base, web_links.guild_path(gid))}>"))
+    elif not base:
+        lines.append(t("bot.admin.web_no_url", lang))
+    await reply(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
+
+
 def _group(bot: JxBot, cog_name: str) -> app_commands.Group | None:
     cog = bot.get_cog(cog_name)
     group = getattr(cog, "app_command", None) if cog is not None else None
@@ -481,11 +569,12 @@ async def setup(bot: JxBot) -> None:
     admin = _group(bot, "AdminCog")
     if admin is not None:
         admin.add_command(replays_command)
+        admin.add_command(web_command)
 
 
 async def teardown(bot: JxBot) -> None:
     for cog_name, names in (("TablesCog", (replay_command.name, verify_command.name)),
-                            ("AdminCog", (replays_command.name,))):
+                            ("AdminCog", (replays_command.name, web_command.name))):
         group = _group(bot, cog_name)
         if group is None:
             continue

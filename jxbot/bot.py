@@ -121,6 +121,7 @@ class JxBot(commands.Bot):
         quiet_voice_warnings()
         intents = discord.Intents.none()
         intents.guilds = True  # channels, roles and permissions; nothing privileged
+        self.web: Any = None  # jxbot.web.server.WebServer with JXBOT_WEB_PORT (docs/web.md)
         self.metrics: Any = None  # jxbot.metrics.Metrics with JXBOT_METRICS_PORT (docs/ops.md)
         if settings.metrics_port is not None:
             from jxbot.metrics import Metrics
@@ -286,6 +287,8 @@ class JxBot(commands.Bot):
             self.store = await open_store(self.settings)
         if self.metrics is not None:
             await self._start_metrics()
+        if self.settings.web_port is not None:
+            await self._start_web()
         for ext in self._extensions:
             await load_cog_module(self, ext)
         if self._sync:
@@ -309,6 +312,19 @@ class JxBot(commands.Bot):
         except OSError as exc:
             log.error("metrics: cannot listen on %s:%s (%s); running without metrics (JXBOT_METRICS_PORT)",
                       host, port, exc.strerror or exc)
+
+    async def _start_web(self) -> None:
+        """The web companion (docs/web.md) beside the bot, over its store; one that cannot listen is logged."""
+        from jxbot.web.server import WebServer, config_from
+
+        server = WebServer(self.store, config_from(self.settings))
+        try:
+            await server.start(self.settings.web_host, self.settings.web_port or 0)
+        except OSError as exc:
+            log.error("web: cannot listen on %s:%s (%s); running without the web pages (JXBOT_WEB_PORT)",
+                      self.settings.web_host, self.settings.web_port, exc.strerror or exc)
+            return
+        self.web = server
 
     async def _sample_lag(self, every: float, tick: float = 0.05) -> None:
         """How late a ``tick``-second sleep wakes up = how long other work held the event loop."""
@@ -354,6 +370,8 @@ class JxBot(commands.Bot):
             await drawing.drawing().aclose()
             if self.metrics is not None:
                 await self.metrics.stop()
+            if self.web is not None:
+                await self.web.stop()
             for task in list(self.coalescer._tasks.values()):
                 task.cancel()
             if self._own_store and self.store is not None and hasattr(self.store, "close"):

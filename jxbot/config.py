@@ -8,7 +8,7 @@ never printed: ``repr(settings)`` and ``settings.describe()`` mask it.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -109,6 +109,35 @@ def _db_setting(v: str) -> str:
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
+def _web_settings(get: Callable[[str], str | None]) -> dict[str, object]:
+    """The web companion's settings (docs/web.md)."""
+    kw: dict[str, object] = {}
+    if (v := get("JXBOT_WEB_PORT")) is not None:
+        kw["web_port"] = _int("JXBOT_WEB_PORT", v, lo=1, hi=65535)
+    if (v := get("JXBOT_WEB_HOST")) is not None:
+        v = v.strip()
+        if any(c.isspace() or c in "/@" for c in v):
+            raise ConfigError(f"JXBOT_WEB_HOST must be an address such as 127.0.0.1 or 0.0.0.0, not {v!r}")
+        kw["web_host"] = v
+    if (v := get("JXBOT_WEB_URL")) is not None:
+        v = v.strip().rstrip("/")
+        if not v.startswith(("http://", "https://")) or any(c.isspace() or c in "<>\"'" for c in v):
+            raise ConfigError(f"JXBOT_WEB_URL must be an http(s) address such as https://mj.example.org, not {v!r}")
+        kw["web_url"] = v
+    if (v := get("JXBOT_WEB_SECRET")) is not None:
+        if len(v.strip()) < 16:
+            raise ConfigError("JXBOT_WEB_SECRET must be at least 16 characters (e.g. `openssl rand -hex 32`)")
+        kw["web_secret"] = v.strip()
+    if (v := get("JXBOT_WEB_ALL_SERVERS")) is not None:
+        v = v.strip().lower()
+        if v not in ("0", "1", "true", "false", "yes", "no"):
+            raise ConfigError(f"JXBOT_WEB_ALL_SERVERS must be 0 or 1, not {v!r}")
+        kw["web_all_servers"] = v in ("1", "true", "yes")
+    if (v := get("JXBOT_WEB_RATE")) is not None:
+        kw["web_rate"] = _float("JXBOT_WEB_RATE", v, lo=0.0, hi=100000.0)
+    return kw
+
+
 @dataclass(frozen=True)
 class Settings:
     discord_token: str | None = field(default=None, repr=False)
@@ -159,6 +188,13 @@ class Settings:
     ranked_band_widen: float = 100.0
     ranked_max_together: int = 3
 
+    # the web companion (docs/web.md): served on this port by `jxbot run` (None: off), bound to this address
+    web_port: int | None = None
+    web_host: str = "127.0.0.1"
+    web_url: str | None = None  # the public address of the web pages, for the links the bot posts
+    web_secret: str | None = field(default=None, repr=False)  # HMAC key of the private hand links
+    web_all_servers: bool = False  # a private deployment: every server's pages, without /admin web on
+    web_rate: float = 20.0  # requests per second per address (a burst of 4× that); 0: no limit
     ENV = {
         "discord_token": "DISCORD_TOKEN",
         "dev_guild_id": "DEV_GUILD_ID",
@@ -202,6 +238,12 @@ class Settings:
         "ranked_band": "JXBOT_RANKED_BAND",
         "ranked_band_widen": "JXBOT_RANKED_BAND_WIDEN",
         "ranked_max_together": "JXBOT_RANKED_MAX_TOGETHER",
+        "web_port": "JXBOT_WEB_PORT",
+        "web_host": "JXBOT_WEB_HOST",
+        "web_url": "JXBOT_WEB_URL",
+        "web_secret": "JXBOT_WEB_SECRET",
+        "web_all_servers": "JXBOT_WEB_ALL_SERVERS",
+        "web_rate": "JXBOT_WEB_RATE",
     }
 
     @classmethod
@@ -282,6 +324,7 @@ class Settings:
             if any(c.isspace() or c in "/@" for c in v):
                 raise ConfigError(f"JXBOT_METRICS_HOST must be an address such as 127.0.0.1 or 0.0.0.0, not {v!r}")
             kw["metrics_host"] = v
+        kw.update(_web_settings(get))
         s = cls(**kw)  # type: ignore[arg-type]
         if not s.min_stake <= s.default_stake <= s.max_stake:
             raise ConfigError("JXBOT_DEFAULT_STAKE must lie between JXBOT_MIN_STAKE and JXBOT_MAX_STAKE")
@@ -307,7 +350,7 @@ class Settings:
         lines = []
         for f in fields(self):
             v = getattr(self, f.name)
-            if f.name == "discord_token":
+            if f.name in ("discord_token", "web_secret"):
                 v = "(set)" if v else "(not set)"
             elif f.name == "db_path":
                 v = self.db_shown
@@ -325,7 +368,7 @@ class Settings:
 
     def __repr__(self) -> str:
         parts = [f"{f.name}={self.db_shown if f.name == 'db_path' else getattr(self, f.name)!r}"
-                 for f in fields(self) if f.name != "discord_token"]
+                 for f in fields(self) if f.name not in ("discord_token", "web_secret")]
         tok = "'***'" if self.discord_token else "None"
         return f"Settings(discord_token={tok}, {', '.join(parts)})"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import aiosqlite
@@ -206,3 +207,54 @@ class BoardsPart(PlayersPart):
             )
             for r in rows
         ]
+
+    # ------------------------------------------------------------------------- the web companion (docs/web.md)
+    async def balance_history(self, guild_id: int, user_id: int, limit: int = 200) -> list[tuple[float, int]]:
+        """The player's silver after each of their last ``limit`` ledger rows in this guild's scope, oldest
+        first: ``[(at, balance), …]`` (a profile's graph)."""
+        _check_id(guild_id, "guild id")
+        _check_id(user_id, "user id")
+        if not isinstance(limit, int) or not 1 <= limit <= 5000:
+            raise InvalidArgument("limit must be 1-5000")
+        async with self._read() as db:
+            rows = await self._all(
+                db,
+                "SELECT l.at, l.balance_after FROM ledger l JOIN wallets w ON w.wallet_id = l.wallet_id "
+                "WHERE w.scope = ? AND w.user_id = ? ORDER BY l.entry_id DESC LIMIT ?",
+                (self._scope_key(guild_id), user_id, limit),
+            )
+        return [(float(r[0]), int(r[1])) for r in reversed(rows)]
+
+    async def guild_hands(self, guild_id: int, limit: int = 20) -> list[dict[str, Any]]:
+        """The guild's last settled hands, newest first: ``{"hand_id", "ruleset", "settled_at", "winner_seat",
+        "drawn", "points", "seats", "names"}`` (seats: the user ids, None for a computer; names: each seat's
+        name in the stored result, a computer's as its key ``cpu:<level>:<n>``)."""
+        _check_id(guild_id, "guild id")
+        if not isinstance(limit, int) or not 1 <= limit <= 100:
+            raise InvalidArgument("limit must be 1-100")
+        async with self._read() as db:
+            rows = await self._all(
+                db,
+                "SELECT hand_id, ruleset, settled_at, winner_seat, drawn, points, seats, result FROM hands "
+                "WHERE guild_id = ? AND status = 'settled' ORDER BY settled_at DESC, hand_id DESC LIMIT ?",
+                (guild_id, limit),
+            )
+        out = []
+        for r in rows:
+            names: list[str | None] = [None] * 4
+            try:
+                res = json.loads(r[7]) if isinstance(r[7], str) else (r[7] or {})
+                for p in (res.get("result") or res).get("payments") or []:
+                    if isinstance(p.get("seat"), int) and 0 <= p["seat"] < 4:
+                        names[p["seat"]] = p.get("name")
+            except (ValueError, AttributeError, TypeError):
+                pass
+            out.append({"hand_id": r[0], "ruleset": r[1], "settled_at": r[2], "winner_seat": r[3],
+                        "drawn": bool(r[4]), "points": r[5], "names": names,
+                        "seats": json.loads(r[6]) if isinstance(r[6], str) else r[6]})
+        return out
+
+    async def names_of(self, user_ids: list[int]) -> dict[int, str]:
+        """The stored names of these players (the web pages name seats with them)."""
+        async with self._read() as db:
+            return await self._names(db, [int(u) for u in user_ids if isinstance(u, int)])

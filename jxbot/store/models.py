@@ -52,6 +52,8 @@ class GuildSettings:
     allowed_channels: tuple[int, ...] = ()  # empty: every channel
     computer_level: str = "normal"  # level of computer players at new tables (jxbot.ai: easy/normal/hard)
     idle_lobby_minutes: float = 30.0  # a lobby nobody touched this long is closed (0: never; docs/bot.md)
+    web: bool = False  # the web companion shows this server's pages (/admin web on; docs/web.md)
+    web_name: str = ""  # the server's name as the web pages title it (taken when an admin turns them on)
     # the settings an admin set (even to the built-in default): they win over the bot's own defaults
     explicit: tuple[str, ...] = ()
 
@@ -70,6 +72,8 @@ class GuildSettings:
         "allowed_channels",
         "computer_level",
         "idle_lobby_minutes",
+        "web",
+        "web_name",
     )
 
     def validated(self) -> GuildSettings:
@@ -90,6 +94,10 @@ class GuildSettings:
         if self.computer_level not in ("easy", "normal", "hard", "expert"):
             raise InvalidArgument(f"computer_level must be easy, normal or hard, not {self.computer_level!r}")
         _num_in("idle_lobby_minutes", self.idle_lobby_minutes, 0.0, 10080.0)
+        if not isinstance(self.web, bool):
+            raise InvalidArgument("web must be true or false")
+        if not isinstance(self.web_name, str) or len(self.web_name) > 100:
+            raise InvalidArgument("web_name is a text of at most 100 characters")
         if self.daily_amount + self.daily_streak_bonus * self.daily_streak_cap > MAX_AMOUNT:
             raise InvalidArgument("daily amount too large")
         return self

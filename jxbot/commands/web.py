@@ -1,0 +1,74 @@
+"""``jxbot web --db DSN --port N``: the web companion on its own, reading the shared store (docs/web.md).
+
+Any number of these can run beside the bot (and beside each other) over the same SQLite file or PostgreSQL
+database: they open it read-only and write nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("web", help="serve the read-only web pages (leaderboards, profiles, replays, live tables)",
+                       description="Serve the web companion over the bot's database, read-only (docs/web.md). "
+                       "Other settings (JXBOT_WEB_URL, JXBOT_WEB_SECRET, JXBOT_WATCH_DELAY, JXBOT_WEB_RATE) come "
+                       "from --env-file and the environment.")
+    p.add_argument("--db", default=None, help="SQLite file or postgresql:// address (default: JXBOT_DB)")
+    p.add_argument("--port", type=int, default=None, help="port to listen on (default: JXBOT_WEB_PORT, else 8080; "
+                   "0: any free port, printed)")
+    p.add_argument("--host", default=None, help="address to bind (default: JXBOT_WEB_HOST, 127.0.0.1)")
+    p.add_argument("--all-servers", action="store_true",
+                   help="show every server's pages, not only those turned on with /admin web on (a private deployment)")
+    p.add_argument("--env-file", default=".env", help="settings file read before the environment (default .env)")
+
+
+async def serve(args: argparse.Namespace, settings: object, stop: asyncio.Event | None = None) -> int:
+    from jxbot.store import Store
+    from jxbot.web.server import WebServer, config_from
+
+    db = args.db or settings.db_path  # type: ignore[attr-defined]
+    try:
+        store = await Store.open_readonly(db)
+    except Exception as exc:  # a missing file, an old schema, a server that does not answer
+        print(f"jxbot web: cannot open the database {db}: {exc}", file=sys.stderr)
+        return 2
+    server = WebServer(store, config_from(settings, all_servers=True if args.all_servers else None))
+    port = args.port if args.port is not None else (settings.web_port or 8080)  # type: ignore[attr-defined]
+    host = args.host or settings.web_host  # type: ignore[attr-defined]
+    try:
+        await server.start(host, port)
+    except OSError as exc:
+        print(f"jxbot web: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        await store.close()
+        return 2
+    assert server.address is not None
+    print(f"jxbot web: serving http://{server.address[0]}:{server.address[1]}/ (Ctrl-C to stop)", flush=True)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await server.stop()
+        await store.close()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    from jxbot.config import ConfigError, Settings
+    from jxbot.logs import configure
+
+    try:
+        settings = Settings.load(args.env_file)
+    except ConfigError as exc:
+        print(f"jxbot: bad setting: {exc}", file=sys.stderr)
+        return 2
+    configure(settings)
+    return asyncio.run(serve(args, settings))

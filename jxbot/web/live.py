@@ -1,0 +1,152 @@
+"""Live tables for spectators: the delayed public view of a running hand, and a hub that keeps one snapshot
+per table for every viewer of this process.
+
+The view is the one Discord's Watch shows (``jxbot.watch_view``, the same ``JXBOT_WATCH_DELAY``): the table
+as it stood ``delay`` moves ago (a discard, a claim, a kong, a win; at least one, so never the live move),
+public information only (discards, melds, counts, whose turn, the 百搭 — no concealed tile, no drawn tile, no
+wall, a running concealed kong without its tile), the final state once the hand has ended. The hub reads the
+shared store (any number of web processes can run beside the bot), at most once a ``ttl`` per table
+whatever the number of viewers, folds only the new events, and hands every viewer the same snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from jxbot.game import events as ev
+from jxbot.seatnames import display_name
+from jxbot.watch_view import DelayedPublic, caption, effective_delay
+
+
+@dataclass
+class Snapshot:
+    table_id: str
+    guild_id: int
+    hand_id: str | None  # the hand on the table (running), or the last one (between hands)
+    hand_number: int | None
+    view: dict | None  # the delayed public view (None between hands or before the deal)
+    names: list[str | None] = field(default_factory=lambda: [None] * 4)
+    computers: list[bool] = field(default_factory=lambda: [False] * 4)
+    at: float = 0.0
+
+    @property
+    def running(self) -> bool:
+        return self.view is not None
+
+    @property
+    def step(self) -> int:
+        """The moves shown (the number in the picture's address)."""
+        return int(((self.view or {}).get("delayed") or {}).get("shown") or 0)
+
+    @property
+    def ended(self) -> bool:
+        return bool(((self.view or {}).get("delayed") or {}).get("ended"))
+
+    @property
+    def version(self) -> str:
+        return f"{self.hand_id}:{self.step}:{int(self.ended)}:{int(self.running)}"
+
+    def seat_names(self, lang: str) -> list[str]:
+        return [display_name(n or "ESWN"[i], lang, self.computers[i]) for i, n in enumerate(self.names)]
+
+    def caption(self, lang: str) -> str:
+        return caption(self.view, lang) if self.view is not None else ""
+
+
+@dataclass
+class _Follow:
+    """One table's hand followed incrementally: its parsed events and the watch view's fold."""
+
+    hand_id: str
+    events: list[ev.Event] = field(default_factory=list)
+    delayed: DelayedPublic | None = None
+
+
+class LiveHub:
+    """One snapshot per live table, refreshed at most every ``ttl`` seconds (one reader per table)."""
+
+    def __init__(self, store: Any, *, delay: int = 2, ttl: float = 1.0) -> None:
+        self.store = store
+        self.delay = effective_delay(delay)
+        self.ttl = ttl
+        self._tables: tuple[float, list[Any]] = (0.0, [])
+        self._tables_lock = asyncio.Lock()
+        self._snaps: dict[str, Snapshot] = {}
+        self._follow: dict[str, _Follow] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._refreshing: dict[str, asyncio.Task[Snapshot | None]] = {}
+
+    async def tables(self) -> list[Any]:
+        """The store's running tables (cached ``ttl``)."""
+        at, rows = self._tables
+        if time.monotonic() - at < self.ttl:
+            return rows
+        async with self._tables_lock:
+            at, rows = self._tables
+            if time.monotonic() - at < self.ttl:
+                return rows
+            rows = await self.store.running_tables()
+            self._tables = (time.monotonic(), rows)
+            live = {r.table_id for r in rows}
+            for gone in [k for k in self._snaps if k not in live]:
+                self._snaps.pop(gone, None)
+                self._follow.pop(gone, None)
+                self._locks.pop(gone, None)
+            return rows
+
+    async def snapshot(self, table_id: str) -> Snapshot | None:
+        """The table's snapshot, or None when it is not running (closed, unknown). A stale snapshot is
+        answered at once while a fresh one is read in the background (older is only more delayed: safe), so
+        no viewer waits for the store; only the first viewer of a table does."""
+        snap = self._snaps.get(table_id)
+        if snap is not None:
+            if time.monotonic() - snap.at >= self.ttl and table_id not in self._refreshing:
+                task = asyncio.get_running_loop().create_task(self._refresh(table_id), name=f"live-{table_id}")
+                self._refreshing[table_id] = task
+                task.add_done_callback(lambda t_: (self._refreshing.pop(table_id, None),
+                                                   t_.cancelled() or t_.exception()))
+            return snap
+        return await self._refresh(table_id)
+
+    async def _refresh(self, table_id: str) -> Snapshot | None:
+        lock = self._locks.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            snap = self._snaps.get(table_id)
+            if snap is not None and time.monotonic() - snap.at < self.ttl:
+                return snap
+            rec = next((r for r in await self.tables() if r.table_id == table_id), None)
+            if rec is None:
+                self._snaps.pop(table_id, None)
+                return None
+            snap = await self._build(rec)
+            self._snaps[table_id] = snap
+            return snap
+
+    async def _build(self, rec: Any) -> Snapshot:
+        seats = ((rec.state or {}).get("bot_table") or {}).get("seats") or [None] * 4
+        names: list[str | None] = [s.get("name") if isinstance(s, dict) else None for s in seats][:4]
+        computers = [bool(s.get("is_computer")) if isinstance(s, dict) else False for s in seats][:4]
+        names += [None] * (4 - len(names))
+        computers += [False] * (4 - len(computers))
+        hand_id = rec.open_hand_id
+        now = time.monotonic()
+        if hand_id is None:
+            last = rec.hand_ids[-1] if rec.hand_ids else None
+            return Snapshot(rec.table_id, rec.guild_id, last, None, None, names, computers, at=now)
+        follow = self._follow.get(rec.table_id)
+        if follow is None or follow.hand_id != hand_id:
+            follow = self._follow[rec.table_id] = _Follow(hand_id)
+        stored = await self.store.hand_events(hand_id)
+        if len(stored) < len(follow.events):  # never expected (a log only grows): start over
+            follow.events, follow.delayed = [], None
+        follow.events.extend(ev.event_from_json(e) for e in stored[len(follow.events):])
+        if follow.delayed is None:
+            follow.delayed = DelayedPublic(self.delay)
+        seat_fields = [{"name": n, "is_computer": c} for n, c in zip(names, computers, strict=True)]
+        # the fold of the new events only (the watch view keeps the hand): small enough for the loop
+        view = follow.delayed.update(follow.events, seats=seat_fields) if follow.events else None
+        number = view.get("hand_number") if view is not None else None
+        return Snapshot(rec.table_id, rec.guild_id, hand_id, number, view, names, computers, at=now)

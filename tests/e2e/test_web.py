@@ -1,0 +1,106 @@
+"""End to end: the real bot (``jxbot run`` with JXBOT_WEB_PORT) serves the web companion beside Discord. An
+admin turns the server's pages on with ``/管理 网页``; while Alice and three computers play, a spectator
+follows the live table over HTTP (its JSON and pictures: a step a few moves late, public only — no text names
+a concealed tile, the running hand's current move is never served); after the hand, the Replay viewer
+carries the link to the same step on the web, which the bot's web server opens, and Alice gets her private
+link in a DM (docs/web.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+
+import aiohttp
+import pytest
+
+from tests.e2e.players import AutoPlayer, Style
+from tests.e2e.scenario import (
+    check_no_leak,
+    events_of,
+    gather_players,
+    hand_states,
+    hands_of,
+    open_table,
+    result_messages,
+    said,
+    start_world,
+    wait_match_over,
+)
+from tests.e2e.test_admin_tables import make_admin
+
+pytestmark = pytest.mark.e2e
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def test_web_pages_beside_the_bot(double, start_bot, tmp_path):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    w = await start_world(double, start_bot, tmp_path, ["alice"], env={
+        "JXBOT_WEB_PORT": str(port), "JXBOT_WEB_URL": base, "JXBOT_WEB_SECRET": "e2e-web-secret-0123456789",
+        "JXBOT_COMPUTER_DELAY": "0.15", "JXBOT_CLAIM_WINDOW": "1"})
+    (alice,) = w.players
+    admin = make_admin(w)
+    async with aiohttp.ClientSession() as http:
+        assert (await http.get(f"{base}/g/{w.guild.id}")).status == 404  # off until an admin turns it on
+        answer = await said(await admin.slash("管理 网页", 开关="on"))
+        assert "网页：开" in answer and f"{base}/g/{w.guild.id}" in answer
+        await open_table(w, seated=[alice], computers=3)
+        ap = AutoPlayer(alice, Style()).start()
+        # a spectator follows the live table while it plays
+        table_id = None
+        for _ in range(100):
+            page = await (await http.get(f"{base}/g/{w.guild.id}")).text()
+            found = re.search(r'href="/t/([^"?]+)', page)
+            if found:
+                table_id = found[1]
+                break
+            await asyncio.sleep(0.1)
+        assert table_id is not None, "the live table is listed on the server's page"
+        texts, shown, refused = [], set(), 0
+        for _ in range(60):
+            r = await http.get(f"{base}/api/t/{table_id}?lang=zh")
+            if r.status != 200:
+                break  # the table ended
+            state = await r.json()
+            texts += [state["caption"], state["head"]]
+            if state["image"]:
+                hand_id, k = re.search(r"/img/t/[^/]+/([^/]+)/(\d+)\.png", state["image"]).groups()
+                assert (await http.get(base + state["image"])).status in (200, 404)  # 404: the table moved on
+                shown.add((hand_id, int(k)))
+                # the move after the one shown is never served while it is that recent
+                nxt = await http.get(f"{base}/img/t/{table_id}/{hand_id}/{int(k) + 3}.png")
+                refused += nxt.status == 404
+            await asyncio.sleep(0.2)
+        texts.append(await (await http.get(f"{base}/t/{table_id}")).text())
+        await wait_match_over(w)
+        await gather_players([ap])
+        assert len(shown) >= 3, shown  # the page followed several moves
+        assert refused >= 3
+        (summary,) = await hands_of(w.db, w.guild.id, alice.id)
+        events = await events_of(w.db, summary.hand_id)
+        check_no_leak([x for x in texts if x], hand_states(events))
+        salt = events[0]["salt"]
+        assert not any(salt in x for x in texts)
+        # the replay viewer links to the web, and the link opens there
+        res = result_messages(w)[0]
+        act = await alice.click(res, label="回放")
+        await act.settled()
+        viewer = await alice.double.wait_for(
+            lambda: next((m for m in reversed(alice.ephemerals()) if "🌐" in m.content), None), 15, "the web link")
+        link = re.search(r"<(http://\S+)>", viewer.content)[1]
+        assert link == f"{base}/h/{summary.hand_id}?step=0&seat=0"
+        page = await http.get(link)
+        assert page.status == 200 and summary.hand_id in await page.text()
+        assert "default-src 'none'" in page.headers["Content-Security-Policy"]
+        dm = await alice.double.wait_for(
+            lambda: next((m for m in alice.dm_messages() if "/me?" in m.content), None), 15, "the private link")
+        private = re.search(r"<(http://\S+)>", dm.content)[1]
+        r = await http.get(private)
+        assert r.status == 200 and "/hand.png" in await r.text()
+        assert (await http.get(private.replace("sig=", "sig=0"))).status == 403
