@@ -52,6 +52,8 @@ class GuildSettings:
     allowed_channels: tuple[int, ...] = ()  # empty: every channel
     computer_level: str = "normal"  # level of computer players at new tables (jxbot.ai: easy/normal/hard)
     idle_lobby_minutes: float = 30.0  # a lobby nobody touched this long is closed (0: never; docs/bot.md)
+    ranked_channel: int = 0  # where ranked tables open (a thread each where the bot may make threads); 0: none
+    ranked_computer_wait: float = 0.0  # seconds a ranked player waits before computers fill the table (0: never)
     # the settings an admin set (even to the built-in default): they win over the bot's own defaults
     explicit: tuple[str, ...] = ()
 
@@ -70,6 +72,8 @@ class GuildSettings:
         "allowed_channels",
         "computer_level",
         "idle_lobby_minutes",
+        "ranked_channel",
+        "ranked_computer_wait",
     )
 
     def validated(self) -> GuildSettings:
@@ -90,6 +94,8 @@ class GuildSettings:
         if self.computer_level not in ("easy", "normal", "hard"):
             raise InvalidArgument(f"computer_level must be easy, normal or hard, not {self.computer_level!r}")
         _num_in("idle_lobby_minutes", self.idle_lobby_minutes, 0.0, 10080.0)
+        _int_in("ranked_channel", self.ranked_channel, 0)
+        _num_in("ranked_computer_wait", self.ranked_computer_wait, 0.0, 3600.0)
         if self.daily_amount + self.daily_streak_bonus * self.daily_streak_cap > MAX_AMOUNT:
             raise InvalidArgument("daily amount too large")
         return self

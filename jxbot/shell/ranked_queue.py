@@ -1,0 +1,117 @@
+"""Who waits in the ranked queues of this process, on the Discord side: each person's private queue message
+(refreshed when the queue changes) beside the ladder's own matchmaking queue (``jxbot.ladder.queue``), one
+per ladder (a server's, or the global one).
+
+Every change is one synchronous method (check and change with no await between), so two presses of
+"ranked" by one person never queue them twice and a person matched is out of the queue in the same step
+that matched them. The queue lives in this process's memory: a restart empties it (the people are told on
+their queue message when the bot stops; docs/ranked.md).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from jxbot.i18n import register, t
+
+register({
+    "bot.rq.waiting": {
+        "zh": "你在排位队列里（{ladder}）· 排队 {n} 人 · 已等 {waited} 秒。凑齐四人就在 <#{channel}> 开桌，届时会通知你。",
+        "en": "You are in the ranked queue ({ladder}) · {n} waiting · {waited} s so far. When four are matched "
+              "a table opens in <#{channel}> and you are told.",
+    },
+    "bot.rq.left": {"zh": "你已离开排位队列。", "en": "You left the ranked queue."},
+    "bot.rq.matched": {"zh": "匹配成功！牌桌 {table} 在 <#{channel}> 开始了。",
+                       "en": "Matched! Table {table} starts in <#{channel}>."},
+    "bot.rq.requeued": {"zh": "有人没能入座，你回到了排位队列的最前面。",
+                        "en": "Someone could not sit, so you are back at the front of the ranked queue."},
+    "bot.rq.stopped": {"zh": "机器人重启了，排位队列已清空：请重新 /麻将 排位。",
+                       "en": "The bot restarted and the ranked queue was emptied: use /mahjong ranked again."},
+    "bot.rq.btn.leave": {"zh": "离开队列", "en": "Leave the queue"},
+})
+
+
+@dataclass
+class Waiting:
+    user_id: int
+    guild_id: int
+    name: str
+    lang: str
+    ladder: str  # the ladder's key (jxbot.ladder)
+    rating: float
+    channel_id: int  # where the table will open (the server's ranked channel)
+    since: float = field(default_factory=time.monotonic)
+    message: Any = None  # the interaction whose private answer is this person's queue message
+    refreshed: str = ""  # the text last shown there
+
+
+@dataclass
+class Group:
+    ladder: str
+    people: list[Waiting]
+    computers: int = 0  # seats a computer fills (only where the server allows it)
+
+
+class RankedQueues:
+    """Every ranked queue of this process. ``make_queue(ladder)`` builds the ladder's pure queue; it must have
+    ``join(user_id, rating, now)``, ``leave(user_id)`` and ``match(now) -> list[list[user_id]]``."""
+
+    def __init__(self, make_queue: Callable[[str], Any]) -> None:
+        self.make_queue = make_queue
+        self.queues: dict[str, Any] = {}
+        self.people: dict[int, Waiting] = {}
+
+    def queued(self, user_id: int) -> Waiting | None:
+        return self.people.get(user_id)
+
+    def join(self, w: Waiting) -> bool:
+        """Queue ``w``; False if they already wait (their first entry stays)."""
+        if w.user_id in self.people:
+            return False
+        q = self.queues.get(w.ladder)
+        if q is None:
+            q = self.queues[w.ladder] = self.make_queue(w.ladder)
+        q.join(w.user_id, w.rating, w.since)
+        self.people[w.user_id] = w
+        return True
+
+    def leave(self, user_id: int) -> Waiting | None:
+        w = self.people.pop(user_id, None)
+        if w is not None:
+            self.queues[w.ladder].leave(user_id)
+        return w
+
+    def requeue(self, people: list[Waiting]) -> None:
+        """People matched whose table could not open go back, keeping their waiting time."""
+        for w in people:
+            if w.user_id not in self.people:
+                self.queues[w.ladder].join(w.user_id, w.rating, w.since)
+                self.people[w.user_id] = w
+
+    def waiting(self, ladder: str) -> list[Waiting]:
+        return [w for w in self.people.values() if w.ladder == ladder]
+
+    def match(self, now: float, fill_after: Callable[[Waiting], float | None] | None = None) -> list[Group]:
+        """The groups the ladders' queues form now; everyone in a group leaves the queue in this step.
+        ``fill_after(w)``: where the server lets computers fill ranked seats, how long ``w`` may wait before
+        a table opens with computers beside them (None: never)."""
+        out: list[Group] = []
+        for ladder, q in self.queues.items():
+            for ids in q.match(now):
+                people = [self.people.pop(u) for u in ids if u in self.people]
+                if people:
+                    out.append(Group(ladder, people))
+        if fill_after is not None:
+            for w in list(self.people.values()):
+                limit = fill_after(w)
+                if limit is not None and now - w.since >= limit:
+                    self.leave(w.user_id)
+                    out.append(Group(w.ladder, [w], computers=3))
+        return out
+
+    def text(self, w: Waiting, now: float, ladder_name: str) -> str:
+        return t("bot.rq.waiting", w.lang, ladder=ladder_name, n=len(self.waiting(w.ladder)),
+                 waited=int(now - w.since), channel=w.channel_id)
