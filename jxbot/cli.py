@@ -1,4 +1,4 @@
-"""``jxbot`` command line: ``run | init | systemd-unit | play | simulate | duel | score | render | store``.
+"""``jxbot`` command line: ``run | init | systemd-unit | play | simulate | duel | score | render | store | ladder``.
 
 Each subcommand lives in ``jxbot/commands/<name>.py`` (a ``-`` in the command's name is ``_`` in the module's) with ``add_parser(subparsers)`` and
 ``run(args) -> int``; heavy imports happen inside ``run`` so start-up stays fast.
@@ -11,7 +11,7 @@ import importlib
 import os
 import sys
 
-COMMANDS = ("run", "init", "systemd-unit", "play", "simulate", "duel", "score", "render", "store")
+COMMANDS = ("run", "init", "systemd-unit", "play", "simulate", "duel", "score", "render", "store", "ladder")
 
 REPLAY_COMMANDS = ("replay", "export", "verify")  # replays and the fair deal (docs/replay.md)
 

@@ -147,6 +147,11 @@ class Settings:
     # metrics and health (docs/ops.md): an HTTP listener on this port (None: off) and address (loopback)
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
+    # the ranked queue (docs/ranked.md, "The queue"): jxbot.ladder.QueueSettings(band, widen_per_minute,
+    # max_together_per_day)
+    ranked_band: float = 150.0
+    ranked_band_widen: float = 100.0
+    ranked_max_together: int = 3
 
     ENV = {
         "discord_token": "DISCORD_TOKEN",
@@ -182,6 +187,9 @@ class Settings:
         "shard_count": "JXBOT_SHARD_COUNT",
         "metrics_port": "JXBOT_METRICS_PORT",
         "metrics_host": "JXBOT_METRICS_HOST",
+        "ranked_band": "JXBOT_RANKED_BAND",
+        "ranked_band_widen": "JXBOT_RANKED_BAND_WIDEN",
+        "ranked_max_together": "JXBOT_RANKED_MAX_TOGETHER",
     }
 
     @classmethod
@@ -219,7 +227,7 @@ class Settings:
                 raise ConfigError(f"JXBOT_LANG: {exc}") from None
         ints = {"default_stake": (1, 10**9), "min_stake": (1, 10**9), "max_stake": (1, 10**9),
                 "fee": (0, 10**9), "starting_grant": (0, 10**12), "daily_amount": (0, 10**12),
-                "max_hands": (1, 10**6), "test_seed": (0, 2**63 - 1)}
+                "max_hands": (1, 10**6), "test_seed": (0, 2**63 - 1), "ranked_max_together": (1, 1000)}
         for name, (lo, hi) in ints.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _int(cls.ENV[name], v, lo=lo, hi=hi)
@@ -227,7 +235,8 @@ class Settings:
                   "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0),
                   "edit_budget": (0.0, 10000.0),
                   "lag_log": (0.0, 3600.0), "test_resume_delay": (0.0, 60.0),
-                  "start_wait": (0.0, 60.0), "test_stop_delay": (0.0, 10.0)}
+                  "start_wait": (0.0, 60.0), "test_stop_delay": (0.0, 10.0),
+                  "ranked_band": (0.0, 10000.0), "ranked_band_widen": (0.0, 10000.0)}
         for name, (flo, fhi) in floats.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _float(cls.ENV[name], v, lo=flo, hi=fhi)

@@ -269,10 +269,14 @@ class StoreSink:
     """The runner's event sink on ``jxbot.store``: hands, events, settlements and the resumable state
     (the runner's state plus the bot's table: seats, message ids, button nonces)."""
 
-    def __init__(self, store: Any, table: Table) -> None:
+    def __init__(self, store: Any, table: Table, ranked: Any = None) -> None:
         self.store = store
         self.table = table
         self.seats: dict[str, list[int | None]] = {}
+        # a ranked table's jxbot.ladder.RankedMatch: its last hand's settlement carries the rating update in the same
+        # transaction (docs/ranked.md, "The transaction"); the outcome is kept for the result's rating line
+        self.ranked = ranked
+        self.outcome: Any = None
 
     async def table_state(self, table_id: str, state: dict) -> None:
         t_ = self.table
@@ -303,4 +307,12 @@ class StoreSink:
         if seats is None:
             rec = await self.store.get_hand(hand_id)
             seats = list(rec.seats) if rec is not None else [None] * 4
+        if self.ranked is not None:
+            from jxbot.ladder import settle_ranked_hand
+
+            _, outcome = await settle_ranked_hand(self.store, self.ranked, hand_id, self.table.guild_id, seats,
+                                                  settlement, result_view)
+            if outcome is not None:
+                self.outcome = outcome
+            return
         await self.store.settle_hand(hand_id, self.table.guild_id, seats, settlement, result_view)

@@ -1,6 +1,7 @@
 """Storage and economy on aiosqlite: players, guild settings, wallets & ledger, hands & events,
 running tables, leaderboards. See ``docs/store.md``."""
 
+from jxbot.store.base import Tx
 from jxbot.store.errors import (
     MAX_AMOUNT,
     AmountOverflow,
@@ -80,6 +81,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TableRecord",
+    "Tx",
     "UnknownHand",
     "UnknownPlayer",
     "UnknownTable",

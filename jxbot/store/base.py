@@ -207,6 +207,34 @@ def _check_seats(seats: Sequence[int | None]) -> tuple[int | None, ...]:
     return out
 
 
+class Tx:
+    """One write transaction (or read snapshot) of the store, handed to the code that runs inside it: a capability
+    above the store (the ladder's rating update inside ``settle_hand(..., then=…)``, ``Store.in_transaction``).
+    The statements are the store's own dialect (SQLite; ``?`` placeholders; translated on PostgreSQL).
+    ``lock`` is the row-lock suffix to add to a ``SELECT`` that reads what the transaction decides on
+    (empty on SQLite, which has one writer)."""
+
+    def __init__(self, db: Any, backend: str) -> None:
+        self.db = db
+        self.backend = backend
+        self.lock = "" if backend == "sqlite" else " FOR NO KEY UPDATE"
+
+    async def one(self, sql: str, params: Iterable[Any] = ()) -> Any:
+        rows = await self.db.execute_fetchall(sql, tuple(params))
+        return next(iter(rows), None)
+
+    async def all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+        return list(await self.db.execute_fetchall(sql, tuple(params)))
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+        cur = await self.db.execute(sql, tuple(params))
+        return int(cur.rowcount)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.db.executemany(sql, [tuple(r) for r in rows])
+
+
 class StoreBase:
     """Opening, closing, transactions and the backend (see ``Store``)."""
 
@@ -454,6 +482,18 @@ class StoreBase:
             finally:
                 await self._rdb.execute("COMMIT")
             self._observe("read", time.perf_counter() - t0)
+
+    @_retrying
+    async def in_transaction(self, fn: Callable[[Tx], Awaitable[_R]]) -> _R:
+        """Run ``fn(tx)`` in one write transaction (all or nothing); on PostgreSQL re-run from the start when the
+        transaction loses a conflict with another connection (``fn`` must re-read what it decides on)."""
+        async with self._write() as db:
+            return await fn(Tx(db, self.backend))
+
+    async def in_snapshot(self, fn: Callable[[Tx], Awaitable[_R]]) -> _R:
+        """Run ``fn(tx)`` on one consistent read snapshot (no writes)."""
+        async with self._read() as db:
+            return await fn(Tx(db, self.backend))
 
     # execute_fetchall is one hop to the connection's thread (execute + fetch + close would be three)
     @staticmethod

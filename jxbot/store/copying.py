@@ -30,6 +30,10 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("ledger", "entry_id"),
     ("members", "guild_id, user_id"),
     ("member_patterns", "guild_id, user_id, pattern"),
+    ("ladder_seasons", "ladder, season"),
+    ("ladder_ratings", "ladder, ruleset, season, user_id"),
+    ("ladder_matches", "match_id"),
+    ("ladder_history", "match_id, user_id"),
 )
 SEQUENCES = (("wallets", "wallet_id"), ("txns", "txn_id"), ("ledger", "entry_id"), ("hands", "seq"))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import aiosqlite
@@ -12,6 +12,7 @@ import aiosqlite
 from jxbot.store.base import (
     APPEND_BATCH,
     SETTLEMENT_REASONS,
+    Tx,
     _append_batch_sync,
     _check_amount,
     _check_id,
@@ -266,6 +267,7 @@ class HandsPart(WalletsPart):
         now: float | None = None,
         *,
         abandoned_only: bool = False,
+        then: Callable[[Tx, SettleResult], Awaitable[Any]] | None = None,
     ) -> SettleResult:
         """Pay a hand: every ledger row, the stats and the result in ONE transaction, once per hand id.
 
@@ -281,6 +283,11 @@ class HandsPart(WalletsPart):
         (suspended, or closed by a failure); else ``HandLive``, writing nothing. The table's row is read
         locked in this same transaction, so a table that is saved, resumed or dealt meanwhile — by this
         process or another — is never voided.
+
+        ``then(tx, result)`` runs inside this same transaction after the hand is recorded, the first time only
+        (a repeat returns before it): what must be written with the settlement or not at all — a ranked match's
+        rating update on its last hand (jxbot/ladder/settle.py). If it raises, nothing of the settlement is
+        written either.
         """
         _check_id(guild_id, "guild id")
         seats_t = _check_seats(seats)
@@ -381,6 +388,8 @@ class HandsPart(WalletsPart):
                 settled_at=at,
             )
             await self._record_result(db, hand_id, guild_id, seats_t, deltas, result_obj, res, at, ruleset)
+            if then is not None:
+                await then(Tx(db, self.backend), res)
         self._observe("settlement", 0.0)  # committed, the first time (a repeat returned above)
         return res
 

@@ -183,5 +183,74 @@ V2 = [
         AND s.won = 1), 0)""",
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2]
+# V_LADDER (issue 29, docs/ranked.md): ranked play. A ladder is a server id as text, or 'global' when the store's
+# silver is global. Ratings per (ladder, ruleset, season, player) with the placement counts and the play figures of
+# the rated matches; a history row per player per rated match; seasons; a row per ranked match (rated or void),
+# written in the transaction of the match's last settlement (so a match is rated exactly once).
+V_LADDER = [
+    """CREATE TABLE ladder_seasons (
+        ladder TEXT NOT NULL,
+        season INTEGER NOT NULL CHECK (season >= 1),
+        started_at REAL NOT NULL,
+        ended_at REAL,
+        PRIMARY KEY (ladder, season)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE ladder_ratings (
+        ladder TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        score REAL NOT NULL,
+        matches INTEGER NOT NULL DEFAULT 0,
+        p1 INTEGER NOT NULL DEFAULT 0,
+        p2 INTEGER NOT NULL DEFAULT 0,
+        p3 INTEGER NOT NULL DEFAULT 0,
+        p4 INTEGER NOT NULL DEFAULT 0,
+        hands INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        self_draws INTEGER NOT NULL DEFAULT 0,
+        deal_ins INTEGER NOT NULL DEFAULT 0,
+        best_points INTEGER NOT NULL DEFAULT 0,
+        best_hand TEXT,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (ladder, ruleset, season, user_id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX ladder_ratings_board ON ladder_ratings(ladder, ruleset, season, score DESC, user_id)",
+    """CREATE TABLE ladder_matches (
+        match_id TEXT PRIMARY KEY,
+        ladder TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('rated', 'void')),
+        group_key TEXT NOT NULL,
+        entrants TEXT NOT NULL,
+        last_hand TEXT,
+        at REAL NOT NULL
+    )""",
+    "CREATE INDEX ladder_matches_group ON ladder_matches(group_key, at)",
+    """CREATE TABLE ladder_history (
+        match_id TEXT NOT NULL REFERENCES ladder_matches(match_id),
+        user_id INTEGER NOT NULL,
+        ladder TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        place INTEGER NOT NULL CHECK (place BETWEEN 1 AND 4),
+        total INTEGER NOT NULL,
+        escaped INTEGER NOT NULL DEFAULT 0,
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        rating_before INTEGER NOT NULL,
+        rating INTEGER NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX ladder_history_user ON ladder_history(ladder, ruleset, season, user_id, at)",
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2, V_LADDER]
 SCHEMA_VERSION = len(MIGRATIONS)
