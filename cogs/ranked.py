@@ -44,7 +44,8 @@ def leave_view(lang: str) -> discord.ui.View:
 class RankedCog(commands.Cog):
     def __init__(self, bot: JxBot) -> None:
         self.bot = bot
-        self.queues = RankedQueues(ranked_ladder.make_queue)
+        self._recent: list[tuple[str, float]] = []  # rated groups of the last 24 h, read at start (integrity)
+        self.queues = RankedQueues(lambda ladder: ranked_ladder.make_queue(bot.settings, self._recent))
         self._task: asyncio.Task[None] | None = None
         self._opening: set[asyncio.Task[None]] = set()
         self._computer_wait: dict[int, float] = {}
@@ -73,6 +74,11 @@ class RankedCog(commands.Cog):
 
     @commands.Cog.listener()
     async def on_tables_resumed(self) -> None:
+        if self.bot.store is not None and not self.queues.queues:
+            try:
+                self._recent[:] = await ranked_ladder.recent_groups(self.bot.store, time.time())
+            except Exception:
+                log.exception("reading the rated groups of the last day failed")
         if self._task is None:
             self._task = asyncio.create_task(self._loop(), name="ranked-queue")
 
@@ -100,14 +106,15 @@ class RankedCog(commands.Cog):
             return
         ladder = ranked_ladder.ladder_key(self.bot.settings, gid)
         cfg = await ranked_ladder.table_config(store, ladder, self.bot.settings)
+        if self._task is None:  # (before the start-up resume ends the queue does not run: the gate is closed)
+            self._task = asyncio.create_task(self._loop(), name="ranked-queue")
         await tables.ensure_player(gid, user, lang)
         check = await store.can_sit(gid, user.id, cfg.stake)
         if check.balance < check.required:
             await reply(interaction, t("bot.ranked.poor", lang, stake=cfg.stake, need=check.required, have=check.balance))
             return
         standing = await ranked_ladder.standing(store, ladder, user.id, cfg.ruleset, lang)
-        w = Waiting(user.id, gid, display_name(user), lang, ladder, standing.rating if standing else 0.0, channel_id,
-                    message=interaction)
+        w = Waiting(user.id, gid, display_name(user), lang, ladder, standing.rating, channel_id, message=interaction)
         if not self.queues.join(w):  # pressed twice: the first entry stays
             await reply(interaction, t("bot.ranked.already", lang))
             return
@@ -161,7 +168,7 @@ class RankedCog(commands.Cog):
             await asyncio.sleep(TICK)
             try:
                 await self._load_computer_waits()
-                groups = self.queues.match(time.monotonic(), self._fill_after)
+                groups = self.queues.match(time.monotonic(), self._fill_after, unix_now=time.time())
                 for g in groups:
                     task = asyncio.create_task(self.open_group(g), name=f"ranked-open:{g.ladder}")
                     self._opening.add(task)
@@ -196,7 +203,7 @@ class RankedCog(commands.Cog):
         entrants = []
         for w in g.people:
             st = await ranked_ladder.standing(store, g.ladder, w.user_id, cfg.ruleset, lang)
-            entrants.append(ranked.Entrant(w.user_id, w.name, w.lang, st.badge if st else ""))
+            entrants.append(ranked.Entrant(w.user_id, w.name, w.lang, st.badge))
         where = await ranked.where_to_play(self.bot, first.channel_id, t("bot.ranked.thread", lang, table="…"),
                                            [w.user_id for w in g.people])
         opened = await ranked.open_table(tables, first.guild_id, where, entrants, cfg,

@@ -33,12 +33,10 @@ register({
               "{seats}\n结果计入{ladder}的排位分：按整场的银子排名次（同分同名次），逃跑算最后一名；"
               "连续两次超时由电脑代打，结果仍算你的。手牌在私信里。",
         "en": "**A ranked match starts** · table {table} · {ruleset} · {rounds} round(s) · stake {stake} · "
-              "{turn} s a turn · {claim} s to claim\n{seats}\nIt counts on the {ladder} ladder: places by the "
+              "{turn} s a turn · {claim} s to claim\n{seats}\nIt counts on the ranked ladder of {ladder}: places by the "
               "match's silver (a tie shares the place), an escape is last place; after two turn timeouts a "
               "computer plays your seat and the result is still yours. Your hand is in your DMs.",
     },
-    "bot.ranked.ladder.guild": {"zh": "本服务器", "en": "this server's"},
-    "bot.ranked.ladder.global": {"zh": "全服", "en": "global"},
 })
 
 

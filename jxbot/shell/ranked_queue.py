@@ -26,8 +26,8 @@ register({
     "bot.rq.left": {"zh": "你已离开排位队列。", "en": "You left the ranked queue."},
     "bot.rq.matched": {"zh": "匹配成功！牌桌 {table} 在 <#{channel}> 开始了。",
                        "en": "Matched! Table {table} starts in <#{channel}>."},
-    "bot.rq.requeued": {"zh": "有人没能入座，你回到了排位队列的最前面。",
-                        "en": "Someone could not sit, so you are back at the front of the ranked queue."},
+    "bot.rq.requeued": {"zh": "有人没能入座，牌桌没开成：你回到了排位队列里。",
+                        "en": "Someone could not sit, so the table did not open: you are back in the ranked queue."},
     "bot.rq.stopped": {"zh": "机器人重启了，排位队列已清空：请重新 /麻将 排位。",
                        "en": "The bot restarted and the ranked queue was emptied: use /mahjong ranked again."},
     "bot.rq.btn.leave": {"zh": "离开队列", "en": "Leave the queue"},
@@ -56,8 +56,8 @@ class Group:
 
 
 class RankedQueues:
-    """Every ranked queue of this process. ``make_queue(ladder)`` builds the ladder's pure queue; it must have
-    ``join(user_id, rating, now)``, ``leave(user_id)`` and ``match(now) -> list[list[user_id]]``."""
+    """Every ranked queue of this process: per ladder, ``make_queue(ladder)`` builds the ladder's pure queue
+    (``jxbot.ladder.MatchQueue``: ``join(user_id, rating, guild_id)``, ``leave``, ``form(now)``)."""
 
     def __init__(self, make_queue: Callable[[str], Any]) -> None:
         self.make_queue = make_queue
@@ -67,49 +67,58 @@ class RankedQueues:
     def queued(self, user_id: int) -> Waiting | None:
         return self.people.get(user_id)
 
+    def _queue(self, ladder: str) -> Any:
+        q = self.queues.get(ladder)
+        if q is None:
+            q = self.queues[ladder] = self.make_queue(ladder)
+        return q
+
     def join(self, w: Waiting) -> bool:
         """Queue ``w``; False if they already wait (their first entry stays)."""
         if w.user_id in self.people:
             return False
-        q = self.queues.get(w.ladder)
-        if q is None:
-            q = self.queues[w.ladder] = self.make_queue(w.ladder)
-        q.join(w.user_id, w.rating, w.since)
+        self._queue(w.ladder).join(w.user_id, int(w.rating), w.guild_id)
         self.people[w.user_id] = w
         return True
 
     def leave(self, user_id: int) -> Waiting | None:
         w = self.people.pop(user_id, None)
         if w is not None:
-            self.queues[w.ladder].leave(user_id)
+            self._queue(w.ladder).leave(user_id)
         return w
 
     def requeue(self, people: list[Waiting]) -> None:
-        """People matched whose table could not open go back, keeping their waiting time."""
+        """People matched whose table could not open go back in the queue."""
         for w in people:
-            if w.user_id not in self.people:
-                self.queues[w.ladder].join(w.user_id, w.rating, w.since)
-                self.people[w.user_id] = w
+            w.refreshed = ""
+            self.join(w)
 
     def waiting(self, ladder: str) -> list[Waiting]:
         return [w for w in self.people.values() if w.ladder == ladder]
 
-    def match(self, now: float, fill_after: Callable[[Waiting], float | None] | None = None) -> list[Group]:
+    def match(self, now: float, fill_after: Callable[[Waiting], float | None] | None = None,
+              unix_now: float | None = None) -> list[Group]:
         """The groups the ladders' queues form now; everyone in a group leaves the queue in this step.
         ``fill_after(w)``: where the server lets computers fill ranked seats, how long ``w`` may wait before
-        a table opens with computers beside them (None: never)."""
+        a table opens with computers beside them (None: never). ``now`` is ``time.monotonic()`` (the waits),
+        ``unix_now`` the queues' clock (``time.time()``)."""
         out: list[Group] = []
         for ladder, q in self.queues.items():
-            for ids in q.match(now):
-                people = [self.people.pop(u) for u in ids if u in self.people]
+            for tickets in q.form(unix_now):
+                people = [self.people.pop(tk.user_id) for tk in tickets if tk.user_id in self.people]
                 if people:
                     out.append(Group(ladder, people))
-        if fill_after is not None:
-            for w in list(self.people.values()):
+        if fill_after is not None:  # someone waited past their server's limit: computers fill the seats left
+            for w in sorted(self.people.values(), key=lambda w: w.since):
                 limit = fill_after(w)
-                if limit is not None and now - w.since >= limit:
-                    self.leave(w.user_id)
-                    out.append(Group(w.ladder, [w], computers=3))
+                if w.user_id not in self.people or limit is None or now - w.since < limit:
+                    continue
+                others = sorted((o for o in self.people.values() if o.ladder == w.ladder and o is not w
+                                 and fill_after(o) is not None), key=lambda o: o.since)[:3]
+                people = [w, *others]
+                for p in people:
+                    self.leave(p.user_id)
+                out.append(Group(w.ladder, people, computers=4 - len(people)))
         return out
 
     def text(self, w: Waiting, now: float, ladder_name: str) -> str:

@@ -7,10 +7,12 @@ starts it again: the match resumes and still changes each rating exactly once.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.e2e.players import AutoPlayer, Player, Style, message_text
-from tests.e2e.scenario import gather_players, said, start_world, store_check
+from tests.e2e.scenario import check_png, gather_players, said, start_world, store_check
 from tests.e2e.test_admin_tables import make_admin
 
 pytestmark = pytest.mark.e2e
@@ -47,6 +49,24 @@ async def queue_four(w, admin: Player) -> list:
     return acts
 
 
+def ladder_rows(db) -> tuple[list[tuple], dict[int, int]]:
+    """The ladder's matches (id, status) and how many rating-history rows each person has, from the store."""
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        matches = con.execute("SELECT match_id, status FROM ladder_matches").fetchall()
+        counts = dict(con.execute("SELECT user_id, COUNT(*) FROM ladder_history GROUP BY user_id").fetchall())
+    finally:
+        con.close()
+    return matches, {int(k): int(v) for k, v in counts.items()}
+
+
+def picture_of(act) -> bytes | None:
+    i = act.interaction
+    return next((m.image() for m in [i.original, *i.followups] if m is not None and m.image()), None)
+
+
 async def test_four_people_queue_play_a_ranked_match_and_each_rating_changes_once(double, start_bot, tmp_path):
     w = await start_world(double, start_bot, tmp_path, ["alice", "bob", "carol", "dave"], env=ENV)
     admin = make_admin(w)
@@ -64,5 +84,26 @@ async def test_four_people_queue_play_a_ranked_match_and_each_rating_changes_onc
     over = await w.players[0].wait_message(lambda m: "牌局结束" in m.content, thread, timeout=120)
     await gather_players(aps)
     assert over is not None
+    # each rating changed exactly once, and the result said so with each person's tier and change
+    matches, counts = ladder_rows(w.db)
+    assert matches == [(matches[0][0], "rated")], matches
+    assert counts == {p.id: 1 for p in w.players}, counts
+    rated = await w.players[0].wait_message(lambda m: "排位分：" in m.content, thread, timeout=10)
+    for p in w.players:
+        assert re.search(rf"<@{p.id}> \S+ \d+ \([+-]\d+\)", rated.content), rated.content
+    # /段位 shows the picture
+    rank = await w.players[1].slash("段位")
+    text = await said(rank)
+    assert "排位分" in text and f"<@{w.players[1].id}>" in text, text
+    await w.double.wait_for(lambda: picture_of(rank) is not None, 10, "the rank picture")
+    assert check_png(picture_of(rank))[0] == 720
+    # the board by rating, then the season rolls over: the new season's board is empty, the old one kept
+    board = await said(await w.players[2].slash("排行榜", 类别="rating"))
+    assert "第 1 赛季" in board and all(f"<@{p.id}>" in board for p in w.players), board
+    rolled = await said(await admin.slash("管理 赛季", 操作="start"))
+    assert "第 2 赛季开始了" in rolled, rolled
+    assert "还没有人打过排位赛" in await said(await w.players[2].slash("排行榜", 类别="rating"))
+    old = await said(await w.players[2].slash("排行榜", 类别="rating", 赛季=1))
+    assert "第 1 赛季" in old and all(f"<@{p.id}>" in old for p in w.players), old
     rc, out = await store_check(w.db)
     assert rc == 0, out
