@@ -55,7 +55,7 @@ register({
                              "en": "• Pay: <@{a}> → <@{b}> {amount} silver, {hours} h after a ranked table together (table {table})"},
     "bot.ranked.flags.feed": {"zh": "• 放铳：<@{a}> 排位赛里放铳 {shared} 次，其中 {n} 次给了 <@{b}>（偶然约 {expected} 次，p≈{p}）",
                               "en": "• Deal-in: of <@{a}>'s {shared} ranked deal-ins, {n} went to <@{b}> (chance: about {expected}, p≈{p})"},
-    "bot.ranked.result": {"zh": "排位分：{lines}", "en": "Ratings: {lines}"},
+    "bot.ranked.result": {"zh": "排位分变化：{lines}", "en": "Rating changes: {lines}"},
     "bot.ranked.result_void": {"zh": "这场排位赛作废：所有人的排位分都不变。",
                                "en": "This ranked match is void: nobody's rating changes."},
     "bot.ranked.season_label": {"zh": "第 {n} 赛季", "en": "Season {n}"},

@@ -88,7 +88,7 @@ async def test_four_people_queue_play_a_ranked_match_and_each_rating_changes_onc
     matches, counts = ladder_rows(w.db)
     assert matches == [(matches[0][0], "rated")], matches
     assert counts == {p.id: 1 for p in w.players}, counts
-    rated = await w.players[0].wait_message(lambda m: "排位分：" in m.content, thread, timeout=10)
+    rated = await w.players[0].wait_message(lambda m: "排位分变化：" in m.content, thread, timeout=10)
     for p in w.players:
         assert re.search(rf"<@{p.id}> \S+ \d+ \([+-]\d+\)", rated.content), rated.content
     # /段位 shows the picture
@@ -105,5 +105,33 @@ async def test_four_people_queue_play_a_ranked_match_and_each_rating_changes_onc
     assert "还没有人打过排位赛" in await said(await w.players[2].slash("排行榜", 类别="rating"))
     old = await said(await w.players[2].slash("排行榜", 类别="rating", 赛季=1))
     assert "第 1 赛季" in old and all(f"<@{p.id}>" in old for p in w.players), old
+    rc, out = await store_check(w.db)
+    assert rc == 0, out
+
+
+async def test_a_ranked_match_killed_in_the_middle_resumes_and_rates_each_person_once(double, start_bot, tmp_path):
+    w = await start_world(double, start_bot, tmp_path, ["alice", "bob", "carol", "dave"], env=ENV)
+    admin = make_admin(w)
+    await queue_four(w, admin)
+    thread = await w.double.wait_for(lambda: thread_of(w), 15, "a thread for the ranked table")
+    await w.players[0].wait_message(lambda m: "排位赛开始了" in m.content, thread, timeout=15)
+    aps = [AutoPlayer(p, Style()) for p in w.players]
+    for _ in range(2):  # a few moves into the hand
+        for ap in aps:
+            await ap.step()
+    await w.bot.kill()  # SIGKILL in the middle of the ranked match
+    assert ladder_rows(w.db) == ([], {}), "nothing rated before the match ends"
+    await w.bot.start()
+    await w.bot.wait_log("resumed 1 table", timeout=60)
+    await w.players[0].wait_message(lambda m: "重启" in m.content, thread, timeout=30)
+    for ap in aps:
+        ap.start()
+    await w.players[0].wait_message(lambda m: "牌局结束" in m.content, thread, timeout=120)
+    await gather_players(aps)
+    matches, counts = ladder_rows(w.db)
+    assert len(matches) == 1 and matches[0][1] == "rated", matches
+    assert counts == {p.id: 1 for p in w.players}, counts
+    rated = [m for m in thread.messages if "排位分变化：" in (m.content or "")]
+    assert len(rated) == 1, [m.content for m in rated]
     rc, out = await store_check(w.db)
     assert rc == 0, out
