@@ -55,6 +55,14 @@ def score(mu: float, sigma: float) -> float:
     return SCALE * (mu - 3 * sigma)
 
 
+BUCKET = 10  # displayed-rating points per bucket of the board (the store counts each bucket's players)
+
+
+def bucket(mu: float, sigma: float) -> int:
+    """The board bucket of a rating: floor(score / BUCKET) (a deep page or a position skips whole buckets)."""
+    return math.floor(score(mu, sigma) / BUCKET)
+
+
 def placements(totals: Sequence[int | float], escaped: Sequence[bool] | None = None) -> list[int]:
     """Places 1–4 (1 = best) from match silver; equal silver shares the better place; escapers come last.
 

@@ -167,18 +167,40 @@ class Ladder:
             s = await self._season_no(tx, ladder, season)
             if s is None:
                 return RatingPage(ladder, ruleset, None, 1, 1, 0, ())
-            join, args = "", [ladder, ruleset, s]
-            if guild_id is not None:
+            key = [ladder, ruleset, s]
+            if guild_id is None:  # the bucket counts place the page: no count of the whole board, no deep offset
+                (total, top) = await tx.one("SELECT COALESCE(SUM(players), 0), MAX(bucket) FROM ladder_buckets "
+                                            "WHERE ladder = ? AND ruleset = ? AND season = ? AND players > 0", key)
+                total = int(total)
+                pages = max(1, -(-total // page_size))
+                p = max(1, min(int(page), pages))
+                skip, seen = (p - 1) * page_size, 0
+                counts = [] if skip == 0 else await tx.all(
+                    "SELECT bucket, players FROM ladder_buckets WHERE ladder = ? AND ruleset = ? AND season = ? "
+                    "AND players > 0 ORDER BY bucket DESC", key)
+                for bk, n in counts:
+                    if seen + int(n) > skip:
+                        top, skip = int(bk), skip - seen
+                        break
+                    seen += int(n)
+                where, args = "r.ladder = ? AND r.ruleset = ? AND r.season = ? AND r.bucket <= ?", [*key, top]
+                join = ""
+                if top is None:
+                    return RatingPage(ladder, ruleset, s, p, pages, total, ())
+            else:
                 join = " JOIN members m ON m.guild_id = ? AND m.user_id = r.user_id"
-                args = [guild_id, *args]
-            (total,) = await tx.one(f"SELECT COUNT(*) FROM ladder_ratings r{join} WHERE r.ladder = ? "
-                                    "AND r.ruleset = ? AND r.season = ?", args)
-            pages = max(1, -(-int(total) // page_size))
-            p = max(1, min(int(page), pages))
+                where, args = "r.ladder = ? AND r.ruleset = ? AND r.season = ?", [guild_id, *key]
+                (total,) = await tx.one(f"SELECT COUNT(*) FROM ladder_ratings r{join} WHERE {where}", args)
+                pages = max(1, -(-int(total) // page_size))
+                p = max(1, min(int(page), pages))
+                skip = (p - 1) * page_size
+            # the page's keys from the board index alone (skipped entries are index entries, not joined rows)
             rows = await tx.all(
-                f"SELECT r.user_id, pl.name, r.mu, r.sigma, r.matches FROM ladder_ratings r{join} "
-                "LEFT JOIN players pl ON pl.user_id = r.user_id WHERE r.ladder = ? AND r.ruleset = ? AND r.season = ? "
-                "ORDER BY r.score DESC, r.user_id LIMIT ? OFFSET ?", [*args, page_size, (p - 1) * page_size])
+                "SELECT r.user_id, pl.name, r.mu, r.sigma, r.matches FROM (SELECT r.user_id, r.bucket, r.score FROM "
+                f"ladder_ratings r{join} WHERE {where} ORDER BY r.bucket DESC, r.score DESC, r.user_id LIMIT ? "
+                "OFFSET ?) k JOIN ladder_ratings r ON r.ladder = ? AND r.ruleset = ? AND r.season = ? AND "
+                "r.user_id = k.user_id LEFT JOIN players pl ON pl.user_id = r.user_id "
+                "ORDER BY k.bucket DESC, k.score DESC, k.user_id", [*args, page_size, skip, *key])
             entries = tuple(RatingEntry((p - 1) * page_size + i + 1, int(r[0]), r[1], float(r[2]), float(r[3]),
                                         display(float(r[2]), float(r[3])), int(r[4])) for i, r in enumerate(rows))
             return RatingPage(ladder, ruleset, s, p, pages, int(total), entries)
@@ -208,18 +230,22 @@ class Ladder:
             s = await self._season_no(tx, ladder, season)
             row = None if s is None else await tx.one(
                 "SELECT mu, sigma, score, matches, p1, p2, p3, p4, hands, wins, self_draws, deal_ins, best_points, "
-                "best_hand FROM ladder_ratings WHERE ladder = ? AND ruleset = ? AND season = ? AND user_id = ?",
+                "best_hand, bucket FROM ladder_ratings WHERE ladder = ? AND ruleset = ? AND season = ? AND user_id = ?",
                 (ladder, ruleset, s, user_id))
             total = 0 if s is None else int((await tx.one(
-                "SELECT COUNT(*) FROM ladder_ratings WHERE ladder = ? AND ruleset = ? AND season = ?",
+                "SELECT COALESCE(SUM(players), 0) FROM ladder_buckets WHERE ladder = ? AND ruleset = ? AND season = ?",
                 (ladder, ruleset, s)))[0])
             if row is None:
                 r = Rating()
                 return RankData(user_id, ladder, ruleset, s, r.mu, r.sigma, r.display, None, total, 0, (0, 0, 0, 0),
                                 0, 0, 0, 0, 0, None, ())
+            # ahead: the players of the higher buckets (counted), then those ahead in the player's own bucket
             (above,) = await tx.one(
-                "SELECT COUNT(*) FROM ladder_ratings WHERE ladder = ? AND ruleset = ? AND season = ? AND "
-                "(score > ? OR (score = ? AND user_id < ?))", (ladder, ruleset, s, row[2], row[2], user_id))
+                "SELECT (SELECT COALESCE(SUM(players), 0) FROM ladder_buckets WHERE ladder = ?1 AND ruleset = ?2 AND "
+                "season = ?3 AND bucket > ?6) + (SELECT COUNT(*) FROM ladder_ratings WHERE ladder = ?1 AND "
+                "ruleset = ?2 AND season = ?3 AND bucket = ?6 AND score > ?4) + (SELECT COUNT(*) FROM ladder_ratings "
+                "WHERE ladder = ?1 AND ruleset = ?2 AND season = ?3 AND bucket = ?6 AND score = ?4 AND user_id < ?5)",
+                (ladder, ruleset, s, row[2], user_id, row[14]))
             hist = await tx.all("SELECT at, rating_before, rating FROM ladder_history WHERE ladder = ? AND ruleset = ? "
                                 "AND season = ? AND user_id = ? ORDER BY at, match_id", (ladder, ruleset, s, user_id))
             history: list[tuple[float, int]] = []

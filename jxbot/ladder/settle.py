@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jxbot.ladder.computers import computer_rating
-from jxbot.ladder.model import Rating, display, placements, rate, score, soft_reset
+from jxbot.ladder.model import Rating, bucket, display, placements, rate, score, soft_reset
 from jxbot.store import SettleResult, Store, Tx
 
 
@@ -116,16 +116,23 @@ async def _season(tx: Tx, ladder: str, at: float) -> int:
     return season
 
 
-async def current_rating(tx: Tx, ladder: str, ruleset: str, season: int, user_id: int) -> Rating:
+async def current_rating(tx: Tx, ladder: str, ruleset: str, season: int, user_id: int) -> tuple[Rating, bool]:
     """A player's rating for the season: their row, else the soft reset of their latest earlier season, else a
-    newcomer's."""
+    newcomer's; and whether they have a row this season."""
     row = await tx.one("SELECT mu, sigma FROM ladder_ratings WHERE ladder = ? AND ruleset = ? AND season = ? "
                        "AND user_id = ?" + tx.lock, (ladder, ruleset, season, user_id))
     if row is not None:
-        return Rating(float(row[0]), float(row[1]))
+        return Rating(float(row[0]), float(row[1])), True
     row = await tx.one("SELECT mu, sigma FROM ladder_ratings WHERE ladder = ? AND ruleset = ? AND season < ? "
                        "AND user_id = ? ORDER BY season DESC LIMIT 1", (ladder, ruleset, season, user_id))
-    return soft_reset(Rating(float(row[0]), float(row[1]))) if row is not None else Rating()
+    return (soft_reset(Rating(float(row[0]), float(row[1]))) if row is not None else Rating()), False
+
+
+async def _count(tx: Tx, match: RankedMatch, season: int, bucket_: int, n: int) -> None:
+    await tx.execute("INSERT INTO ladder_buckets(ladder, ruleset, season, bucket, players) VALUES (?, ?, ?, ?, ?) "
+                     "ON CONFLICT(ladder, ruleset, season, bucket) DO UPDATE SET "
+                     "players = ladder_buckets.players + excluded.players", (match.ladder, match.ruleset, season,
+                                                                             bucket_, n))
 
 
 @dataclass
@@ -208,8 +215,16 @@ async def rate_match(tx: Tx, match: RankedMatch, at: float, *, void: bool = Fals
                          "entrants, at) VALUES (?, ?, ?, ?, ?, 'void', ?, '[]', ?)",
                          (match.match_id, match.ladder, match.ruleset, season, match.guild_id, key, at))
         return MatchOutcome(match.match_id, "void", season)
-    before = [computer_rating(e.level) if e.user_id is None
-              else await current_rating(tx, match.ladder, match.ruleset, season, e.user_id) for e in entrants]
+    before: list[Rating] = []
+    rated: list[bool] = []  # has a row this season (on the board)
+    for e in entrants:
+        if e.user_id is None:
+            before.append(computer_rating(e.level))
+            rated.append(False)
+        else:
+            r, has = await current_rating(tx, match.ladder, match.ruleset, season, e.user_id)
+            before.append(r)
+            rated.append(has)
     places = placements([e.total for e in entrants], [e.escaped for e in entrants])
     after = rate(before, places, frozen=[e.user_id is None for e in entrants])
     changes = tuple(RatingChange(e.user_id, e.level, places[i], e.total, e.escaped, before[i], after[i])
@@ -225,12 +240,17 @@ async def rate_match(tx: Tx, match: RankedMatch, at: float, *, void: bool = Fals
         if e.user_id is None:
             continue
         b, a, p = before[i], after[i], places[i]
+        old_b, new_b = bucket(b.mu, b.sigma), bucket(a.mu, a.sigma)
+        if not rated[i] or old_b != new_b:
+            if rated[i]:
+                await _count(tx, match, season, old_b, -1)
+            await _count(tx, match, season, new_b, 1)
         await tx.execute(
-            "INSERT INTO ladder_ratings(ladder, ruleset, season, user_id, mu, sigma, score, matches, p1, p2, p3, p4, "
-            "hands, wins, self_draws, deal_ins, best_points, best_hand, updated_at) "
-            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) "
+            "INSERT INTO ladder_ratings(ladder, ruleset, season, user_id, mu, sigma, score, bucket, matches, p1, p2, "
+            "p3, p4, hands, wins, self_draws, deal_ins, best_points, best_hand, updated_at) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?19, 1, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) "
             "ON CONFLICT(ladder, ruleset, season, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-            "score = excluded.score, matches = ladder_ratings.matches + 1, p1 = ladder_ratings.p1 + excluded.p1, "
+            "score = excluded.score, bucket = excluded.bucket, matches = ladder_ratings.matches + 1, p1 = ladder_ratings.p1 + excluded.p1, "
             "p2 = ladder_ratings.p2 + excluded.p2, p3 = ladder_ratings.p3 + excluded.p3, "
             "p4 = ladder_ratings.p4 + excluded.p4, hands = ladder_ratings.hands + excluded.hands, "
             "wins = ladder_ratings.wins + excluded.wins, self_draws = ladder_ratings.self_draws + excluded.self_draws, "
@@ -241,7 +261,7 @@ async def rate_match(tx: Tx, match: RankedMatch, at: float, *, void: bool = Fals
             "ELSE ladder_ratings.best_points END, updated_at = excluded.updated_at",
             (match.ladder, match.ruleset, season, e.user_id, a.mu, a.sigma, score(a.mu, a.sigma),
              int(p == 1), int(p == 2), int(p == 3), int(p == 4), e.hands, e.wins, e.self_draws, e.deal_ins,
-             e.best_points, e.best_hand, at))
+             e.best_points, e.best_hand, at, new_b))
         await tx.execute(
             "INSERT INTO ladder_history(match_id, user_id, ladder, ruleset, season, place, total, escaped, mu_before, "
             "sigma_before, mu, sigma, rating_before, rating, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

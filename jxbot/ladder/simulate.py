@@ -21,7 +21,7 @@ from typing import Any
 from jxbot.ladder.model import Rating, display
 from jxbot.ladder.queue import MatchQueue, QueueSettings
 from jxbot.ladder.settle import RankedMatch, settle_ranked_hand
-from jxbot.ladder.tiers import tier_of
+from jxbot.ladder.tiers import TIERS, tier_of
 
 T0 = 1_800_000_000.0
 MATCH_MINUTES = 20
@@ -157,6 +157,7 @@ async def run(players_spec: str, matches: int, seed: str, *, ruleset: str = "jia
     t0 = time.perf_counter()
     played = hands = 0
     gap_trace: list[tuple[int, bool]] = []  # (matches played, hard–normal gap > 2 SE)
+    milestones: list[dict[str, Any]] = []  # every 100 matches: the hard–normal gap, its SE, the level means
     tier_trace: dict[int, list[str]] = {p.user_id: [] for p in roster}
     try:
         for p in roster:
@@ -204,6 +205,8 @@ async def run(players_spec: str, matches: int, seed: str, *, ruleset: str = "jia
                 g = _gap(roster, "hard", "normal")
                 if g is not None:
                     gap_trace.append((played, g[0] > 2 * g[1]))
+                if played % 100 == 0:
+                    milestones.append(_milestone(roster, played))
                 if progress is not None:
                     progress(played, matches)
             now += 60.0
@@ -212,7 +215,33 @@ async def run(players_spec: str, matches: int, seed: str, *, ruleset: str = "jia
             pool.close()
             pool.join()
         await store.close()
-    return figures(roster, played, hands, gap_trace, tier_trace, time.perf_counter() - t0, seed, ruleset)
+    result = figures(roster, played, hands, gap_trace, tier_trace, time.perf_counter() - t0, seed, ruleset)
+    result["separation"]["every_100_matches"] = milestones
+    return result
+
+
+def _milestone(roster: Sequence[SimPlayer], played: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"matches": played}
+    for lv in dict.fromkeys(p.level for p in roster):
+        out[f"{lv}_mu"] = round(statistics.fmean(p.rating.mu for p in roster if p.level == lv), 2)
+    g = _gap(roster, "hard", "normal")
+    if g is not None:
+        out["hard_minus_normal_mu"], out["se"] = round(g[0], 3), round(g[1], 3)
+    return out
+
+
+_TIER_INDEX = {t.key: t.index for t in TIERS}
+
+
+def _near_after(trace: Sequence[str]) -> int:
+    """The number of the player's own matches after which their tier stayed within one of their final tier."""
+    if not trace:
+        return 0
+    final = _TIER_INDEX[trace[-1]]
+    k = len(trace)
+    while k > 1 and abs(_TIER_INDEX[trace[k - 2]] - final) <= 1:
+        k -= 1
+    return k
 
 
 def _stable_after(trace: Sequence[str]) -> int:
@@ -257,10 +286,10 @@ def figures(roster: Sequence[SimPlayer], played: int, hands: int, gap_trace: Seq
     if len({p.level for p in known}) > 1:
         sep["spearman_level_rating"] = round(spearman([order[p.level] for p in known],
                                                       [p.rating.display for p in known]), 3)
-    stable = sorted(_stable_after(tier_trace[p.user_id]) for p in roster)
-    sep["newcomer_tier_stable_after_matches"] = {
-        "median": stable[len(stable) // 2], "p90": stable[min(len(stable) - 1, int(0.9 * len(stable)))],
-        "max": stable[-1]}
+    for key, fn in (("newcomer_tier_stable_after_matches", _stable_after),
+                    ("newcomer_within_one_tier_after_matches", _near_after)):
+        xs = sorted(fn(tier_trace[p.user_id]) for p in roster)
+        sep[key] = {"median": xs[len(xs) // 2], "p90": xs[min(len(xs) - 1, int(0.9 * len(xs)))], "max": xs[-1]}
     return {
         "players": [{"name": p.name, "level": p.level, "rating": display(p.rating.mu, p.rating.sigma),
                      "mu": round(p.rating.mu, 3), "sigma": round(p.rating.sigma, 3), "tier": tier_of(p.rating.display).key,

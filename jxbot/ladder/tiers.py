@@ -19,8 +19,8 @@ class Tier:
         return t(f"ladder.tier.{self.key}", lang)
 
 
-_TIERS = (("novice", 0, "新人", "Novice"), ("adept", 800, "雀士", "Adept"), ("expert", 1300, "雀杰", "Expert"),
-          ("master", 1700, "雀豪", "Master"), ("saint", 2000, "雀圣", "Saint"), ("legend", 2300, "雀神", "Legend"))
+_TIERS = (("novice", 0, "新人", "Novice"), ("adept", 1000, "雀士", "Adept"), ("expert", 1500, "雀杰", "Expert"),
+          ("master", 1900, "雀豪", "Master"), ("saint", 2300, "雀圣", "Saint"), ("legend", 2700, "雀神", "Legend"))
 TIERS: tuple[Tier, ...] = tuple(Tier(k, f, i) for i, (k, f, _, _) in enumerate(_TIERS))
 
 register({f"ladder.tier.{k}": {"zh": zh, "en": en} for k, _, zh, en in _TIERS})

@@ -32,6 +32,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("member_patterns", "guild_id, user_id, pattern"),
     ("ladder_seasons", "ladder, season"),
     ("ladder_ratings", "ladder, ruleset, season, user_id"),
+    ("ladder_buckets", "ladder, ruleset, season, bucket"),
     ("ladder_matches", "match_id"),
     ("ladder_history", "match_id, user_id"),
 )

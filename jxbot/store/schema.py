@@ -203,6 +203,7 @@ V_LADDER = [
         mu REAL NOT NULL,
         sigma REAL NOT NULL,
         score REAL NOT NULL,
+        bucket INTEGER NOT NULL,
         matches INTEGER NOT NULL DEFAULT 0,
         p1 INTEGER NOT NULL DEFAULT 0,
         p2 INTEGER NOT NULL DEFAULT 0,
@@ -217,7 +218,17 @@ V_LADDER = [
         updated_at REAL NOT NULL,
         PRIMARY KEY (ladder, ruleset, season, user_id)
     ) WITHOUT ROWID""",
-    "CREATE INDEX ladder_ratings_board ON ladder_ratings(ladder, ruleset, season, score DESC, user_id)",
+    # the board's order: bucket (score // 10, see jxbot/ladder/model.py) then score, then user id; ladder_buckets counts
+    # the players of each bucket, so a position or a deep page is found without counting 100,000 index entries
+    "CREATE INDEX ladder_ratings_board ON ladder_ratings(ladder, ruleset, season, bucket DESC, score DESC, user_id)",
+    """CREATE TABLE ladder_buckets (
+        ladder TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        bucket INTEGER NOT NULL,
+        players INTEGER NOT NULL,
+        PRIMARY KEY (ladder, ruleset, season, bucket)
+    ) WITHOUT ROWID""",
     """CREATE TABLE ladder_matches (
         match_id TEXT PRIMARY KEY,
         ladder TEXT NOT NULL,

@@ -70,3 +70,35 @@ async def test_integrity_count_of_rated_matches_together(store):
     assert await lad.matches_together([11, 12, 13], since=0) == 0
     assert await lad.matches_together(U, since=1001.5) == 0
     assert [k for k, _ in await lad.recent_groups(0)] == ["11,12,13,14"] * 2
+
+
+async def test_board_pages_and_positions_follow_the_ratings(store):
+    """Many players over several matches: the pages (found by bucket counts) and every player's position are the
+    order of their ratings; the bucket counts match the board."""
+    import random
+
+    from jxbot.ladder.model import score
+
+    rnd = random.Random(7)
+    users = list(range(21, 33))
+    lad = Ladder(store)
+    for n in range(14):
+        seats = rnd.sample(users, 4)
+        m = await open_match(store, f"b{n}", seats)
+        w, d = rnd.randrange(4), rnd.randrange(4)
+        await play_hand(store, m, 0, seats, w, 5 + n, last=True, discarder=None if d == w else d, now=100 + n)
+    ratings = await lad.ratings(m.ladder, "jiaxing", users)
+    order = sorted(ratings, key=lambda u: (-score(ratings[u].mu, ratings[u].sigma), u))
+    pages = []
+    for p in (1, 2, 3):
+        page = await lad.leaderboard(m.ladder, "jiaxing", page=p, page_size=5)
+        assert page.total == len(ratings) and page.pages == -(-len(ratings) // 5)
+        pages += [(e.rank, e.user_id) for e in page.entries]
+    assert pages == list(enumerate(order, start=1))
+    for pos, u in enumerate(order, start=1):
+        assert (await lad.rank_data(m.ladder, "jiaxing", u)).rank == pos
+    async def counts(tx):
+        return (await tx.one("SELECT SUM(players) FROM ladder_buckets"))[0], \
+            (await tx.one("SELECT COUNT(*) FROM ladder_ratings"))[0]
+    a, b = await store.in_snapshot(counts)
+    assert a == b == len(ratings)
