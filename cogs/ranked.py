@@ -114,7 +114,8 @@ class RankedCog(commands.Cog):
             await reply(interaction, t("bot.ranked.poor", lang, stake=cfg.stake, need=check.required, have=check.balance))
             return
         standing = await ranked_ladder.standing(store, ladder, user.id, cfg.ruleset, lang)
-        w = Waiting(user.id, gid, display_name(user), lang, ladder, standing.rating, channel_id, message=interaction)
+        w = Waiting(user.id, gid, display_name(user), lang, ladder, standing.rating, channel_id, standing.badge,
+                    message=interaction)
         if not self.queues.join(w):  # pressed twice: the first entry stays
             await reply(interaction, t("bot.ranked.already", lang))
             return
@@ -211,18 +212,19 @@ class RankedCog(commands.Cog):
                                          ladder_kind=ranked_ladder.ladder_kind(g.ladder))
         if opened.table is None:
             log.info("ranked table for %d people not opened (%s)", len(g.people), opened.reason)
-            self.queues.requeue([w for w in g.people if w.user_id not in opened.refused])
             for w in g.people:
-                key = "bot.rq.requeued" if w.user_id not in opened.refused else "bot.rq.left"
+                key = "bot.rq.requeued" if w.user_id not in opened.refused else "bot.rq.dropped"
                 await self._say(w, t(key, w.lang))
+            self.queues.requeue([w for w in g.people if w.user_id not in opened.refused])
             self.refresh(g.ladder)
             return
         for w in g.people:
             await self._say(w, t("bot.rq.matched", w.lang, table=opened.table.id, channel=where))
 
     async def _say(self, w: Waiting, text: str) -> None:
-        if w.message is None:
+        if w.message is None or text == w.refreshed:
             return
+        w.refreshed = text
         with contextlib.suppress(discord.HTTPException):
             await w.message.edit_original_response(content=text, view=None)
 

@@ -113,7 +113,11 @@ async def open_table(host: Any, guild_id: int, channel_id: int, entrants: list[E
         return Opened(None, busy, "busy")
     first = entrants[0]
     # the seats, one step with no await: every check above still holds
-    table = manager.create(guild_id, channel_id, first.user_id, first.name, config, lang=lang, owner_lang=first.lang)
+    try:
+        table = manager.create(guild_id, channel_id, first.user_id, first.name, config, lang=lang,
+                               owner_lang=first.lang)
+    except LobbyError:  # no thread could be made and a table plays in the ranked channel itself
+        return Opened(None, [], "channel_busy")
     for e in entrants[1:]:
         manager.join(table, e.user_id, e.name, e.lang)
     for level in computers or []:

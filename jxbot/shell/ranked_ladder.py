@@ -82,6 +82,30 @@ def ranked_match(table: Any) -> Any:
     return RankedMatch(table.id, ladder, table.config.ruleset, table.guild_id)
 
 
+async def void_ranked(bot: Any, table: Any) -> None:
+    """A ranked table stopped before its end (suspended on an error, stopped by an admin): the ladder records the
+    match as void — no rating changes, now or later — and its channel is told so. Nothing for a table of friends."""
+    match = ranked_match(table)
+    if match is None:
+        return
+    store = bot.store
+    if store is not None:
+        from jxbot.ladder import Ladder
+
+        try:
+            out = await Ladder(store).void_match(match, time.time())
+            log.info("ranked match %s recorded as %s", match.match_id, out.status)
+        except Exception:
+            log.exception("recording ranked match %s as void failed", match.match_id)
+    import discord
+
+    try:
+        await bot.get_partial_messageable(table.channel_id).send(
+            t("bot.ranked.void", table.lang, table=table.id), allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        log.warning("could not tell ranked table %s's channel that it is void", table.id)
+
+
 @dataclass
 class Standing:
     rating: int  # the displayed rating (100 × (μ − 3σ))

@@ -19,15 +19,18 @@ from jxbot.i18n import register, t
 
 register({
     "bot.rq.waiting": {
-        "zh": "你在排位队列里（{ladder}）· 排队 {n} 人 · 已等 {waited} 秒。凑齐四人就在 <#{channel}> 开桌，届时会通知你。",
-        "en": "You are in the ranked queue ({ladder}) · {n} waiting · {waited} s so far. When four are matched "
-              "a table opens in <#{channel}> and you are told.",
+        "zh": "你在排位队列里（{ladder}，你的段位 {badge}）· 排队 {n} 人 · 已等 {waited} 秒。"
+              "凑齐四人就在 <#{channel}> 开桌，届时会通知你。",
+        "en": "You are in the ranked queue ({ladder}; your rank: {badge}) · {n} waiting · {waited} s so far. "
+              "When four are matched a table opens in <#{channel}> and you are told.",
     },
     "bot.rq.left": {"zh": "你已离开排位队列。", "en": "You left the ranked queue."},
     "bot.rq.matched": {"zh": "匹配成功！牌桌 {table} 在 <#{channel}> 开始了。",
                        "en": "Matched! Table {table} starts in <#{channel}>."},
     "bot.rq.requeued": {"zh": "有人没能入座，牌桌没开成：你回到了排位队列里。",
                         "en": "Someone could not sit, so the table did not open: you are back in the ranked queue."},
+    "bot.rq.dropped": {"zh": "你没能入座（银子不够，或已经坐在别的牌桌），已移出排位队列。",
+                       "en": "You could not sit (short of silver, or seated at another table), so you left the ranked queue."},
     "bot.rq.stopped": {"zh": "机器人重启了，排位队列已清空：请重新 /麻将 排位。",
                        "en": "The bot restarted and the ranked queue was emptied: use /mahjong ranked again."},
     "bot.rq.btn.leave": {"zh": "离开队列", "en": "Leave the queue"},
@@ -43,6 +46,7 @@ class Waiting:
     ladder: str  # the ladder's key (jxbot.ladder)
     rating: float
     channel_id: int  # where the table will open (the server's ranked channel)
+    badge: str = ""  # their tier and rating, in their language
     since: float = field(default_factory=time.monotonic)
     message: Any = None  # the interaction whose private answer is this person's queue message
     refreshed: str = ""  # the text last shown there
@@ -90,7 +94,6 @@ class RankedQueues:
     def requeue(self, people: list[Waiting]) -> None:
         """People matched whose table could not open go back in the queue."""
         for w in people:
-            w.refreshed = ""
             self.join(w)
 
     def waiting(self, ladder: str) -> list[Waiting]:
@@ -123,4 +126,4 @@ class RankedQueues:
 
     def text(self, w: Waiting, now: float, ladder_name: str) -> str:
         return t("bot.rq.waiting", w.lang, ladder=ladder_name, n=len(self.waiting(w.ladder)),
-                 waited=int(now - w.since), channel=w.channel_id)
+                 waited=int(now - w.since), channel=w.channel_id, badge=w.badge or "—")

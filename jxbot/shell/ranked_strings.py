@@ -58,6 +58,10 @@ register({
     "bot.ranked.result": {"zh": "排位分变化：{lines}", "en": "Rating changes: {lines}"},
     "bot.ranked.result_void": {"zh": "这场排位赛作废：所有人的排位分都不变。",
                                "en": "This ranked match is void: nobody's rating changes."},
+    "bot.ranked.void": {
+        "zh": "排位赛 {table} 没有打完就作废了：所有人的排位分都不变。",
+        "en": "Ranked match {table} was void before it finished: nobody's rating changes.",
+    },
     "bot.ranked.season_label": {"zh": "第 {n} 赛季", "en": "Season {n}"},
     "bot.ranked.matches": {"zh": "{n} 场", "en": "{n} matches"},
     "bot.ranked.ladder.guild": {"zh": "本服务器", "en": "this server"},

@@ -50,13 +50,6 @@ register({
     },
 })
 
-register({
-    "bot.ranked.void": {
-        "zh": "排位赛 {table} 没有打完就作废了：所有人的排位分都不变。",
-        "en": "Ranked match {table} was void before it finished: nobody's rating changes.",
-    },
-})
-
 VOID_SETTLEMENT = SimpleNamespace(transfers=(), deltas=(0, 0, 0, 0), house_delta=0)
 
 
@@ -100,8 +93,9 @@ async def suspend_table(cog: Any, table: Any, error: BaseException, *, key: str 
             log.exception("table %s: marking it suspended in the store failed", table.id)
     await cog.close_table(table)  # the bot forgets it: seats free, the channel open, the store row closed
     await tell_channel(cog.bot, table.channel_id, t(key, table.lang, table=table.id))
-    if getattr(table.config, "ranked", ""):  # a ranked match that stops unfinished changes no rating
-        await tell_channel(cog.bot, table.channel_id, t("bot.ranked.void", table.lang, table=table.id))
+    from jxbot.shell.ranked_ladder import void_ranked
+
+    await void_ranked(cog.bot, table)  # a ranked match that stops unfinished changes no rating (and says so)
     await retire_panels(cog.bot, table, key)
 
 

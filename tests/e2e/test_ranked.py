@@ -135,3 +135,26 @@ async def test_a_ranked_match_killed_in_the_middle_resumes_and_rates_each_person
     assert len(rated) == 1, [m.content for m in rated]
     rc, out = await store_check(w.db)
     assert rc == 0, out
+
+
+async def test_leaving_the_queue_and_a_ranked_table_stopped_by_an_admin_changes_no_rating(double, start_bot, tmp_path):
+    w = await start_world(double, start_bot, tmp_path, ["alice", "bob", "carol", "dave", "erin"], env=ENV)
+    admin = make_admin(w)
+    await said(await admin.slash("管理 设置", 排位频道=w.channel))
+    erin = w.players[4]
+    act = await erin.slash("麻将 排位")
+    assert "新人 0" in await said(act)  # their tier badge and rating
+    left = await erin.click(act.message, label="离开队列")
+    await w.double.wait_for(lambda: "已离开排位队列" in message_text(act.message), 10, "the queue message says left")
+    assert left.response_type == 7, left.response_type
+    w.players = w.players[:4]
+    await queue_four(w, admin)
+    thread = await w.double.wait_for(lambda: thread_of(w), 15, "a thread for the ranked table")
+    intro = await w.players[0].wait_message(lambda m: "排位赛开始了" in m.content, thread, timeout=15)
+    assert f"<@{erin.id}>" not in intro.content
+    table_id = re.search(r"牌桌 ([0-9a-z]+)", intro.content).group(1)
+    done = await said(await admin.slash("管理 关桌", 牌桌=table_id))
+    assert "已" in done, done
+    await w.players[0].wait_message(lambda m: "所有人的排位分都不变" in m.content, thread, timeout=15)
+    matches, counts = ladder_rows(w.db)
+    assert matches == [(table_id, "void")] and counts == {}, (matches, counts)
