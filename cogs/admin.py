@@ -14,17 +14,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import jxbot.shell.ranked_strings  # noqa: F401  (the ranked options' names, registered before the decorators read them)
 from cogs.economy import store_error_text
 from jxbot.ai.strings import LEVEL_NAMES
 from jxbot.bot import JxBot, ls
 from jxbot.i18n import t
 from jxbot.interactions import lang_of, reply
 from jxbot.safety import cap, display_name, fit
-from jxbot.shell import admin_tables
+from jxbot.shell import admin_tables, ranked_ladder
 from jxbot.shell.channels import channels_text, parse_channels
 
 SETTING_FIELDS = ("stake_min", "stake_max", "fee", "claim_window", "turn_limit", "starting_grant", "daily_amount",
-                  "computer_level", "idle_lobby_minutes")
+                  "computer_level", "idle_lobby_minutes", "ranked_channel", "ranked_computer_wait")
 MONEY_SETTINGS = ("starting_grant", "daily_amount")  # in global scope: the bot owner's
 
 
@@ -81,12 +82,16 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                          fee=ls("bot.opt.fee.name"), claim_window=ls("bot.opt.claim_window.name"),
                          turn_seconds=ls("bot.opt.turn_seconds.name"), starting_grant=ls("bot.opt.starting_grant.name"),
                          daily_amount=ls("bot.opt.daily_amount.name"), computer_level=ls("bot.opt.computer_level.name"),
-                         channels=ls("bot.opt.channels.name"), idle_minutes=ls("bot.opt.idle_minutes.name"))
+                         channels=ls("bot.opt.channels.name"), idle_minutes=ls("bot.opt.idle_minutes.name"),
+                         ranked_channel=ls("bot.opt.ranked_channel.name"),
+                         ranked_computer_wait=ls("bot.opt.ranked_computer_wait.name"))
     @app_commands.describe(min_stake=ls("bot.opt.min_stake.desc"), max_stake=ls("bot.opt.max_stake.desc"),
                            fee=ls("bot.opt.fee.desc"), claim_window=ls("bot.opt.claim_window.desc"),
                            turn_seconds=ls("bot.opt.turn_seconds.desc"), starting_grant=ls("bot.opt.starting_grant.desc"),
                            daily_amount=ls("bot.opt.daily_amount.desc"), computer_level=ls("bot.opt.computer_level.desc"),
-                           channels=ls("bot.opt.channels.desc"), idle_minutes=ls("bot.opt.idle_minutes.desc"))
+                           channels=ls("bot.opt.channels.desc"), idle_minutes=ls("bot.opt.idle_minutes.desc"),
+                           ranked_channel=ls("bot.opt.ranked_channel.desc"),
+                           ranked_computer_wait=ls("bot.opt.ranked_computer_wait.desc"))
     @app_commands.choices(computer_level=[app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES])
     async def settings(self, interaction: discord.Interaction,
                        min_stake: app_commands.Range[int, 1, 10**9] | None = None,
@@ -98,7 +103,9 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                        daily_amount: app_commands.Range[int, 0, 10**12] | None = None,
                        computer_level: str | None = None,
                        channels: app_commands.Range[str, 1, 1000] | None = None,
-                       idle_minutes: app_commands.Range[float, 0.0, 10080.0] | None = None) -> None:
+                       idle_minutes: app_commands.Range[float, 0.0, 10080.0] | None = None,
+                       ranked_channel: discord.TextChannel | None = None,
+                       ranked_computer_wait: app_commands.Range[float, 0.0, 3600.0] | None = None) -> None:
         lang = lang_of(interaction)
         store = self.bot.store
         gid = interaction.guild_id or 0
@@ -110,7 +117,9 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                                      "claim_window": claim_window, "turn_limit": turn_seconds,
                                      "starting_grant": starting_grant, "daily_amount": daily_amount,
                                      "computer_level": computer_level, "allowed_channels": allowed,
-                                     "idle_lobby_minutes": idle_minutes}.items()
+                                     "idle_lobby_minutes": idle_minutes,
+                                     "ranked_channel": ranked_channel.id if ranked_channel is not None else None,
+                                     "ranked_computer_wait": ranked_computer_wait}.items()
                    if v is not None}
         if any(k in changes for k in MONEY_SETTINGS) and await self.money_refused(interaction):
             return
@@ -204,6 +213,28 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
             return
         await reply(interaction, t("bot.eco.set", lang, user=user.id, balance=amount),
                     allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name=ls("bot.cmd.season.name"), description=ls("bot.cmd.season.desc"))
+    @app_commands.rename(action=ls("bot.opt.action.name"), scope=ls("bot.opt.scope.name"))
+    @app_commands.describe(action=ls("bot.opt.action.desc"), scope=ls("bot.opt.scope.desc"))
+    @app_commands.choices(action=[app_commands.Choice(name=ls(f"bot.choice.season.{a}"), value=a) for a in ("start", "end")],
+                          scope=[app_commands.Choice(name=ls(f"bot.choice.scope.{s}"), value=s) for s in ("guild", "global")])
+    async def season(self, interaction: discord.Interaction, action: str, scope: str = "guild") -> None:
+        """Start or end the ranked season of this server's ladder (the global ladder's: the bot owner's)."""
+        lang = lang_of(interaction)
+        if scope == "global" and not await self.is_bot_owner(interaction.user):
+            await reply(interaction, t("bot.err.owner_only_global", lang))
+            return
+        ladder = ranked_ladder.ladder_key(self.bot.settings, interaction.guild_id or 0, scope)
+        text = await ranked_ladder.season_change(self.bot.store, ladder, action, lang, actor=interaction.user.id)
+        await reply(interaction, text, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name=ls("bot.cmd.flags.name"), description=ls("bot.cmd.flags.desc"))
+    async def flags(self, interaction: discord.Interaction) -> None:
+        """Flagged pairs (ranked integrity), with the evidence; privately, pinging nobody."""
+        lang = lang_of(interaction)
+        text = await ranked_ladder.flags_text(self.bot.store, interaction.guild_id or 0, lang)
+        await reply(interaction, fit(text), allowed_mentions=discord.AllowedMentions.none())
 
 
 async def setup(bot: JxBot) -> None:

@@ -13,16 +13,18 @@ from discord import app_commands
 from discord.ext import commands
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
+import jxbot.shell.ranked_strings  # noqa: F401  (kind:rating's name, registered before the decorators read it)
 from jxbot import rulesets
 from jxbot.bot import JxBot, ls
 from jxbot.i18n import t
 from jxbot.interactions import lang_of, reply
 from jxbot.safety import display_name, ping
+from jxbot.shell import ranked_ladder
 from jxbot.shell.replay_buttons import hand_buttons
 
 log = logging.getLogger("jxbot.cogs.economy")
 
-KINDS = ("balance", "net", "wins", "biggest")
+KINDS = ("balance", "net", "wins", "biggest", "rating")
 PERIODS = ("day", "week", "all")
 
 
@@ -156,17 +158,26 @@ class EconomyCog(commands.Cog):
 
     @app_commands.command(name=ls("bot.cmd.leaderboard.name"), description=ls("bot.cmd.leaderboard.desc"))
     @app_commands.guild_only()
-    @app_commands.rename(kind=ls("bot.opt.kind.name"), period=ls("bot.opt.period.name"))
-    @app_commands.describe(kind=ls("bot.opt.kind.desc"), period=ls("bot.opt.period.desc"))
+    @app_commands.rename(kind=ls("bot.opt.kind.name"), period=ls("bot.opt.period.name"),
+                         season=ls("bot.opt.season.name"), scope=ls("bot.opt.scope.name"))
+    @app_commands.describe(kind=ls("bot.opt.kind.desc"), period=ls("bot.opt.period.desc"),
+                           season=ls("bot.opt.season.desc"), scope=ls("bot.opt.scope.desc"))
     @app_commands.choices(
         kind=[app_commands.Choice(name=ls(f"bot.choice.kind.{k}"), value=k) for k in KINDS],
-        period=[app_commands.Choice(name=ls(f"bot.choice.period.{p}"), value=p) for p in PERIODS])
+        period=[app_commands.Choice(name=ls(f"bot.choice.period.{p}"), value=p) for p in PERIODS],
+        scope=[app_commands.Choice(name=ls(f"bot.choice.scope.{s}"), value=s) for s in ("guild", "global")])
     async def leaderboard(self, interaction: discord.Interaction, kind: str = "balance", period: str = "all",
-                          page: app_commands.Range[int, 1, 1000] = 1) -> None:
+                          page: app_commands.Range[int, 1, 1000] = 1,
+                          season: app_commands.Range[int, 1, 10_000] | None = None, scope: str = "guild") -> None:
         store = await self._store(interaction)
         if store is None:
             return
         lang = lang_of(interaction)
+        if kind == "rating":  # the ladder's board (jxbot.ladder through jxbot/shell/ranked_ladder.py)
+            ladder = ranked_ladder.ladder_key(self.bot.settings, interaction.guild_id or 0, scope)
+            text = await ranked_ladder.leaderboard_text(store, ladder, lang, season=season, page=page)
+            await reply(interaction, text, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+            return
         res = await self._run(interaction, store.leaderboard(interaction.guild_id or 0, kind, period, page=page))
         if res is _FAILED:
             return

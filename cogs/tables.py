@@ -32,6 +32,7 @@ from jxbot.shell.buttons import lobby_buttons
 from jxbot.shell.channels import channel_refusal
 from jxbot.shell.lobby import LobbyError, Table, TableConfig, TableManager
 from jxbot.shell.pictures import rules_png
+from jxbot.shell.ranked_ladder import ranked_match
 from jxbot.shell.session import Session, StoreSink
 from jxbot.shell.texts import lobby_text, score_hand, status_text
 
@@ -181,7 +182,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     def sink_for(self, session: Session) -> Any:
         if self.bot.store is None:
             return None
-        return StoreSink(self.bot.store, session.table)
+        return StoreSink(self.bot.store, session.table, ranked=ranked_match(session.table))  # docs/ranked.md
 
     async def save(self, table: Table) -> None:
         store = self.bot.store

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from . import palette as _c
 
-__all__ = ["render_hand", "render_table", "render_result", "render_rules", "render_tile_sheet", "render_guide", "warm_up"]
+__all__ = ["render_hand", "render_table", "render_result", "render_rules", "render_tile_sheet", "render_guide",
+           "render_rank", "warm_up"]
 
 
 def warm_up() -> None:
@@ -62,3 +63,10 @@ def render_guide(view: dict, lang: str = "zh") -> bytes:
     from .guide import draw_guide
 
     return _c.to_png(draw_guide(view, lang))
+
+
+def render_rank(view: dict, lang: str = "zh") -> bytes:
+    """The ``/rank`` card (段位): tier badge, rating, the season's graph, placements, rates, biggest hand."""
+    from .rank import draw_rank
+
+    return _c.to_png(draw_rank(view, lang))

@@ -168,6 +168,9 @@ async def stop_running(host: Any, table: Table, admin_id: int) -> None:
     log.info("table %s (running) stopped by admin %s in guild %s; hand %s %s", table.id, admin_id,
              table.guild_id, hand_id, "void" if voided else "not open")
     await tell_channel(host.bot, table.channel_id, t("bot.table.stopped_by_admin", table.lang, table=table.id))
+    from jxbot.shell.ranked_ladder import void_ranked
+
+    await void_ranked(host.bot, table)  # a ranked match stopped: no rating changes (docs/ranked.md)
     await retire_panels(host.bot, table, "bot.table.stopped_by_admin")
 
 

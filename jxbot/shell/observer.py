@@ -203,6 +203,11 @@ class ChannelObserver:
         await bot.coalescer.flush(("table", table.id))
         self._final = False
         lines = [result_text(result, lang)]
+        outcome = getattr(getattr(self.session.runner, "sink", None), "outcome", None)
+        if outcome is not None and result.get("match_over"):  # a ranked match's last hand: the ratings, once rated
+            from jxbot.shell.ranked_ladder import outcome_text
+
+            lines.append(outcome_text(outcome, lang))  # (<@id> mentions: the bot pings nobody by default)
         png = await render_async("result", copy.deepcopy(result), lang, urgent=True)  # everyone waits for it
         files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
         ch = bot.get_partial_messageable(table.channel_id)

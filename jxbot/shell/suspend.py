@@ -93,6 +93,9 @@ async def suspend_table(cog: Any, table: Any, error: BaseException, *, key: str 
             log.exception("table %s: marking it suspended in the store failed", table.id)
     await cog.close_table(table)  # the bot forgets it: seats free, the channel open, the store row closed
     await tell_channel(cog.bot, table.channel_id, t(key, table.lang, table=table.id))
+    from jxbot.shell.ranked_ladder import void_ranked
+
+    await void_ranked(cog.bot, table)  # a ranked match that stops unfinished changes no rating (and says so)
     await retire_panels(cog.bot, table, key)
 
 

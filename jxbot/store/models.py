@@ -54,6 +54,8 @@ class GuildSettings:
     idle_lobby_minutes: float = 30.0  # a lobby nobody touched this long is closed (0: never; docs/bot.md)
     web: bool = False  # the web companion shows this server's pages (/admin web on; docs/web.md)
     web_name: str = ""  # the server's name as the web pages title it (taken when an admin turns them on)
+    ranked_channel: int = 0  # where ranked tables open (a thread each where the bot may make threads); 0: none
+    ranked_computer_wait: float = 0.0  # seconds a ranked player waits before computers fill the table (0: never)
     # the settings an admin set (even to the built-in default): they win over the bot's own defaults
     explicit: tuple[str, ...] = ()
 
@@ -74,6 +76,8 @@ class GuildSettings:
         "idle_lobby_minutes",
         "web",
         "web_name",
+        "ranked_channel",
+        "ranked_computer_wait",
     )
 
     def validated(self) -> GuildSettings:
@@ -92,12 +96,14 @@ class GuildSettings:
         for c in self.allowed_channels:
             _int_in("allowed_channels", c, 1)
         if self.computer_level not in ("easy", "normal", "hard", "expert"):
-            raise InvalidArgument(f"computer_level must be easy, normal or hard, not {self.computer_level!r}")
+            raise InvalidArgument(f"computer_level must be easy, normal, hard or expert, not {self.computer_level!r}")
         _num_in("idle_lobby_minutes", self.idle_lobby_minutes, 0.0, 10080.0)
         if not isinstance(self.web, bool):
             raise InvalidArgument("web must be true or false")
         if not isinstance(self.web_name, str) or len(self.web_name) > 100:
             raise InvalidArgument("web_name is a text of at most 100 characters")
+        _int_in("ranked_channel", self.ranked_channel, 0)
+        _num_in("ranked_computer_wait", self.ranked_computer_wait, 0.0, 3600.0)
         if self.daily_amount + self.daily_streak_bonus * self.daily_streak_cap > MAX_AMOUNT:
             raise InvalidArgument("daily amount too large")
         return self

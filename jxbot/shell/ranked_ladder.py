@@ -1,0 +1,233 @@
+"""The Discord side's one door to ``jxbot.ladder``: which ladder a server plays on, the ladder's table settings,
+a player's standing and ``/rank`` view, the rating board, seasons and the integrity flags — as plain data and
+texts (zh and en) for the cogs. Nothing here decides a rating: the ladder does.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import jxbot.shell.ranked_strings  # noqa: F401  (the texts below)
+from jxbot.i18n import t
+from jxbot.shell.lobby import TableConfig
+
+log = logging.getLogger("jxbot.shell.ranked_ladder")
+
+GLOBAL = "global"
+DAY = 86_400.0
+
+
+def ladder_key(settings: Any, guild_id: int, scope: str = "guild") -> str:
+    """The ladder a server's ranked play counts on: its own, or the global one when asked for (the global
+    ladder is for a shared store, ``SILVER_SCOPE=global``; docs/ranked.md)."""
+    from jxbot.ladder import ladder_key as key
+
+    return key(guild_id, "global" if scope == "global" else "guild")
+
+
+def ladder_kind(ladder: str) -> str:
+    return "global" if ladder == GLOBAL else "guild"
+
+
+def ladder_name(ladder: str, lang: str) -> str:
+    return t(f"bot.ranked.ladder.{ladder_kind(ladder)}", lang)
+
+
+def make_queue(settings: Any, recent: list[tuple[str, float]]) -> Any:
+    """A ladder's matchmaking queue (``jxbot.ladder.MatchQueue``) with the bot's settings, told the rated groups of
+    the last 24 h (the same four play at most ``JXBOT_RANKED_MAX_TOGETHER`` rated matches a day)."""
+    from jxbot.ladder import MatchQueue, QueueSettings
+
+    q = MatchQueue(QueueSettings(band=float(getattr(settings, "ranked_band", 150.0)),
+                                 widen_per_minute=float(getattr(settings, "ranked_band_widen", 100.0)),
+                                 max_together_per_day=int(getattr(settings, "ranked_max_together", 3))))
+    q.note_keys(recent)
+    return q
+
+
+async def recent_groups(store: Any, now: float) -> list[tuple[str, float]]:
+    from jxbot.ladder import Ladder
+
+    return await Ladder(store).recent_groups(now - DAY)
+
+
+RANKED_RULESET = "jiaxing"
+RANKED_ROUNDS = 1  # one East round
+RANKED_STAKE = 5
+RANKED_FEE = 1
+RANKED_LEVEL = "normal"  # the level of a computer on a ranked seat (where the server allows computers)
+
+
+async def table_config(store: Any, ladder: str, settings: Any = None) -> TableConfig:
+    """The ladder's table: its ruleset, length (one East round), stake, fee and computer level — the same for
+    everyone on the ladder; the claim window and turn limit are the bot's (``JXBOT_CLAIM_WINDOW``,
+    ``JXBOT_TURN_SECONDS``), not a server's."""
+    claim = float(getattr(settings, "claim_window", 5.0))
+    turn = float(getattr(settings, "turn_seconds", 20.0))
+    return TableConfig(stake=RANKED_STAKE, ruleset=RANKED_RULESET, rounds=RANKED_ROUNDS, fee=RANKED_FEE,
+                       claim_window=claim, turn_seconds=turn, level=RANKED_LEVEL, ranked=ladder)
+
+
+def ranked_match(table: Any) -> Any:
+    """The ``jxbot.ladder.RankedMatch`` of a ranked table (None for a table of friends): its sink settles the last
+    hand with the rating update in the same transaction."""
+    ladder = getattr(table.config, "ranked", "")
+    if not ladder:
+        return None
+    from jxbot.ladder import RankedMatch
+
+    return RankedMatch(table.id, ladder, table.config.ruleset, table.guild_id)
+
+
+async def void_ranked(bot: Any, table: Any) -> None:
+    """A ranked table stopped before its end (suspended on an error, stopped by an admin): the ladder records the
+    match as void — no rating changes, now or later — and its channel is told so. Nothing for a table of friends."""
+    match = ranked_match(table)
+    if match is None:
+        return
+    store = bot.store
+    if store is not None:
+        from jxbot.ladder import Ladder
+
+        try:
+            out = await Ladder(store).void_match(match, time.time())
+            log.info("ranked match %s recorded as %s", match.match_id, out.status)
+        except Exception:
+            log.exception("recording ranked match %s as void failed", match.match_id)
+    import discord
+
+    try:
+        await bot.get_partial_messageable(table.channel_id).send(
+            t("bot.ranked.void", table.lang, table=table.id), allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        log.warning("could not tell ranked table %s's channel that it is void", table.id)
+
+
+@dataclass
+class Standing:
+    rating: int  # the displayed rating (100 × (μ − 3σ))
+    sigma: int  # its uncertainty on the same scale (100 × σ)
+    tier: str  # the tier's name in the reader's language
+    tier_index: int
+    matches: int = 0
+
+    @property
+    def badge(self) -> str:
+        return f"{self.tier} {self.rating}"
+
+
+def _standing(rating: Any, lang: str, matches: int = 0) -> Standing:
+    from jxbot.ladder import SCALE, tier_of
+
+    tier = tier_of(rating.display)
+    return Standing(rating.display, round(SCALE * rating.sigma), tier.name(lang), tier.index, matches)
+
+
+async def standing(store: Any, ladder: str, user_id: int, ruleset: str, lang: str) -> Standing:
+    """A player's standing this season (a newcomer's when they have none)."""
+    from jxbot.ladder import Ladder, Rating
+
+    got = await Ladder(store).ratings(ladder, ruleset, [user_id])
+    return _standing(got.get(user_id, Rating()), lang)
+
+
+async def rank_view(store: Any, ladder: str, user_id: int, name: str, lang: str,
+                    season: int | None = None, ruleset: str = RANKED_RULESET) -> dict | None:
+    """The ``/rank`` picture's view (render/rank.py); None when the player has no rated match on this ladder."""
+    from jxbot.ladder import SCALE, Ladder, Rating
+
+    d = await Ladder(store).rank_data(ladder, ruleset, user_id, season)
+    if not d.matches:
+        return None
+    st = _standing(Rating(d.mu, d.sigma), lang, d.matches)
+    biggest = None
+    if d.best_hand:
+        biggest = f"{d.best_points}"
+        try:
+            res = await store.hand_result(d.best_hand)
+            sc = ((res.result or {}).get("score") or {}) if res is not None else {}
+            if sc.get("tai") is not None:
+                biggest += f" · {sc.get('tai')}{t('render.tai', lang)} {sc.get('fan') or 0}{t('render.fan', lang)}"
+        except Exception:
+            log.info("the biggest hand %s could not be read", d.best_hand)
+        biggest += f" · {d.best_hand}"
+    return {"name": name, "tier": st.tier, "tier_index": st.tier_index, "rating": st.rating, "sigma": st.sigma,
+            "ladder": ladder_name(ladder, lang), "season": t("bot.ranked.season_label", lang, n=d.season),
+            "matches": d.matches, "history": [float(r) for _, r in d.history], "placements": list(d.placements),
+            "rates": {"win": d.win_rate, "tsumo": d.self_draw_rate, "dealin": d.deal_in_rate} if d.hands else {},
+            "biggest": biggest, "provisional": d.sigma * SCALE > 400, "rank": d.rank, "players": d.players}
+
+
+async def leaderboard_text(store: Any, ladder: str, lang: str, season: int | None = None, page: int = 1,
+                           ruleset: str = RANKED_RULESET, guild_id: int | None = None) -> str:
+    from jxbot.ladder import Ladder
+
+    board = await Ladder(store).leaderboard(ladder, ruleset, season, page, guild_id=guild_id)
+    if board.season is None or not board.entries:
+        return t("bot.ranked.lb.empty", lang)
+    lines = [f"**{t('bot.ranked.lb.title', lang, scope=ladder_name(ladder, lang), season=board.season)}**"]
+    for e in board.entries:
+        lines.append(f"{e.rank}. <@{e.user_id}> — {e.tier.name(lang)} {e.rating} · "
+                     + t("render.rank.matches", lang, n=e.matches))
+    if board.pages > 1:
+        lines.append(f"{board.page}/{board.pages}")
+    return "\n".join(lines)
+
+
+async def season_change(store: Any, ladder: str, action: str, lang: str, actor: int, now: float | None = None) -> str:
+    """``/admin season start|end``: the ladder's season opened (the open one ended first) or ended."""
+    from jxbot.ladder import Ladder
+
+    now = time.time() if now is None else now
+    lad = Ladder(store)
+    scope = ladder_name(ladder, lang)
+    if action == "start":
+        s = await lad.start_season(ladder, now)
+        log.info("ladder %s: season %d started by %s", ladder, s.season, actor)
+        return t("bot.ranked.season.started", lang, n=s.season, scope=scope)
+    ended = await lad.end_season(ladder, now)
+    if ended is None:
+        return t("bot.ranked.season.none", lang)
+    log.info("ladder %s: season %d ended by %s", ladder, ended.season, actor)
+    return t("bot.ranked.season.ended", lang, n=ended.season, scope=scope)
+
+
+def outcome_text(outcome: Any, lang: str) -> str:
+    """The result's rating line of a ranked match's last hand: each person's tier, new rating and change (a void
+    match: nobody's rating changes)."""
+    if outcome is None:
+        return ""
+    if outcome.status != "rated":
+        return t("bot.ranked.result_void", lang)
+    from jxbot.ladder import tier_of
+
+    parts = []
+    for c in outcome.changes:
+        if c.user_id is None:
+            continue
+        new = c.after.display
+        parts.append(f"<@{c.user_id}> {tier_of(new).name(lang)} {new} ({c.delta:+d})")
+    return t("bot.ranked.result", lang, lines=" · ".join(parts))
+
+
+async def flags_text(store: Any, guild_id: int, lang: str, now: float | None = None) -> str:
+    """``/admin flags``: the server's flagged pairs with their evidence (jxbot/ladder/flags.py)."""
+    from jxbot.ladder.flags import LOOK_BACK, flags
+
+    found = await flags(store, guild_id, time.time() if now is None else now)
+    head = f"**{t('bot.ranked.flags.title', lang, days=round(LOOK_BACK / DAY))}**"
+    if not found:
+        return head + "\n" + t("bot.ranked.flags.none", lang)
+    lines = [head]
+    for f in found[:30]:
+        ev = f.evidence
+        if f.kind == "pay":
+            lines.append(t("bot.ranked.flags.pay", lang, a=f.a, b=f.b, amount=ev["amount"], hours=ev["hours"],
+                           table=ev["table"]))
+        else:
+            lines.append(t("bot.ranked.flags.feed", lang, a=f.a, b=f.b, n=ev["n"], shared=ev["deal_ins"],
+                           expected=ev["expected"], p=f"{ev['p']:.1g}") + " · " + ", ".join(ev["hands"]))
+    return "\n".join(lines)
