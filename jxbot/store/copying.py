@@ -30,6 +30,10 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("ledger", "entry_id"),
     ("members", "guild_id, user_id"),
     ("member_patterns", "guild_id, user_id, pattern"),
+    ("arranged", "key"),
+    ("events", "event_id"),
+    ("event_players", "event_id, user_id"),
+    ("event_tables", "event_id, round, table_no"),
 )
 SEQUENCES = (("wallets", "wallet_id"), ("txns", "txn_id"), ("ledger", "entry_id"), ("hands", "seq"))
 

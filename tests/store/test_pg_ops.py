@@ -17,6 +17,7 @@ import asyncpg
 
 from jxbot.cli import main
 from jxbot.store import Store
+from jxbot.store.schema import SCHEMA_VERSION
 from tests import pgdb
 from tests.ops.test_startup import REPO, discord_api  # noqa: F401 - the fixture
 from tests.store.test_check import build
@@ -72,7 +73,7 @@ async def test_store_cli_on_postgres_migrate_check_info_backup(tmp_path, capsys)
     dsn = with_password(await pgdb.fresh_database(migrated=False))
     try:
         assert await asyncio.to_thread(main, ["store", "migrate", "--db", dsn]) == 0
-        assert "migrated schema 0 → 2" in capsys.readouterr().out
+        assert f"migrated schema 0 → {SCHEMA_VERSION}" in capsys.readouterr().out
         assert await asyncio.to_thread(main, ["store", "migrate", "--db", dsn]) == 0
         assert "is current" in capsys.readouterr().out
         await build(dsn)
@@ -232,9 +233,9 @@ def test_settings_never_show_the_dsn_password():
 def test_store_migrate_on_sqlite(tmp_path, capsys):
     db = tmp_path / "new.sqlite3"
     assert main(["store", "migrate", "--db", str(db)]) == 0
-    assert "migrated schema 0 → 2 (a new database)" in capsys.readouterr().out
+    assert f"migrated schema 0 → {SCHEMA_VERSION} (a new database)" in capsys.readouterr().out
     assert main(["store", "migrate", "--db", str(db)]) == 0
-    assert "schema 2 is current" in capsys.readouterr().out
+    assert f"schema {SCHEMA_VERSION} is current" in capsys.readouterr().out
     notes = tmp_path / "notes.sqlite3"
     notes.write_bytes(b"not a database at all\n" * 10)
     assert main(["store", "migrate", "--db", str(notes)]) == 2
