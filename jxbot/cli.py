@@ -11,7 +11,7 @@ import importlib
 import os
 import sys
 
-COMMANDS = ("run", "init", "systemd-unit", "play", "simulate", "duel", "score", "render", "store")
+COMMANDS = ("run", "init", "systemd-unit", "play", "simulate", "duel", "score", "render", "store", "tournament")
 
 REPLAY_COMMANDS = ("replay", "export", "verify")  # replays and the fair deal (docs/replay.md)
 

@@ -29,7 +29,8 @@ Interface (all a caller needs)::
 The result (a JSON dict)::
 
     {"key", "kind", "table_id", "channel_id", "hands", "hand_ids": [...], "data": {...},
-     "seats": [{"seat", "user_id", "name", "is_computer", "level", "total", "placement", "left", "absent"}, ...]}
+     "seats": [{"seat", "user_id", "name", "is_computer", "level", "total", "placement", "left", "absent"}, ...],
+     "hand_deltas": [[d0, d1, d2, d3], ...]}   # each hand's result by starting seat
 
     one row per starting seat (the player who sat there at the start, even if a caishen 版 moved them or
     they left and a computer finished for them: a leaver keeps the result). ``total``: silver won or lost
@@ -308,6 +309,7 @@ class ArrangedSession(Session):
         return {"key": spec["key"], "kind": spec["kind"], "table_id": self.table.id,
                 "channel_id": self.table.channel_id, "hands": int(runner.hands_played),
                 "hand_ids": [str(r.get("hand_id")) for r in runner.match.results],
+                "hand_deltas": [_by_start(r) for r in runner.match.results],
                 "data": spec.get("data") or {}, "seats": rows}
 
     async def closed(self) -> None:
@@ -318,6 +320,15 @@ class ArrangedSession(Session):
             await store.arranged_end(key, result)  # before the table closes: a restart finds one or the other
         await super().closed()
         await deliver(self.bot, key, result)
+
+
+def _by_start(rec: dict[str, Any]) -> list[int]:
+    """A hand's deltas by starting seat (a caishen 版 moves the players: its record holds the seating)."""
+    seating = list(rec.get("seating") or [0, 1, 2, 3])
+    out = [0, 0, 0, 0]
+    for seat, d in enumerate(rec.get("deltas") or [0, 0, 0, 0]):
+        out[seating[seat]] = int(d)
+    return out
 
 
 async def deliver(bot: Any, key: str, result: dict[str, Any] | None = None) -> bool:
