@@ -5,6 +5,7 @@ whose results come back here. docs/tournaments.md."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import time
@@ -166,9 +167,10 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             elif what == "ended":
                 await ch.send(t("tour.ended", lang, name=md(ev.name), secret=ev.state.get("secret"),
                                 c=ev.commitment, id=ev.event_id), allowed_mentions=NONE)
+                assert self.service is not None
                 files = await self._standings_files(ev.event_id, lang)
-                if files:
-                    await ch.send(files=files, allowed_mentions=NONE)
+                _ev, rows = await self.service.standings(ev.event_id)
+                await ch.send(standings_text(ev, rows), files=files, allowed_mentions=NONE)
         except discord.HTTPException:
             log.warning("could not tell event %s's channel (%s)", ev.event_id, what)
 
@@ -184,10 +186,12 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 if ev.guild_id != interaction.guild_id:
                     raise EventError("not_found")
                 return ev
+            # the server's latest live event, else its most recent one (its standings stay to be seen)
             live = await self.bot.store.events_live(interaction.guild_id or 0)
-            if not live:
+            latest = live[-1]["event_id"] if live else await self.bot.store.event_latest(interaction.guild_id or 0)
+            if latest is None:
                 raise EventError("not_found")
-            return await self.service.get(live[-1]["event_id"])
+            return await self.service.get(latest)
         except EventError as err:
             await reply(interaction, t(f"tour.err.{err.code}", lang))
             return None
@@ -358,8 +362,13 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         ev = await self._event(interaction, event)
         if ev is None:
             return
+        if not interaction.response.is_done():  # the picture takes a moment: a public "thinking…" first
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.defer(thinking=True)
         files = await self._standings_files(ev.event_id, lang_of(interaction))
-        await reply(interaction, md(ev.name), ephemeral=False, files=files, allowed_mentions=NONE)
+        assert self.service is not None
+        _ev, rows = await self.service.standings(ev.event_id)
+        await interaction.followup.send(standings_text(ev, rows), files=files, allowed_mentions=NONE)
 
     @app_commands.command(name=ls("tour.cmd.cancel.name"), description=ls("tour.cmd.cancel.desc"))
     @app_commands.guild_only()
@@ -416,6 +425,15 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
     async def cog_unload(self) -> None:
         if self._scheduler is not None:
             self._scheduler.cancel()
+
+
+def standings_text(ev: Event, rows: list[Any]) -> str:
+    """The standings as text beside the picture (screen readers, search): ``rank. name points · placements``."""
+    lines = [f"**{md(ev.name)}**"]
+    for r in rows[:25]:
+        pts = f"{r.points:+.1f}" if r.points != int(r.points) else f"{int(r.points):+d}"
+        lines.append(f"{r.rank}. {md(r.name)} {pts} · {' '.join(str(p) for p in r.placements) or '-'}")
+    return "\n".join(lines)
 
 
 async def event_fair_text(store: Any, event_id: str, lang: str) -> str | None:

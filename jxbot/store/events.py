@@ -106,6 +106,13 @@ class EventsPart(StoreBase):
             rows = await self._all(db, sql + " ORDER BY created_at, event_id", params)
         return [_event_row(r) for r in rows]
 
+    async def event_latest(self, guild_id: int) -> str | None:
+        """The id of the guild's most recent event (any status), or None."""
+        async with self._read() as db:
+            row = await self._one(db, "SELECT event_id FROM events WHERE guild_id = ? ORDER BY created_at DESC, "
+                                      "event_id DESC LIMIT 1", (guild_id,))
+        return None if row is None else str(row[0])
+
     @_retrying
     async def event_join(self, event_id: str, user_id: int, name: str, now: float | None = None) -> bool:
         """Register a player: True if new, False if already registered."""

@@ -40,3 +40,4 @@ async def test_event_registration_and_table_results_count_once(store):
     assert [e["event_id"] for e in await store.events_live(G)] == ["e1"]
     await store.event_save("e1", "ended", {"round": 2})
     assert await store.events_live(G) == []
+    assert await store.event_latest(G) == "e1" and await store.event_latest(G + 1) is None
