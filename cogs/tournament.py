@@ -162,6 +162,11 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         ch = self.bot.get_partial_messageable(ev.channel_id)
         try:
             if what == "round_started":
+                if ev.round > 1:  # the standings after the round just played
+                    assert self.service is not None
+                    _ev, rows = await self.service.standings(ev.event_id)
+                    await ch.send(standings_text(ev, rows), files=await self._standings_files(ev.event_id, lang),
+                                  allowed_mentions=NONE)
                 await ch.send(t("tour.round", lang, name=md(ev.name), r=ev.round, n=len(ev.plans(ev.round))),
                               allowed_mentions=NONE)
             elif what == "ended":

@@ -8,6 +8,12 @@ make the fewest repeat meetings at that table — a meeting is two players havin
 round, counted once per pair —, ties going to the three nearest in rank. So players of like standing meet,
 and nobody meets the same opponent again while another choice of equal standing exists.
 
+**Duplicate tables.** In the duplicate format a player is compared with the players who held the same seat on
+the same walls at the other tables, so those should be players of like standing facing like opponents: the
+ranked field is cut into four bands of as many players as there are tables (the best ``T``, the next ``T``, …),
+and every table gets one player of each band (:func:`pair_bands`). Band ``b`` sits at the same seat at every
+table, so each seat's comparison is within one band, and every table is a like mix of the field.
+
 **Seats.** At each table the players sit in rank order rotated by the round: in round ``r`` the table's
 ``k``-th ranked player sits at seat ``(k + r − 1) mod 4`` (东 南 西 北 = 0 1 2 3). The same rule at every table:
 in the duplicate format every table of a round plays the same walls with the same seat rotation.
@@ -52,6 +58,21 @@ def pair_round(ranked: Sequence[int], met: Mapping[int, set[int]]) -> list[list[
         chosen = [window[i] for i in best[1]]
         tables.append([top, *chosen])
         left = [p for p in rest if p not in chosen]
+    return tables
+
+
+def pair_bands(ranked: Sequence[int], round_no: int) -> list[list[int]]:
+    """The duplicate format's tables (see the module): the ranked field cut into four bands of ``T`` players
+    (``T`` tables), each table one player of each band, best band first; band ``b``'s ``i``-th player sits at
+    table ``(i + b·(round − 1)) mod T``, so tablemates change from round to round."""
+    if len(ranked) % 4:
+        raise ValueError("the field must be a multiple of four (fill it with computers first)")
+    n_tables = len(ranked) // 4
+    bands = [list(ranked[b * n_tables:(b + 1) * n_tables]) for b in range(4)]
+    tables: list[list[int]] = [[0, 0, 0, 0] for _ in range(n_tables)]
+    for b, band in enumerate(bands):
+        for i, p in enumerate(band):
+            tables[(i + b * (round_no - 1)) % n_tables][b] = p
     return tables
 
 

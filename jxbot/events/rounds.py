@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from jxbot.events.fairness import table_secret
 from jxbot.events.model import Player, TableRecord
-from jxbot.events.pairing import met_pairs, pair_round, seat_order
+from jxbot.events.pairing import met_pairs, pair_bands, pair_round, seat_order
 from jxbot.events.scoring import standings
 from jxbot.game.rng import HashDrbg
 
@@ -43,6 +43,7 @@ def plan_round(players: Sequence[Player], tables: Sequence[TableRecord], round_n
     ranked = ranking(players, tables, fmt, secret)
     met = met_pairs([t.players for t in tables])
     out = []
-    for k, group in enumerate(pair_round(ranked, met)):
+    groups = pair_bands(ranked, round_no) if fmt == "duplicate" else pair_round(ranked, met)
+    for k, group in enumerate(groups):
         out.append(TablePlan(round_no, k, seat_order(group, round_no), table_secret(secret, round_no, k, fmt)))
     return out

@@ -90,8 +90,8 @@ async def test_duplicate_event_same_walls_zero_sum_and_verified(double, start_bo
     assert "管理服务器" in await said(refused)
     assert "比赛开始" in await said(await admin.slash("比赛 开始"), timeout=15)
     end = await admin.wait_message(lambda m: "结束！" in m.content, w.channel, timeout=120)
-    board = await admin.wait_message(lambda m: m.content.startswith("**cup**") and m.image() is not None,
-                                     w.channel, timeout=20)
+    board = await admin.wait_message(lambda m: m.content.startswith("**cup**") and m.image() is not None
+                                     and m.id > end.id, w.channel, timeout=20)
     await gather_players(aps)
 
     hands = stored_hands(w.db)
@@ -133,7 +133,11 @@ async def test_swiss_event_of_eight_over_two_rounds_with_a_restart(double, start
     assert "报名成功" in await said(await w.players[7].slash("比赛 报名"))
     aps = [AutoPlayer(p, Style()).start() for p in w.players]
     assert "比赛开始" in await said(await admin.slash("比赛 开始"), timeout=15)
-    await admin.wait_message(lambda m: "第 2 轮开始" in m.content, w.channel, timeout=120)
+    r2 = await admin.wait_message(lambda m: "第 2 轮开始" in m.content, w.channel, timeout=120)
+    # the standings after round 1, as a picture and as text, before round 2 begins
+    after1 = await admin.wait_message(lambda m: m.content.startswith("**cup**") and m.image() is not None, w.channel)
+    assert after1.id < r2.id and all(len(v[2]) == 1 for v in standings_lines(after1.content).values())
+    assert len(standings_lines(after1.content)) == 8
     # the bot dies in the middle of round 2; the restarted bot resumes both tables and carries on
     for ap in aps:
         ap.paused = True
@@ -149,9 +153,9 @@ async def test_swiss_event_of_eight_over_two_rounds_with_a_restart(double, start
         ap.errors.clear()  # a press in flight when the bot died fails, as it would for a person
         ap.paused = False
     double.notify()
-    await admin.wait_message(lambda m: "结束！" in m.content, w.channel, timeout=150)
-    board = await admin.wait_message(lambda m: m.content.startswith("**cup**") and m.image() is not None,
-                                     w.channel, timeout=20)
+    end = await admin.wait_message(lambda m: "结束！" in m.content, w.channel, timeout=150)
+    board = await admin.wait_message(lambda m: m.content.startswith("**cup**") and m.image() is not None
+                                     and m.id > end.id, w.channel, timeout=20)
     await gather_players(aps)
 
     hands = stored_hands(w.db)
