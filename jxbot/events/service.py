@@ -119,12 +119,30 @@ class EventService:
         return ev
 
     async def check_in(self, event_id: str, user_id: int) -> Event:
-        ev = await self.get(event_id)
-        if ev.status != "open":
-            raise EventError("not_open")
-        if not await self.store.event_check_in(event_id, user_id):
-            raise EventError("not_joined")
+        """Check in; once the event runs, a player its tables wait for (no substitute) checks in late and the
+        tables of the current round that waited only for them open."""
+        ready: list[TablePlan] = []
+        async with self.lock(event_id):
+            ev = await self.get(event_id)
+            waiting = list(ev.state.get("waiting") or [])
+            if ev.status == "running" and user_id in waiting:
+                waiting.remove(user_id)
+                ev.state["waiting"] = waiting
+                await self.store.event_check_in(event_id, user_id)
+                await self.store.event_save(event_id, ev.status, ev.state)
+                ready = [p for p in ev.plans(ev.round) if user_id in p.players and not set(p.players) & set(waiting)]
+            elif ev.status != "open":
+                raise EventError("not_open")
+            elif not await self.store.event_check_in(event_id, user_id):
+                raise EventError("not_joined")
+        for plan in ready:
+            await self.opener(ev, plan)
         return ev
+
+    @staticmethod
+    def _can_open(ev: Event, plan: TablePlan) -> bool:
+        """A table opens once none of its players is one it waits for."""
+        return not set(plan.players) & set(ev.state.get("waiting") or [])
 
     async def start(self, event_id: str) -> Event:
         """Close registration and open round 1. Players not checked in: a computer plays their seats if the
@@ -134,14 +152,15 @@ class EventService:
             if ev.status != "open":
                 raise EventError("not_open")
             regs = await self.store.event_players(event_id)
-            field = [Player(int(r["user_id"]), r["name"], order=i) for i, r in enumerate(regs)
-                     if r["checked_in"] or ev.config.substitute]
-            absent = [int(r["user_id"]) for r in regs if not r["checked_in"] and ev.config.substitute]
-            if not [p for p in field if not p.is_computer]:
+            field = [Player(int(r["user_id"]), r["name"], order=i) for i, r in enumerate(regs)]
+            late = [int(r["user_id"]) for r in regs if not r["checked_in"]]
+            if len(late) == len(field):
                 raise EventError("too_few")
             field += fillers(len(field), ev.config.level)
             ev.state["players"] = [p.to_json() for p in field]
-            ev.state["absent"] = absent
+            # not checked in: a computer plays their seats (substitute), or their table waits until they check in
+            ev.state["absent"] = late if ev.config.substitute else []
+            ev.state["waiting"] = [] if ev.config.substitute else late
             ev.status = "running"
             plans = await self._plan_and_save(ev, 1)
         await self._open(ev, plans)
@@ -159,7 +178,8 @@ class EventService:
         if self.notify is not None:
             await self.notify(ev, "round_started")
         for plan in plans:
-            await self.opener(ev, plan)
+            if self._can_open(ev, plan):
+                await self.opener(ev, plan)
 
     async def reopen(self, event_id: str) -> None:
         """At start: the tables of a running event's current round are opened again (an arranged table's key
@@ -170,7 +190,8 @@ class EventService:
 
     async def _open_quietly(self, ev: Event) -> None:
         for plan in ev.plans(ev.round):
-            await self.opener(ev, plan)
+            if self._can_open(ev, plan):
+                await self.opener(ev, plan)
 
     async def record(self, event_id: str, round_no: int, record: TableRecord) -> Event:
         """A table's result: written once; when it completes its round the next round opens (or the event

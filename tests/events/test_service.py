@@ -68,3 +68,26 @@ async def test_rounds_open_once_and_results_count_once(store):
     by = {r.pid: r for r in rows}
     winner_a = plans[0].players[0]
     assert by.get(winner_a) is None or by[winner_a].points == 4  # 6 minus the seat's average (6 + -2) / 2
+
+
+async def test_without_substitutes_a_table_waits_for_its_late_player(store):
+    opened = []
+
+    async def opener(ev, plan):
+        opened.append((plan.round, plan.table_no, tuple(plan.players)))
+
+    svc = EventService(store, opener)
+    ev = await svc.create(G, CH, EventConfig(name="cup", rounds=1, checkin_minutes=5, substitute=False))
+    for uid in range(1, 9):
+        await svc.join(ev.event_id, uid, f"p{uid}")
+        if uid != 8:
+            await svc.check_in(ev.event_id, uid)
+    ev = await svc.start(ev.event_id)
+    assert ev.state["waiting"] == [8] and ev.state["absent"] == []
+    assert len(opened) == 1 and 8 not in opened[0][2]  # the other table plays; p8's waits
+    with pytest.raises(EventError):
+        await svc.check_in(ev.event_id, 3)  # checked in already, the event running: nothing to do
+    await svc.check_in(ev.event_id, 8)  # late: their table opens now, once
+    assert len(opened) == 2 and 8 in opened[1][2]
+    await svc.reopen(ev.event_id)
+    assert len(opened) == 4  # a restart asks for both (the arranged keys find them)
