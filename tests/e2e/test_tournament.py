@@ -4,8 +4,9 @@
 * a duplicate event of two tables plays the same walls: the per-wall scores, computed here from the stored hands
   alone, sum to zero and are the standings the bot shows; the walls' commitment is published before the first
   deal, the secret revealed at the end matches it and gives every wall, and ``/麻将 验牌 <event>`` says so;
-* a Swiss event of eight over two rounds, the bot killed in the middle: the standings are the sums of each
-  player's hands (each table counted once), every player has two placements.
+* a Swiss event of eight over two rounds, one player leaving their first table (a computer finishes it, they
+  keep the result), the bot killed in the middle: the standings are the sums of each player's hands (each
+  table counted once), every player has two placements.
 """
 
 from __future__ import annotations
@@ -133,6 +134,12 @@ async def test_swiss_event_of_eight_over_two_rounds_with_a_restart(double, start
     assert "报名成功" in await said(await w.players[7].slash("比赛 报名"))
     aps = [AutoPlayer(p, Style()).start() for p in w.players]
     assert "比赛开始" in await said(await admin.slash("比赛 开始"), timeout=15)
+    # hal leaves their round-1 table as soon as it deals: a computer finishes it, hal keeps the result
+    hal = w.players[7]
+    await hal.wait_dm(lambda m: m.image() is not None, timeout=30)
+    await aps[7].stop()
+    assert "离开" in await said(await hal.slash("mahjong leave"))
+    aps[7] = AutoPlayer(hal, Style()).start()  # back for round 2
     r2 = await admin.wait_message(lambda m: "第 2 轮开始" in m.content, w.channel, timeout=120)
     # the standings after round 1, as a picture and as text, before round 2 begins
     after1 = await admin.wait_message(lambda m: m.content.startswith("**cup**") and m.image() is not None, w.channel)
