@@ -402,9 +402,16 @@ class ReplayCog(commands.Cog):
 
     # ------------------------------------------------------------------ the fair deal
     async def fair(self, interaction: discord.Interaction, hand_id: str) -> None:
-        hand_id = hand_from_code(hand_id.lower()) or hand_id
         lang = lang_of(interaction)
         none = discord.AllowedMentions.none()
+        # an event's id: its walls' commitment (docs/tournaments.md)
+        from cogs.tournament import event_fair_text
+
+        event_text = await event_fair_text(self.bot.store, hand_id.strip().lower(), lang)
+        if event_text is not None:
+            await reply(interaction, event_text, allowed_mentions=none)
+            return
+        hand_id = hand_from_code(hand_id.lower()) or hand_id
         if self.bot.store is None or interaction.guild_id is None:
             await self._hand_for(interaction, hand_id)  # says why
             return

@@ -26,7 +26,7 @@ from jxbot.interactions import ALREADY_ACKNOWLEDGED, lang_of, reply
 from jxbot.rules.tiles import wind_name
 from jxbot.safety import display_name as safe_display_name
 from jxbot.safety import fit, ping
-from jxbot.shell import resume, stop
+from jxbot.shell import arranged, resume, stop
 from jxbot.shell.binding import pressed_on, refuse
 from jxbot.shell.buttons import lobby_buttons
 from jxbot.shell.channels import channel_refusal
@@ -668,6 +668,15 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             finally:  # the readiness gate opens once every table is back (docs/bot.md)
                 self.bot.dispatch("tables_resumed")
                 self.bot.start_done("tables")
+            # results of arranged tables that ended before a restart and were not yet handed on
+            task = asyncio.create_task(self._deliver_pending(), name="arranged-pending")
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _deliver_pending(self) -> None:
+        n = await arranged.deliver_pending(self.bot)
+        if n:
+            log.info("handed on %d results of arranged tables", n)
 
     async def stop_tables(self) -> None:
         """A stop (SIGTERM), once the presses being handled are answered: every running table pauses at its

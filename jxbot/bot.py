@@ -40,7 +40,7 @@ from jxbot.request_budget import ChannelTokens, RequestBudget
 log = logging.getLogger("jxbot.bot")
 
 EXTENSIONS = ("cogs.tables", "cogs.play", "cogs.economy", "cogs.admin", "cogs.replay", "cogs.howto", "cogs.help",
-              "cogs.watch", "cogs.ranked")
+              "cogs.watch", "cogs.ranked", "cogs.tournament")
 
 
 async def load_cog_module(bot: commands.Bot, name: str) -> None:

@@ -11,7 +11,8 @@ import importlib
 import os
 import sys
 
-COMMANDS = ("run", "init", "systemd-unit", "play", "simulate", "duel", "score", "render", "store", "ladder", "web")
+COMMANDS = ("run", "init", "systemd-unit", "play", "simulate", "duel", "score", "render", "store", "ladder", "web",
+            "tournament")
 
 REPLAY_COMMANDS = ("replay", "export", "verify")  # replays and the fair deal (docs/replay.md)
 

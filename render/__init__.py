@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import palette as _c
 
 __all__ = ["render_hand", "render_table", "render_result", "render_rules", "render_tile_sheet", "render_guide",
-           "render_rank", "warm_up"]
+           "render_rank", "render_standings", "warm_up"]
 
 
 def warm_up() -> None:
@@ -56,6 +56,13 @@ def render_rules(lang: str = "zh", ruleset: str = "jiaxing") -> bytes:
     from .rules_card import draw_rules
 
     return _c.to_png(draw_rules(lang, ruleset))
+
+
+def render_standings(view: dict, lang: str = "zh") -> bytes:
+    """An event's standings (render/standings.py) as PNG."""
+    from .standings import draw_standings
+
+    return _c.to_png(draw_standings(view, lang))
 
 
 def render_guide(view: dict, lang: str = "zh") -> bytes:

@@ -90,6 +90,8 @@ class Table:
     hold: int = 0
     # players who escaped the running hand: their hold stays until that hand is settled
     escapers: set[int] = field(default_factory=set)
+    # an arranged table (jxbot/shell/arranged.py): its fixed players and settings, whom its result goes to
+    arranged: dict[str, Any] | None = None
     # not saved: user -> ids of the panel messages (DM or ephemeral) this process sent that user at this table
     # (the current DM panel is also in ``panels``, which is saved); a seat's buttons are taken only there
     panel_messages: dict[int, set[int]] = field(default_factory=dict)
@@ -267,6 +269,7 @@ class Table:
             "panel_users": {str(k): v for k, v in self.panel_users.items()},
             "nonces": {str(k): max(v, self.nonce_floor.get(k, 0)) for k, v in self.nonces.items()},
             "hold": self.hold, "escapers": sorted(self.escapers),
+            **({"arranged": self.arranged} if self.arranged is not None else {}),
         }
 
     @classmethod
@@ -283,6 +286,7 @@ class Table:
             # is saved at every hand start and end, so fewer changes than this happened since)
             nonces={int(k): int(v) + RESTART_NONCE_GAP for k, v in d.get("nonces", {}).items()},
             hold=int(d.get("hold", 0)), escapers={int(u) for u in d.get("escapers", ())},
+            arranged=d.get("arranged"),
         )
 
 

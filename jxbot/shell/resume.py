@@ -112,7 +112,12 @@ async def resume_table(host: Any, rec: Any) -> bool:
         from jxbot.shell.panel_nonce import restore_panel_nonces
 
         await restore_panel_nonces(host.bot, table)  # a panel whose actions still hold keeps its buttons
-        session = Session(host.bot, host, table)
+        session_cls = Session
+        if table.arranged is not None:  # an arranged table (a tournament's, a ranked match): its result goes on
+            from jxbot.shell.arranged import ArrangedSession
+
+            session_cls = ArrangedSession
+        session = session_cls(host.bot, host, table)
         # the table message from before the restart is retired once a new one is posted below the notice
         session.observer.retire, table.table_message_id = table.table_message_id, None
         session.start(runner_state=runner_state, events=events)

@@ -99,17 +99,25 @@ class Session:
                 self.seats[i] = DiscordSeat(self, i)
         return dict(self.seats)
 
+    def fresh_runner_kw(self) -> dict[str, Any]:
+        """More arguments for a fresh (not resumed) runner: none here (an arranged table gives its match)."""
+        return {}
+
+    def make_sink(self) -> Any:
+        """The runner's event sink (the host's; an arranged table's points-only sink overrides it)."""
+        return self.cog.sink_for(self)
+
     def start(self, *, runner_state: dict | None = None, events: Sequence[dict] = ()) -> None:
         from jxbot.table import TableRunner
 
         kw: dict[str, Any] = {"interfaces": self._interfaces(), "observers": [self.observer, self.watch],
-                              "sink": self.cog.sink_for(self), "balances": self.balances}
+                              "sink": self.make_sink(), "balances": self.balances}
         if self.cog.clock is not None:
             kw["clock"] = self.cog.clock
         if runner_state is not None:
             self.runner = TableRunner.resume(runner_state, events, **kw)
         else:
-            self.runner = TableRunner(self._seat_infos(), self.runner_config(), **kw)
+            self.runner = TableRunner(self._seat_infos(), self.runner_config(), **kw, **self.fresh_runner_kw())
         self.table.state = "running"
         self.table.session = self
         task = self.runner.start()

@@ -35,6 +35,10 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("ladder_buckets", "ladder, ruleset, season, bucket"),
     ("ladder_matches", "match_id"),
     ("ladder_history", "match_id, user_id"),
+    ("arranged", "key"),
+    ("events", "event_id"),
+    ("event_players", "event_id, user_id"),
+    ("event_tables", "event_id, round, table_no"),
 )
 SEQUENCES = (("wallets", "wallet_id"), ("txns", "txn_id"), ("ledger", "entry_id"), ("hands", "seq"))
 

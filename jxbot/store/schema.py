@@ -263,5 +263,50 @@ V_LADDER = [
     "CREATE INDEX ladder_history_user ON ladder_history(ladder, ruleset, season, user_id, at)",
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2, V_LADDER]
+# V_EVENTS (issue 32): arranged tables (jxbot/shell/arranged.py: fixed players and settings, a result handed on
+# once) and events (jxbot/events: tournaments, their players and the results of their tables, one row a table)
+V_EVENTS = [
+    """CREATE TABLE arranged (
+        key TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        table_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('open', 'ended', 'delivered')),
+        spec TEXT NOT NULL,
+        result TEXT,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        CHECK ((status = 'open') = (result IS NULL))
+    )""",
+    "CREATE INDEX arranged_pending ON arranged(status) WHERE status <> 'delivered'",
+    """CREATE TABLE events (
+        event_id TEXT PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('open', 'running', 'ended', 'cancelled')),
+        config TEXT NOT NULL,
+        state TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    )""",
+    "CREATE INDEX events_live ON events(guild_id, status) WHERE status IN ('open', 'running')",
+    """CREATE TABLE event_players (
+        event_id TEXT NOT NULL REFERENCES events(event_id),
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        checked_in INTEGER NOT NULL DEFAULT 0,
+        joined_at REAL NOT NULL,
+        PRIMARY KEY (event_id, user_id)
+    )""",
+    """CREATE TABLE event_tables (
+        event_id TEXT NOT NULL REFERENCES events(event_id),
+        round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL,
+        result TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (event_id, round, table_no)
+    )""",
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2, V_LADDER, V_EVENTS]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,469 @@
+"""``/tournament`` (比赛): events a server runs on its own (jxbot/events). Thin: commands and the Register button
+translate to :class:`~jxbot.events.service.EventService`; its tables are arranged tables (jxbot/shell/arranged.py)
+whose results come back here. docs/tournaments.md."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import time
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from jxbot import rulesets
+from jxbot.ai.strings import LEVEL_NAMES
+from jxbot.bot import JxBot, ls
+from jxbot.custom_ids import CustomId, MjButton
+from jxbot.events import fairness
+from jxbot.events.model import FORMATS, EventConfig
+from jxbot.events.rounds import TablePlan
+from jxbot.events.service import Event, EventError, EventService, record_from_result, table_key
+from jxbot.i18n import register, t
+from jxbot.interactions import lang_of, reply
+from jxbot.safety import display_name, md
+from jxbot.shell import arranged
+
+log = logging.getLogger("jxbot.cogs.tournament")
+NONE = discord.AllowedMentions.none()
+
+register({
+    "tour.cmd.name": {"zh": "比赛", "en": "tournament"},
+    "tour.cmd.desc": {"zh": "比赛：瑞士制或复式赛", "en": "Tournaments: Swiss or duplicate events"},
+    "tour.cmd.create.name": {"zh": "创建", "en": "create"},
+    "tour.cmd.create.desc": {"zh": "创建一场比赛（需要管理服务器权限）", "en": "Create an event (Manage Server)"},
+    "tour.cmd.join.name": {"zh": "报名", "en": "join"},
+    "tour.cmd.join.desc": {"zh": "报名参加比赛", "en": "Register for the event"},
+    "tour.cmd.leave.name": {"zh": "退出", "en": "leave"},
+    "tour.cmd.leave.desc": {"zh": "取消报名", "en": "Withdraw your registration"},
+    "tour.cmd.checkin.name": {"zh": "签到", "en": "checkin"},
+    "tour.cmd.checkin.desc": {"zh": "比赛开始前签到", "en": "Check in before the start"},
+    "tour.cmd.start.name": {"zh": "开始", "en": "start"},
+    "tour.cmd.start.desc": {"zh": "开始比赛（需要管理服务器权限）", "en": "Start the event (Manage Server)"},
+    "tour.cmd.standings.name": {"zh": "排名", "en": "standings"},
+    "tour.cmd.standings.desc": {"zh": "比赛排名", "en": "The event's standings"},
+    "tour.cmd.cancel.name": {"zh": "取消", "en": "cancel"},
+    "tour.cmd.cancel.desc": {"zh": "取消比赛（需要管理服务器权限）", "en": "Cancel the event (Manage Server)"},
+    "tour.opt.name.name": {"zh": "名称", "en": "name"},
+    "tour.opt.name.desc": {"zh": "比赛名称", "en": "The event's name"},
+    "tour.opt.format.name": {"zh": "赛制", "en": "format"},
+    "tour.opt.format.desc": {"zh": "瑞士制或复式", "en": "Swiss or duplicate"},
+    "tour.opt.rounds.name": {"zh": "轮数", "en": "rounds"},
+    "tour.opt.rounds.desc": {"zh": "比赛轮数", "en": "Rounds of the event"},
+    "tour.opt.hands.name": {"zh": "每桌局数", "en": "hands"},
+    "tour.opt.hands.desc": {"zh": "每轮每桌打几局", "en": "Hands per table in a round"},
+    "tour.opt.stake.name": {"zh": "底分", "en": "stake"},
+    "tour.opt.stake.desc": {"zh": "0 为只计分，不动银子", "en": "0: points only, no silver moves"},
+    "tour.opt.start.name": {"zh": "开始于", "en": "start_in"},
+    "tour.opt.start.desc": {"zh": "几分钟后自动开始（不填则手动开始）", "en": "Start automatically in this many minutes"},
+    "tour.opt.checkin.name": {"zh": "签到时长", "en": "checkin"},
+    "tour.opt.checkin.desc": {"zh": "开始前几分钟开放签到（0：报名即签到）",
+                              "en": "Check-in opens this many minutes before the start (0: registering is checking in)"},
+    "tour.opt.substitute.name": {"zh": "电脑替补", "en": "substitute"},
+    "tour.opt.substitute.desc": {"zh": "未签到者由电脑代打", "en": "Computers play for players not checked in"},
+    "tour.opt.event.name": {"zh": "比赛", "en": "event"},
+    "tour.opt.event.desc": {"zh": "比赛编号（不填：本服务器最近的比赛）", "en": "The event's id (default: this server's latest)"},
+    "tour.choice.swiss": {"zh": "瑞士制", "en": "Swiss"},
+    "tour.choice.duplicate": {"zh": "复式（同牌墙）", "en": "Duplicate (same walls)"},
+    "tour.btn.register": {"zh": "报名", "en": "Register"},
+    "tour.announce": {"zh": "🏆 **{name}**（编号 `{id}`）· {fmt} · {rounds} 轮 · 每桌 {hands} 局 · {stake}\n"
+                            "牌墙承诺：`{c}`（比赛结束时公布密钥，可用 `/麻将 验牌 {id}` 核对）",
+                      "en": "🏆 **{name}** (id `{id}`) · {fmt} · {rounds} rounds · {hands} hands a table · {stake}\n"
+                            "Walls commitment: `{c}` (the secret is revealed at the end: check with "
+                            "`/mahjong verify {id}`)"},
+    "tour.points_only": {"zh": "只计分", "en": "points only"},
+    "tour.staked": {"zh": "底分 {stake}", "en": "stake {stake}"},
+    "tour.players": {"zh": "已报名 {n} 人", "en": "{n} registered"},
+    "tour.starts_at": {"zh": "开始时间：<t:{at}:R>", "en": "Starts <t:{at}:R>"},
+    "tour.ok.created": {"zh": "比赛已创建。", "en": "Event created."},
+    "tour.ok.joined": {"zh": "报名成功。", "en": "You are registered."},
+    "tour.ok.left": {"zh": "已取消报名。", "en": "Registration withdrawn."},
+    "tour.ok.checked_in": {"zh": "签到成功。", "en": "Checked in."},
+    "tour.ok.started": {"zh": "比赛开始。", "en": "The event has started."},
+    "tour.ok.cancelled": {"zh": "比赛已取消。", "en": "The event is cancelled."},
+    "tour.round": {"zh": "**{name}** 第 {r} 轮开始（共 {n} 桌）。", "en": "**{name}**: round {r} begins ({n} tables)."},
+    "tour.ended": {"zh": "**{name}** 结束！牌墙密钥：`{secret}`（承诺 `{c}`，用 `/麻将 验牌 {id}` 核对）",
+                   "en": "**{name}** is over! Walls secret: `{secret}` (commitment `{c}`; check with "
+                         "`/mahjong verify {id}`)"},
+    "tour.standings.sub": {"zh": "{fmt} · 第 {r} 轮 / {n}", "en": "{fmt} · round {r} of {n}"},
+    "tour.err.not_found": {"zh": "没有这场比赛。", "en": "No such event."},
+    "tour.err.not_open": {"zh": "比赛已不在报名阶段。", "en": "The event is no longer open for registration."},
+    "tour.err.already_joined": {"zh": "你已经报名了。", "en": "You are already registered."},
+    "tour.err.not_joined": {"zh": "你没有报名这场比赛。", "en": "You are not registered for this event."},
+    "tour.err.too_few": {"zh": "没有可参赛的选手。", "en": "Nobody to play."},
+    "tour.err.ended": {"zh": "比赛已经结束。", "en": "The event is over."},
+    "tour.err.manage": {"zh": "需要“管理服务器”权限。", "en": "This needs the Manage Server permission."},
+    "tour.err.no_store": {"zh": "比赛需要数据库。", "en": "Events need the database."},
+    "tour.err.bad": {"zh": "参数无效：{what}", "en": "Invalid option: {what}"},
+    "tour.verify.ok": {"zh": "✅ 比赛 `{id}`：密钥与承诺一致，{n} 局的牌墙都由密钥得出。",
+                       "en": "✅ Event `{id}`: the secret matches the commitment and all {n} hands' walls follow "
+                             "from it."},
+    "tour.verify.bad": {"zh": "❌ 比赛 `{id}` 核对失败：{what}", "en": "❌ Event `{id}` fails its check: {what}"},
+    "tour.verify.running": {"zh": "比赛 `{id}` 尚未结束：承诺 `{c}`，结束时公布密钥。",
+                            "en": "Event `{id}` is not over: commitment `{c}`; the secret is revealed at the end."},
+})
+
+FORMAT_CHOICES = [app_commands.Choice(name=ls(f"tour.choice.{f}"), value=f) for f in FORMATS]
+RULESET_CHOICES = [app_commands.Choice(name=ls(f"bot.choice.ruleset.{n}"), value=n) for n in rulesets.names()]
+LEVEL_CHOICES = [app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES]
+
+
+def _manager(interaction: discord.Interaction) -> bool:
+    p = interaction.permissions
+    return bool(p.manage_guild or p.administrator)
+
+
+class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: ignore[call-arg]
+                    group_description=ls("tour.cmd.desc")):
+    def __init__(self, bot: JxBot) -> None:
+        self.bot = bot
+        self.service = EventService(bot.store, self._open_table, self._notify) if bot.store is not None else None
+        self._scheduler: asyncio.Task[None] | None = None
+        arranged.on_result("tournament", self._on_result)
+        bot.register_button("treg", self.on_register)
+        super().__init__()
+
+    # ------------------------------------------------------------------ the service's callbacks
+    async def _open_table(self, ev: Event, plan: TablePlan) -> None:
+        players = {p.pid: p for p in ev.players()}
+        absent = set(ev.state.get("absent") or [])
+        seats = []
+        for pid in plan.players:
+            p = players[pid]
+            if p.is_computer:
+                seats.append(arranged.Seat(None, p.name, level=p.level or ev.config.level))
+            elif pid in absent:  # not checked in: a computer plays the seat
+                seats.append(arranged.Seat(None, p.name, level=ev.config.level))
+            else:
+                seats.append(arranged.Seat(pid, p.name))
+        c = ev.config
+        spec = arranged.Spec(
+            key=table_key(ev.event_id, plan.round, plan.table_no), kind="tournament", guild_id=ev.guild_id,
+            channel_id=ev.channel_id, seats=seats, ruleset=c.ruleset, rounds=c.table_rounds,
+            max_hands=c.hands, stake=c.stake, claim_window=c.claim_window, secret=plan.secret,
+            thread=f"{c.name} · R{plan.round} · T{plan.table_no + 1}", lang=self.bot.settings.lang, level=c.level,
+            data={"event": ev.event_id, "round": plan.round, "table": plan.table_no, "players": plan.players})
+        try:
+            await arranged.open_table(self.bot, spec)
+        except arranged.ArrangedError as err:
+            log.error("event %s: table %s could not open (%s)", ev.event_id, spec.key, err.code)
+
+    async def _on_result(self, result: dict[str, Any]) -> None:
+        assert self.service is not None
+        event_id, round_no, rec = record_from_result(result)
+        await self.service.record(event_id, round_no, rec)
+
+    async def _notify(self, ev: Event, what: str) -> None:
+        lang = self.bot.settings.lang
+        ch = self.bot.get_partial_messageable(ev.channel_id)
+        try:
+            if what == "round_started":
+                if ev.round > 1:  # the standings after the round just played
+                    assert self.service is not None
+                    _ev, rows = await self.service.standings(ev.event_id)
+                    await ch.send(standings_text(ev, rows), files=await self._standings_files(ev.event_id, lang),
+                                  allowed_mentions=NONE)
+                await ch.send(t("tour.round", lang, name=md(ev.name), r=ev.round, n=len(ev.plans(ev.round))),
+                              allowed_mentions=NONE)
+            elif what == "ended":
+                await ch.send(t("tour.ended", lang, name=md(ev.name), secret=ev.state.get("secret"),
+                                c=ev.commitment, id=ev.event_id), allowed_mentions=NONE)
+                assert self.service is not None
+                files = await self._standings_files(ev.event_id, lang)
+                _ev, rows = await self.service.standings(ev.event_id)
+                await ch.send(standings_text(ev, rows), files=files, allowed_mentions=NONE)
+        except discord.HTTPException:
+            log.warning("could not tell event %s's channel (%s)", ev.event_id, what)
+
+    # ------------------------------------------------------------------ helpers
+    async def _event(self, interaction: discord.Interaction, event: str | None) -> Event | None:
+        lang = lang_of(interaction)
+        if self.service is None:
+            await reply(interaction, t("tour.err.no_store", lang))
+            return None
+        try:
+            if event:
+                ev = await self.service.get(event.strip().lower())
+                if ev.guild_id != interaction.guild_id:
+                    raise EventError("not_found")
+                return ev
+            # the server's latest live event, else its most recent one (its standings stay to be seen)
+            live = await self.bot.store.events_live(interaction.guild_id or 0)
+            latest = live[-1]["event_id"] if live else await self.bot.store.event_latest(interaction.guild_id or 0)
+            if latest is None:
+                raise EventError("not_found")
+            return await self.service.get(latest)
+        except EventError as err:
+            await reply(interaction, t(f"tour.err.{err.code}", lang))
+            return None
+
+    def _announcement(self, ev: Event, n: int, lang: str) -> str:
+        c = ev.config
+        stake = t("tour.points_only", lang) if c.stake <= 0 else t("tour.staked", lang, stake=c.stake)
+        text = t("tour.announce", lang, name=md(c.name), id=ev.event_id, fmt=t(f"tour.choice.{c.format}", lang),
+                 rounds=c.rounds, hands=c.hands or "-", stake=stake, c=ev.commitment)
+        if c.start_at:
+            text += "\n" + t("tour.starts_at", lang, at=int(c.start_at))
+        return text + "\n" + t("tour.players", lang, n=n)
+
+    async def _standings_files(self, event_id: str, lang: str) -> list[discord.File]:
+        assert self.service is not None
+        ev, rows = await self.service.standings(event_id)
+        view = {"title": ev.name, "format": ev.config.format,
+                "subtitle": t("tour.standings.sub", lang, fmt=t(f"tour.choice.{ev.config.format}", lang),
+                              r=ev.round, n=ev.config.rounds),
+                "rows": [s.to_json() for s in rows]}
+        import render
+
+        png = await asyncio.to_thread(render.render_standings, view, lang)
+        return [discord.File(io.BytesIO(png), filename="standings.png")]
+
+    # ------------------------------------------------------------------ commands
+    @app_commands.command(name=ls("tour.cmd.create.name"), description=ls("tour.cmd.create.desc"))
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(name=ls("tour.opt.name.name"), format=ls("tour.opt.format.name"),
+                         rounds=ls("tour.opt.rounds.name"), hands=ls("tour.opt.hands.name"),
+                         ruleset=ls("bot.opt.ruleset.name"), stake=ls("tour.opt.stake.name"),
+                         start_in=ls("tour.opt.start.name"), checkin=ls("tour.opt.checkin.name"),
+                         substitute=ls("tour.opt.substitute.name"), level=ls("bot.opt.level.name"))
+    @app_commands.describe(name=ls("tour.opt.name.desc"), format=ls("tour.opt.format.desc"),
+                           rounds=ls("tour.opt.rounds.desc"), hands=ls("tour.opt.hands.desc"),
+                           ruleset=ls("bot.opt.ruleset.desc"), stake=ls("tour.opt.stake.desc"),
+                           start_in=ls("tour.opt.start.desc"), checkin=ls("tour.opt.checkin.desc"),
+                           substitute=ls("tour.opt.substitute.desc"), level=ls("bot.opt.level.desc"))
+    @app_commands.choices(format=FORMAT_CHOICES, ruleset=RULESET_CHOICES, level=LEVEL_CHOICES)
+    async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60],
+                     format: str = "swiss", rounds: app_commands.Range[int, 1, 12] = 3,
+                     hands: app_commands.Range[int, 1, 16] = 1, ruleset: str = "jiaxing",
+                     stake: app_commands.Range[int, 0, 1000] = 0, start_in: app_commands.Range[int, 1, 10080] | None = None,
+                     checkin: app_commands.Range[int, 0, 1440] = 0, substitute: bool = True,
+                     level: str = "normal") -> None:
+        lang = lang_of(interaction)
+        if not _manager(interaction):
+            await reply(interaction, t("tour.err.manage", lang))
+            return
+        if self.service is None:
+            await reply(interaction, t("tour.err.no_store", lang))
+            return
+        if format not in FORMATS or rulesets.find(ruleset) is None or level not in LEVEL_NAMES:
+            await reply(interaction, t("tour.err.bad", lang, what=md(f"{format} {ruleset} {level}")))
+            return
+        config = EventConfig(name=name.strip(), ruleset=ruleset, format=format, rounds=rounds, hands=hands,
+                             stake=stake, start_at=time.time() + 60 * start_in if start_in else None,
+                             checkin_minutes=checkin, substitute=substitute, level=level)
+        ev = await self.service.create(interaction.guild_id or 0, interaction.channel_id or 0, config)
+        view = discord.ui.View(timeout=None)
+        view.add_item(MjButton(CustomId("treg", ev.event_id, None, "0"), label=t("tour.btn.register", lang),
+                               style=discord.ButtonStyle.primary))
+        await reply(interaction, t("tour.ok.created", lang))
+        ch = self.bot.get_partial_messageable(ev.channel_id)
+        msg = await ch.send(self._announcement(ev, 0, lang), view=view, allowed_mentions=NONE)
+        ev.state["announcement"] = msg.id
+        await self.bot.store.event_save(ev.event_id, ev.status, ev.state)
+
+    async def _join(self, interaction: discord.Interaction, ev: Event) -> None:
+        lang = lang_of(interaction)
+        assert self.service is not None
+        try:
+            await self.service.join(ev.event_id, interaction.user.id, display_name(interaction.user))
+        except EventError as err:
+            await reply(interaction, t(f"tour.err.{err.code}", lang))
+            return
+        await reply(interaction, t("tour.ok.joined", lang))
+        await self._refresh_announcement(ev)
+
+    async def _refresh_announcement(self, ev: Event) -> None:
+        mid = ev.state.get("announcement")
+        if not mid:
+            return
+        n = len(await self.bot.store.event_players(ev.event_id))
+        try:
+            await self.bot.get_partial_messageable(ev.channel_id).get_partial_message(int(mid)).edit(
+                content=self._announcement(ev, n, self.bot.settings.lang), allowed_mentions=NONE)
+        except discord.HTTPException:
+            log.info("could not update event %s's announcement", ev.event_id)
+
+    async def on_register(self, interaction: discord.Interaction, cid: CustomId) -> None:
+        ev = await self._event(interaction, cid.table)
+        if ev is not None:
+            await self._join(interaction, ev)
+
+    @app_commands.command(name=ls("tour.cmd.join.name"), description=ls("tour.cmd.join.desc"))
+    @app_commands.guild_only()
+    @app_commands.rename(event=ls("tour.opt.event.name"))
+    @app_commands.describe(event=ls("tour.opt.event.desc"))
+    async def join(self, interaction: discord.Interaction, event: str | None = None) -> None:
+        ev = await self._event(interaction, event)
+        if ev is not None:
+            await self._join(interaction, ev)
+
+    @app_commands.command(name=ls("tour.cmd.leave.name"), description=ls("tour.cmd.leave.desc"))
+    @app_commands.guild_only()
+    @app_commands.rename(event=ls("tour.opt.event.name"))
+    @app_commands.describe(event=ls("tour.opt.event.desc"))
+    async def leave(self, interaction: discord.Interaction, event: str | None = None) -> None:
+        ev = await self._event(interaction, event)
+        if ev is None:
+            return
+        lang = lang_of(interaction)
+        assert self.service is not None
+        try:
+            await self.service.leave(ev.event_id, interaction.user.id)
+        except EventError as err:
+            await reply(interaction, t(f"tour.err.{err.code}", lang))
+            return
+        await reply(interaction, t("tour.ok.left", lang))
+        await self._refresh_announcement(ev)
+
+    @app_commands.command(name=ls("tour.cmd.checkin.name"), description=ls("tour.cmd.checkin.desc"))
+    @app_commands.guild_only()
+    @app_commands.rename(event=ls("tour.opt.event.name"))
+    @app_commands.describe(event=ls("tour.opt.event.desc"))
+    async def checkin(self, interaction: discord.Interaction, event: str | None = None) -> None:
+        ev = await self._event(interaction, event)
+        if ev is None:
+            return
+        lang = lang_of(interaction)
+        assert self.service is not None
+        try:
+            await self.service.check_in(ev.event_id, interaction.user.id)
+        except EventError as err:
+            await reply(interaction, t(f"tour.err.{err.code}", lang))
+            return
+        await reply(interaction, t("tour.ok.checked_in", lang))
+
+    @app_commands.command(name=ls("tour.cmd.start.name"), description=ls("tour.cmd.start.desc"))
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(event=ls("tour.opt.event.name"))
+    @app_commands.describe(event=ls("tour.opt.event.desc"))
+    async def start(self, interaction: discord.Interaction, event: str | None = None) -> None:
+        lang = lang_of(interaction)
+        if not _manager(interaction):
+            await reply(interaction, t("tour.err.manage", lang))
+            return
+        ev = await self._event(interaction, event)
+        if ev is None:
+            return
+        assert self.service is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await self.service.start(ev.event_id)
+        except EventError as err:
+            await interaction.followup.send(t(f"tour.err.{err.code}", lang), ephemeral=True)
+            return
+        await interaction.followup.send(t("tour.ok.started", lang), ephemeral=True)
+
+    @app_commands.command(name=ls("tour.cmd.standings.name"), description=ls("tour.cmd.standings.desc"))
+    @app_commands.guild_only()
+    @app_commands.rename(event=ls("tour.opt.event.name"))
+    @app_commands.describe(event=ls("tour.opt.event.desc"))
+    async def standings(self, interaction: discord.Interaction, event: str | None = None) -> None:
+        ev = await self._event(interaction, event)
+        if ev is None:
+            return
+        if not interaction.response.is_done():  # the picture takes a moment: a public "thinking…" first
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.defer(thinking=True)
+        files = await self._standings_files(ev.event_id, lang_of(interaction))
+        assert self.service is not None
+        _ev, rows = await self.service.standings(ev.event_id)
+        await interaction.followup.send(standings_text(ev, rows), files=files, allowed_mentions=NONE)
+
+    @app_commands.command(name=ls("tour.cmd.cancel.name"), description=ls("tour.cmd.cancel.desc"))
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(event=ls("tour.opt.event.name"))
+    @app_commands.describe(event=ls("tour.opt.event.desc"))
+    async def cancel(self, interaction: discord.Interaction, event: str | None = None) -> None:
+        lang = lang_of(interaction)
+        if not _manager(interaction):
+            await reply(interaction, t("tour.err.manage", lang))
+            return
+        ev = await self._event(interaction, event)
+        if ev is None:
+            return
+        assert self.service is not None
+        try:
+            await self.service.cancel(ev.event_id)
+        except EventError as err:
+            await reply(interaction, t(f"tour.err.{err.code}", lang))
+            return
+        await reply(interaction, t("tour.ok.cancelled", lang))
+
+    # ------------------------------------------------------------------ restart, scheduled starts
+    @commands.Cog.listener()
+    async def on_tables_resumed(self) -> None:
+        """After a restart: a running event's current round is opened again (tables found, not doubled), and
+        the scheduled starts are watched."""
+        if self.service is None:
+            return
+        for row in await self.bot.store.events_live():
+            if row["status"] == "running" and self.bot.owns_guild(row["guild_id"]):
+                try:
+                    await self.service.reopen(row["event_id"])
+                except Exception:
+                    log.exception("could not reopen event %s", row["event_id"])
+        if self._scheduler is None:
+            self._scheduler = asyncio.create_task(self._scheduled_starts(), name="events-scheduler")
+
+    async def _scheduled_starts(self) -> None:
+        assert self.service is not None
+        while True:
+            await asyncio.sleep(15)
+            try:
+                for row in await self.bot.store.events_live():
+                    at = row["config"].get("start_at")
+                    if row["status"] == "open" and at and at <= time.time() and self.bot.owns_guild(row["guild_id"]):
+                        try:
+                            await self.service.start(row["event_id"])
+                        except EventError as err:
+                            log.info("event %s did not start: %s", row["event_id"], err.code)
+            except Exception:
+                log.exception("the events' scheduled starts failed")
+
+    async def cog_unload(self) -> None:
+        if self._scheduler is not None:
+            self._scheduler.cancel()
+
+
+def standings_text(ev: Event, rows: list[Any]) -> str:
+    """The standings as text beside the picture (screen readers, search): ``rank. name points · placements``."""
+    lines = [f"**{md(ev.name)}**"]
+    for r in rows[:25]:
+        pts = f"{r.points:+.1f}" if r.points != int(r.points) else f"{int(r.points):+d}"
+        lines.append(f"{r.rank}. {md(r.name)} {pts} · {' '.join(str(p) for p in r.placements) or '-'}")
+    return "\n".join(lines)
+
+
+async def event_fair_text(store: Any, event_id: str, lang: str) -> str | None:
+    """``/mahjong verify <event id>``: the event's commitment checked against its revealed secret and every
+    hand's wall. None when ``event_id`` is no event."""
+    if store is None or not hasattr(store, "event_get"):
+        return None
+    row = await store.event_get(event_id)
+    if row is None:
+        return None
+    state = row["state"]
+    if row["status"] != "ended":
+        return t("tour.verify.running", lang, id=event_id, c=state.get("commitment"))
+    hands = []
+    for r in await store.event_results(event_id):
+        for n, hid in enumerate(r["result"].get("hand_ids") or [], start=1):
+            rec = await store.get_hand(hid)
+            reveal = rec.reveal if rec is not None and isinstance(rec.reveal, dict) else {}
+            hands.append((int(r["round"]), int(r["table_no"]), n, reveal.get("wall")))
+    ok, problems = fairness.verify_event(state.get("secret", ""), state.get("commitment", ""),
+                                         row["config"].get("format", "swiss"), hands)
+    if ok:
+        return t("tour.verify.ok", lang, id=event_id, n=len(hands))
+    return t("tour.verify.bad", lang, id=event_id, what=", ".join(problems))
+
+
+async def setup(bot: JxBot) -> None:
+    await bot.add_cog(TournamentCog(bot))

@@ -1,0 +1,94 @@
+"""An event's settings, its players and the record of one table it played (plain data, JSON both ways)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Format = Literal["swiss", "duplicate"]
+FORMATS: tuple[str, ...] = ("swiss", "duplicate")
+
+
+@dataclass
+class EventConfig:
+    name: str
+    ruleset: str = "jiaxing"
+    format: str = "swiss"
+    rounds: int = 3  # rounds of the event (each: every player at one table)
+    hands: int | None = 1  # hands per table in a round (None: ``table_rounds`` wind rounds instead)
+    table_rounds: int | None = None  # wind rounds per table when ``hands`` is None
+    stake: int = 0  # 0: points only (nobody's silver moves)
+    start_at: float | None = None  # when check-in closes and round 1 starts (unix time), None: on /tournament start
+    checkin_minutes: int = 10  # check-in opens this long before the start
+    substitute: bool = True  # a seat not checked in: a computer plays it (else the table waits for the start)
+    level: str = "normal"  # the computers' level (fillers, substitutes, leavers' seats)
+    claim_window: float = 5.0
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            raise ValueError(f"format is one of {FORMATS}, not {self.format!r}")
+        if self.rounds < 1:
+            raise ValueError("an event plays at least one round")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> EventConfig:
+        names = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+@dataclass
+class Player:
+    """A player of the event: ``pid`` is the Discord user id of a person; a computer filling a table (the field
+    is not a multiple of four) has a negative pid and ``level``. ``order`` is the registration order."""
+
+    pid: int
+    name: str
+    order: int = 0
+    level: str | None = None  # a computer's level (None: a person)
+
+    @property
+    def is_computer(self) -> bool:
+        return self.level is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Player:
+        return cls(int(d["pid"]), str(d["name"]), int(d.get("order", 0)), d.get("level"))
+
+
+@dataclass
+class TableRecord:
+    """One table of one round, finished: ``players`` by starting seat (东 南 西 北), ``totals`` each seat's result
+    over the table (points at stake 1, or silver), ``placements`` 1–4, ``hand_deltas`` each hand's result by
+    starting seat (hand ``n`` of every table of a round is dealt from the same wall in the duplicate format)."""
+
+    round: int
+    table_no: int
+    players: list[int]
+    totals: list[int]
+    placements: list[int]
+    hand_deltas: list[list[int]] = field(default_factory=list)
+    hand_ids: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> TableRecord:
+        return cls(int(d["round"]), int(d["table_no"]), [int(p) for p in d["players"]], [int(x) for x in d["totals"]],
+                   [int(x) for x in d["placements"]], [[int(x) for x in h] for h in d.get("hand_deltas", [])],
+                   [str(h) for h in d.get("hand_ids", [])])
+
+
+def placements(totals: list[int]) -> list[int]:
+    """1–4 by total, ties broken by starting seat (东 first)."""
+    order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+    out = [0] * len(totals)
+    for i, s in enumerate(order):
+        out[s] = i + 1
+    return out

@@ -1,0 +1,254 @@
+"""An event's life against the store: create, register, check in, start, each table's result recorded once,
+the next round opened when a round's last table ends, the end (the secret revealed), cancel.
+
+Tables are opened through ``opener(event, plan)`` (cogs/tournament.py turns a plan into an arranged table,
+jxbot/shell/arranged.py); their results come back through :meth:`EventService.record`. One lock per event
+serializes a record, a start and a cancel: the check "is the round complete?" and the round's advance happen
+under it, so two tables ending together open the next round once. A result recorded twice (a restart between
+the record and its delivery mark) is written once (``event_tables`` is keyed by event, round and table)
+and opens nothing twice (an arranged table's key opens one table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from jxbot.events import fairness
+from jxbot.events.model import EventConfig, Player, TableRecord
+from jxbot.events.rounds import TablePlan, fillers, plan_round
+from jxbot.events.scoring import Standing, standings
+
+
+class EventError(Exception):
+    """``code``: not_found, not_open, already_joined, not_joined, too_few, not_running, ended."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass
+class Event:
+    event_id: str
+    guild_id: int
+    channel_id: int
+    name: str
+    status: str
+    config: EventConfig
+    state: dict[str, Any]
+
+    @property
+    def commitment(self) -> str:
+        return str(self.state.get("commitment", ""))
+
+    @property
+    def round(self) -> int:
+        return int(self.state.get("round", 0))
+
+    def players(self) -> list[Player]:
+        return [Player.from_json(p) for p in self.state.get("players", [])]
+
+    def plans(self, round_no: int) -> list[TablePlan]:
+        return [TablePlan(**p) for p in self.state.get("plans", {}).get(str(round_no), [])]
+
+    def public_state(self) -> dict[str, Any]:
+        """The state without the secret (until the event ends)."""
+        out = {k: v for k, v in self.state.items() if k != "secret"}
+        if self.status == "ended":
+            out["secret"] = self.state.get("secret")
+        return out
+
+
+Opener = Callable[[Event, TablePlan], Awaitable[None]]
+Notify = Callable[[Event, str], Awaitable[None]]  # (event, what): "round_started", "ended"
+
+
+def table_key(event_id: str, round_no: int, table_no: int) -> str:
+    return f"ev:{event_id}/r{round_no}/t{table_no}"
+
+
+class EventService:
+    def __init__(self, store: Any, opener: Opener, notify: Notify | None = None) -> None:
+        self.store = store
+        self.opener = opener
+        self.notify = notify
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def lock(self, event_id: str) -> asyncio.Lock:
+        lk = self._locks.get(event_id)
+        if lk is None:
+            lk = self._locks[event_id] = asyncio.Lock()
+        return lk
+
+    async def get(self, event_id: str) -> Event:
+        row = await self.store.event_get(event_id)
+        if row is None:
+            raise EventError("not_found")
+        return Event(row["event_id"], row["guild_id"], row["channel_id"], row["name"], row["status"],
+                     EventConfig.from_json(row["config"]), row["state"])
+
+    async def create(self, guild_id: int, channel_id: int, config: EventConfig) -> Event:
+        """A new event, open for registration; its walls' secret drawn now and its commitment published."""
+        event_id = secrets.token_hex(4)
+        secret = fairness.new_secret()
+        state = {"secret": secret, "commitment": fairness.commitment(secret), "round": 0, "players": [],
+                 "plans": {}}
+        await self.store.event_create(event_id, guild_id, channel_id, config.name, config.to_json(), state)
+        return await self.get(event_id)
+
+    async def join(self, event_id: str, user_id: int, name: str) -> Event:
+        ev = await self.get(event_id)
+        if ev.status != "open":
+            raise EventError("not_open")
+        if not await self.store.event_join(event_id, user_id, name):
+            raise EventError("already_joined")
+        if ev.config.checkin_minutes <= 0:  # no check-in window: registering is checking in
+            await self.store.event_check_in(event_id, user_id)
+        return ev
+
+    async def leave(self, event_id: str, user_id: int) -> Event:
+        ev = await self.get(event_id)
+        if ev.status != "open":
+            raise EventError("not_open")
+        if not await self.store.event_leave(event_id, user_id):
+            raise EventError("not_joined")
+        return ev
+
+    async def check_in(self, event_id: str, user_id: int) -> Event:
+        """Check in; once the event runs, a player its tables wait for (no substitute) checks in late and the
+        tables of the current round that waited only for them open."""
+        ready: list[TablePlan] = []
+        async with self.lock(event_id):
+            ev = await self.get(event_id)
+            waiting = list(ev.state.get("waiting") or [])
+            if ev.status == "running" and user_id in waiting:
+                waiting.remove(user_id)
+                ev.state["waiting"] = waiting
+                await self.store.event_check_in(event_id, user_id)
+                await self.store.event_save(event_id, ev.status, ev.state)
+                ready = [p for p in ev.plans(ev.round) if user_id in p.players and not set(p.players) & set(waiting)]
+            elif ev.status != "open":
+                raise EventError("not_open")
+            elif not await self.store.event_check_in(event_id, user_id):
+                raise EventError("not_joined")
+        for plan in ready:
+            await self.opener(ev, plan)
+        return ev
+
+    @staticmethod
+    def _can_open(ev: Event, plan: TablePlan) -> bool:
+        """A table opens once none of its players is one it waits for."""
+        return not set(plan.players) & set(ev.state.get("waiting") or [])
+
+    async def start(self, event_id: str) -> Event:
+        """Close registration and open round 1. Players not checked in: a computer plays their seats if the
+        event says so (they stay in the field), else they are left out."""
+        async with self.lock(event_id):
+            ev = await self.get(event_id)
+            if ev.status != "open":
+                raise EventError("not_open")
+            regs = await self.store.event_players(event_id)
+            field = [Player(int(r["user_id"]), r["name"], order=i) for i, r in enumerate(regs)]
+            late = [int(r["user_id"]) for r in regs if not r["checked_in"]]
+            if len(late) == len(field):
+                raise EventError("too_few")
+            field += fillers(len(field), ev.config.level)
+            ev.state["players"] = [p.to_json() for p in field]
+            # not checked in: a computer plays their seats (substitute), or their table waits until they check in
+            ev.state["absent"] = late if ev.config.substitute else []
+            ev.state["waiting"] = [] if ev.config.substitute else late
+            ev.status = "running"
+            plans = await self._plan_and_save(ev, 1)
+        await self._open(ev, plans)
+        return ev
+
+    async def _plan_and_save(self, ev: Event, round_no: int) -> list[TablePlan]:
+        records = [TableRecord.from_json(r["result"]) for r in await self.store.event_results(ev.event_id)]
+        plans = plan_round(ev.players(), records, round_no, ev.config.format, ev.state["secret"])
+        ev.state["round"] = round_no
+        ev.state.setdefault("plans", {})[str(round_no)] = [vars(p) for p in plans]
+        await self.store.event_save(ev.event_id, ev.status, ev.state)
+        return plans
+
+    async def _open(self, ev: Event, plans: list[TablePlan]) -> None:
+        if self.notify is not None:
+            await self.notify(ev, "round_started")
+        for plan in plans:
+            if self._can_open(ev, plan):
+                await self.opener(ev, plan)
+
+    async def reopen(self, event_id: str) -> None:
+        """At start: the tables of a running event's current round are opened again (an arranged table's key
+        opens one table, so those running or ended are found, not doubled)."""
+        ev = await self.get(event_id)
+        if ev.status == "running":
+            await self._open_quietly(ev)
+
+    async def _open_quietly(self, ev: Event) -> None:
+        for plan in ev.plans(ev.round):
+            if self._can_open(ev, plan):
+                await self.opener(ev, plan)
+
+    async def record(self, event_id: str, round_no: int, record: TableRecord) -> Event:
+        """A table's result: written once; when it completes its round the next round opens (or the event
+        ends, its secret revealed)."""
+        nxt: list[TablePlan] = []
+        async with self.lock(event_id):
+            ev = await self.get(event_id)
+            if ev.status not in ("running",):
+                return ev
+            await self.store.event_table_result(event_id, round_no, record.table_no, record.to_json())
+            if round_no != ev.round:
+                return ev
+            done = {r["table_no"] for r in await self.store.event_results(event_id) if r["round"] == round_no}
+            if not {p.table_no for p in ev.plans(round_no)} <= done:
+                return ev
+            if round_no >= ev.config.rounds:
+                ev.status = "ended"
+                await self.store.event_save(event_id, "ended", ev.state)
+                ended = True
+            else:
+                nxt = await self._plan_and_save(ev, round_no + 1)
+                ended = False
+        if ended:
+            if self.notify is not None:
+                await self.notify(ev, "ended")
+        else:
+            await self._open(ev, nxt)
+        return ev
+
+    async def cancel(self, event_id: str) -> Event:
+        async with self.lock(event_id):
+            ev = await self.get(event_id)
+            if ev.status in ("ended", "cancelled"):
+                raise EventError("ended")
+            ev.status = "cancelled"
+            await self.store.event_save(event_id, "cancelled", ev.state)
+        return ev
+
+    async def records(self, event_id: str) -> list[TableRecord]:
+        return [TableRecord.from_json(r["result"]) for r in await self.store.event_results(event_id)]
+
+    async def standings(self, event_id: str) -> tuple[Event, list[Standing]]:
+        ev = await self.get(event_id)
+        players = ev.players()
+        if not players:  # not started: the registered players, no points yet
+            regs = await self.store.event_players(event_id)
+            players = [Player(int(r["user_id"]), r["name"], order=i) for i, r in enumerate(regs)]
+        return ev, standings(players, await self.records(event_id), ev.config.format)
+
+
+def record_from_result(result: dict[str, Any]) -> tuple[str, int, TableRecord]:
+    """An arranged table's result (jxbot/shell/arranged.py) as (event id, round, table record): the players are
+    the event's (the plan's pids, carried in the result's ``data``)."""
+    data = result.get("data") or {}
+    seats = sorted(result.get("seats") or [], key=lambda s: int(s["seat"]))
+    totals = [int(s["total"]) for s in seats]
+    return str(data["event"]), int(data["round"]), TableRecord(
+        int(data["round"]), int(data["table"]), [int(p) for p in data["players"]], totals,
+        [int(s["placement"]) for s in seats], [list(map(int, h)) for h in result.get("hand_deltas") or []],
+        [str(h) for h in result.get("hand_ids") or []])
