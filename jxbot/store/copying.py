@@ -30,6 +30,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("ledger", "entry_id"),
     ("members", "guild_id, user_id"),
     ("member_patterns", "guild_id, user_id, pattern"),
+    ("coach_reviews", "hand_id, seat"),
 )
 SEQUENCES = (("wallets", "wallet_id"), ("txns", "txn_id"), ("ledger", "entry_id"), ("hands", "seq"))
 

@@ -120,7 +120,7 @@ async def test_the_migration_fills_in_the_multiplier_of_caishen_hands_already_st
     await play(store, "j1", 0, 40, win_result(0, tai=5, fan=1, stake=4), ruleset="jiaxing", at=T0 + 1)
     await store.close()
     # take the database back to schema 1 (before multipliers were recorded)
-    back = ("DROP INDEX members_mult; ALTER TABLE members DROP COLUMN best_mult; ALTER TABLE hands DROP COLUMN mult; "
+    back = ("DROP TABLE IF EXISTS coach_reviews; DROP INDEX members_mult; ALTER TABLE members DROP COLUMN best_mult; ALTER TABLE hands DROP COLUMN mult; "
             "UPDATE hands SET tai = 0, fan = 0 WHERE hand_id = 'c1';")  # as schema 1 recorded them
     if "://" in path:  # PostgreSQL: its migration V2 is the translated one (jsonb instead of json_extract)
         conn = await asyncpg.connect(path)
@@ -132,7 +132,7 @@ async def test_the_migration_fills_in_the_multiplier_of_caishen_hands_already_st
         con.close()
     store = await Store.open(path)
     try:
-        assert await store.schema_version() == SCHEMA_VERSION == 2
+        assert await store.schema_version() == SCHEMA_VERSION >= 2
         st = await store.player_stats(G, 2)
         assert (st.best_mult, st.best_hand.mult, st.best_hand.points, st.best_hand.tai) == (16, 16, 48, None)
         assert (await store.player_stats(G, 1)).best_hand.mult is None
