@@ -13,13 +13,14 @@ import re
 
 from jxbot.i18n import register, t
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 
 register({
     # a computer seat's name: level first, its number last (电脑 1 → 困难电脑 1)
     "ai.computer.easy": {"zh": "简单电脑 {n}", "en": "Easy computer {n}"},
     "ai.computer.normal": {"zh": "普通电脑 {n}", "en": "Normal computer {n}"},
     "ai.computer.hard": {"zh": "困难电脑 {n}", "en": "Hard computer {n}"},
+    "ai.computer.expert": {"zh": "专家电脑 {n}", "en": "Expert computer {n}"},
     "ai.computer.other": {"zh": "电脑 {n}", "en": "Computer {n}"},
 })
 

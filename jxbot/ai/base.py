@@ -79,7 +79,7 @@ def levels() -> tuple[str, ...]:
 
 
 def make_player(level: str, seed: int | str) -> ComputerPlayer:
-    """A computer player of ``level`` ("easy" | "normal" | "hard"), deterministic given ``seed``."""
+    """A computer player of ``level`` ("easy" | "normal" | "hard" | "expert"), deterministic given ``seed``."""
     cls = _CLASSES.get(level)
     if cls is None:
         raise ValueError(f"unknown computer level {level!r}; known: {', '.join(_CLASSES)}")

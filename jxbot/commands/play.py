@@ -21,7 +21,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="wind rounds to play (default: the ruleset's match, e.g. one East round for jiaxing, "
                         "one 版 of four rounds for caishen)")
     p.add_argument("--hands", type=int, default=None, help="stop after this many hands")
-    p.add_argument("--level", choices=("easy", "normal", "hard"), default="normal",
+    p.add_argument("--level", choices=("easy", "normal", "hard", "expert"), default="normal",
                    help="computer level (default normal)")
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--stake", type=int, default=1, help="底分 (default 1)")

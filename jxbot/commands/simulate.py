@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from jxbot.i18n import add_lang_argument
 
-LEVELS = ("easy", "normal", "hard")  # jxbot.ai.LEVELS (kept literal: start-up stays fast)
+LEVELS = ("easy", "normal", "hard", "expert")  # jxbot.ai.LEVELS (kept literal: start-up stays fast)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:

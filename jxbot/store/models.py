@@ -87,7 +87,7 @@ class GuildSettings:
         _int_in("min_balance_multiplier", self.min_balance_multiplier, 0, 1_000_000)
         for c in self.allowed_channels:
             _int_in("allowed_channels", c, 1)
-        if self.computer_level not in ("easy", "normal", "hard"):
+        if self.computer_level not in ("easy", "normal", "hard", "expert"):
             raise InvalidArgument(f"computer_level must be easy, normal or hard, not {self.computer_level!r}")
         _num_in("idle_lobby_minutes", self.idle_lobby_minutes, 0.0, 10080.0)
         if self.daily_amount + self.daily_streak_bonus * self.daily_streak_cap > MAX_AMOUNT:

@@ -26,7 +26,7 @@ class SeatInfo:
 
     name: str
     is_computer: bool = False
-    level: str = "normal"  # computer level ("easy" | "normal" | "hard")
+    level: str = "normal"  # computer level ("easy" | "normal" | "hard" | "expert")
     user_id: Any = None  # opaque to the runner (the bot's Discord user id)
     lang: str = "zh"
     auto: bool = False  # on auto-play (a computer plays the seat)

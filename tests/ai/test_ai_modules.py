@@ -62,7 +62,7 @@ def test_levels_come_from_the_registry():
     from jxbot.ai import LEVELS, make_player
     from jxbot.ai.base import ComputerPlayer, levels, register
 
-    assert LEVELS == levels() == ("easy", "normal", "hard")
+    assert LEVELS == levels() == ("easy", "normal", "hard", "expert")
     assert [type(make_player(lv, 1)).level for lv in LEVELS] == list(LEVELS)
 
     class Passer(ComputerPlayer):

@@ -84,8 +84,8 @@ async def test_computer_names_follow_each_viewers_language_not_the_tables(game, 
 
 async def test_unknown_level_gets_a_clear_message(harness):
     h, fake = harness, harness.fake
-    await h.command(ALICE, "mahjong create", stake=2, level="expert")
-    assert "no computer level 'expert'" in fake.last_ephemeral(ALICE)
+    await h.command(ALICE, "mahjong create", stake=2, level="grandmaster")
+    assert "no computer level 'grandmaster'" in fake.last_ephemeral(ALICE)
     assert h.bot.get_cog("TablesCog").manager.tables == {}
     await h.command(ALICE, "mahjong create", stake=2)
     await h.command(ALICE, "mahjong addbot", level="godlike")
@@ -101,7 +101,7 @@ async def test_server_default_level_is_an_admin_setting(harness):
     await h.command(ALICE, "mahjong create", stake=2)
     await h.command(ALICE, "mahjong addbot")
     assert "简单电脑 1" in lobby(fake).content
-    await h.command(BOB, "admin settings", member_perms=MANAGE, computer_level="expert")
+    await h.command(BOB, "admin settings", member_perms=MANAGE, computer_level="grandmaster")
     assert "computer_level" in fake.last_ephemeral(BOB)  # refused, and says which setting
     assert (await h.bot.store.get_guild_settings(GUILD)).computer_level == "easy"
 

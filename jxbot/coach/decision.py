@@ -1,0 +1,123 @@
+"""``Decision``, ``Candidate`` and ``evaluate`` (the interface is written down in ``jxbot/coach/__init__.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..ai.montecarlo import evaluate_view
+from ..game import Hand
+from ..game import events as ev
+
+DEFAULT_BUDGET_MS = 300.0
+PLAYOUTS_PER_BUDGET_MS = 0.12  # playouts one core plays per CPU ms (bench/ai.py "playouts_per_second" / 1000)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One legal action's estimate: expected silver for the hand (stake 1), win and deal-in chances."""
+
+    action: dict
+    ev_silver: float
+    win: float
+    deal_in: float
+    n: int = 0
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one seat knows at one decision point: its seat view (own tiles + public facts, no wall)."""
+
+    view: dict
+    step: int | None = None  # the number of events before the decision (from an event log)
+    played: dict | None = None  # the action the seat took (from an event log)
+
+    @property
+    def seat(self) -> int:
+        return int(self.view["viewer"])
+
+    @property
+    def actions(self) -> list[dict]:
+        return list(self.view.get("actions") or [])
+
+    @classmethod
+    def from_view(cls, view: dict, played: dict | None = None) -> Decision:
+        if view.get("viewer") is None or not view.get("actions"):
+            raise ValueError("a decision is a seat's view with legal actions")
+        return cls(view=view, played=played)
+
+    @classmethod
+    def from_hand(cls, hand: Hand, seat: int) -> Decision:
+        return cls.from_view(hand.view(seat))
+
+    @classmethod
+    def from_events(cls, events: Sequence[ev.Event | dict], k: int, seat: int) -> Decision:
+        """The decision ``seat`` faced after the first ``k`` events of a hand's log."""
+        hand = Hand.replay(list(events)[:k])
+        played = action_of(_event(events[k]), hand) if k < len(events) else None
+        if played is not None and played["seat"] != seat:
+            played = None
+        return cls(view=hand.view(seat), step=k, played=played)
+
+
+def _event(e: ev.Event | dict) -> ev.Event:
+    return ev.event_from_json(e) if isinstance(e, dict) else e
+
+
+def action_of(e: ev.Event, hand: Hand) -> dict | None:
+    """The action (JSON) an event records a seat taking, or None for an event nobody chose."""
+    if isinstance(e, ev.Discarded):
+        return {"type": "discard", "seat": e.seat, "tile": e.tile}
+    if isinstance(e, ev.ClaimAnswered):
+        return {"type": e.action, "seat": e.seat, "tile": e.tile}
+    if isinstance(e, ev.Won) and e.self_draw:
+        return {"type": "tsumo", "seat": e.seat, "tile": e.tile}
+    if isinstance(e, ev.Konged) and e.kind == "concealed_kong":
+        return {"type": "angang", "seat": e.seat, "tile": e.tile}
+    if isinstance(e, ev.KongDeclared):
+        return {"type": "bugang", "seat": e.seat, "tile": e.tile}
+    if isinstance(e, ev.ContractAnswered):
+        return {"type": "give_up" if e.give_up else "persist", "seat": e.seat, "tile": None}
+    return None
+
+
+def decisions_of(events: Iterable[ev.Event | dict], seat: int, *, trivial: bool = False) -> list[Decision]:
+    """Every decision ``seat`` took in a hand's log, in order (with ``trivial``, also those where it had
+    one legal action). Each carries the view it had then and the action it took (``played``)."""
+    evs = [_event(e) for e in events]
+    out: list[Decision] = []
+    hand: Hand | None = None
+    for k, e in enumerate(evs):
+        if k > 0:
+            assert hand is not None
+            a = action_of(e, hand)
+            if a is not None and a["seat"] == seat and seat in hand.pending():
+                view = hand.view(seat)
+                acts = view.get("actions") or []
+                if a in acts and (trivial or len(acts) > 1):
+                    out.append(Decision(view=view, step=k, played=a))
+        hand = Hand.replay(evs[: k + 1]) if hand is None else _fold(hand, e)
+    return out
+
+
+def _fold(hand: Hand, e: ev.Event) -> Hand:
+    hand._fold(e)
+    hand.events.append(e)
+    return hand
+
+
+def worlds_for(budget_ms: float, n_actions: int) -> int:
+    """How many worlds fit ``budget_ms`` with ``n_actions`` candidates (at least 2)."""
+    return max(2, int(budget_ms * PLAYOUTS_PER_BUDGET_MS / max(1, n_actions)))
+
+
+def evaluate(decision: Decision, *, budget_ms: float = DEFAULT_BUDGET_MS, seed: int | str = 0,
+             worlds: int | None = None, actions: Sequence[dict] | None = None) -> list[Candidate]:
+    """Every candidate action of ``decision``, best expected silver first (see the package docstring)."""
+    include = [decision.played] if decision.played is not None else []
+    from ..ai.montecarlo import candidates
+
+    acts = list(actions) if actions is not None else candidates(decision.view, include=include)
+    n = worlds if worlds is not None else worlds_for(budget_ms, len(acts))
+    ests = evaluate_view(decision.view, seed=seed, worlds=n, budget_ms=budget_ms, actions=acts)
+    return [Candidate(e.action, round(e.ev, 4), round(e.win, 4), round(e.deal_in, 4), e.n) for e in ests]

@@ -1,0 +1,78 @@
+"""The coach's evaluator (issue 30): the information boundary, determinism, decisions from a log."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from jxbot.ai import make_player
+from jxbot.coach import Candidate, Decision, decisions_of, evaluate
+from jxbot.game import Hand
+
+
+def _midhand(ruleset: str, seed: str, steps: int) -> Hand:
+    h = Hand.new(seed, ruleset=ruleset)
+    ps = [make_player("normal", f"{seed}/{i}") for i in range(4)]
+    for _ in range(steps):
+        s = min(h.pending())
+        h.apply(ps[s].choose(h.view(s)))
+    assert h.phase != "ended"
+    return h
+
+
+def _shuffle_hidden(h: Hand, seat: int, rng: random.Random) -> None:
+    """Deal the tiles ``seat`` cannot see (other hands, live wall, dead wall but the indicator) again, each
+    hand keeping its size: a world the seat cannot tell from the real one."""
+    others = [o for o in range(4) if o != seat]
+    dead = h._dead_indices() - {h._indicator_index()}
+    idx = list(h._live[h._h:h._t + 1]) + sorted(dead)
+    pool = [t for o in others for t in h.concealed[o]] + [h.wall[i] for i in idx]
+    rng.shuffle(pool)
+    pos = 0
+    for o in others:
+        n = len(h.concealed[o])
+        h.concealed[o] = pool[pos:pos + n]
+        pos += n
+    wall = list(h.wall)
+    for i in idx:
+        wall[i] = pool[pos]
+        pos += 1
+    h.wall = tuple(wall)
+    h._legal_cache = {}
+    h._seat_views = [None] * 4
+    h._base_view = None
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "caishen"])
+def test_hidden_tiles_do_not_change_the_evaluation(ruleset: str) -> None:
+    """Shuffling the other hands and the wall consistently with what the seat knows changes nothing."""
+    h = _midhand(ruleset, f"boundary-{ruleset}", 16)
+    seat = min(h.pending())
+    before = [list(x) for x in h.concealed]
+    d1 = Decision.from_hand(h, seat)
+    e1 = evaluate(d1, worlds=3, seed=7, budget_ms=1e9)
+    _shuffle_hidden(h, seat, random.Random(5))
+    assert [h.concealed[o] for o in range(4) if o != seat] != [before[o] for o in range(4) if o != seat]
+    d2 = Decision.from_hand(h, seat)
+    assert d2.view == d1.view
+    e2 = evaluate(d2, worlds=3, seed=7, budget_ms=1e9)
+    assert e1 == e2
+    assert all(isinstance(c, Candidate) and c.n == 3 for c in e1)
+    # the figures do depend on the seed (the evaluation is not a constant)
+    e3 = evaluate(d1, worlds=3, seed=8, budget_ms=1e9)
+    assert [(c.ev_silver, c.win) for c in e3] != [(c.ev_silver, c.win) for c in e1] or len(e1) == 1
+
+
+def test_decisions_from_a_finished_hand() -> None:
+    h = Hand.new("coach-log")
+    ps = [make_player("normal", f"coach-log/{i}") for i in range(4)]
+    while h.phase != "ended":
+        s = min(h.pending())
+        h.apply(ps[s].choose(h.view(s)))
+    ds = decisions_of(h.events, 1)
+    assert ds and all(d.played in d.actions and d.seat == 1 for d in ds)
+    again = Decision.from_events(h.events_json(), ds[-1].step, 1)
+    assert again.view == ds[-1].view and again.played == ds[-1].played
+    c = evaluate(ds[-1], worlds=2, seed=1)
+    assert any(x.action == ds[-1].played for x in c)
