@@ -38,7 +38,8 @@ from jxbot.readiness import OPEN_VERBS_AT_START, JxTree, ReadinessGate
 
 log = logging.getLogger("jxbot.bot")
 
-EXTENSIONS = ("cogs.tables", "cogs.play", "cogs.economy", "cogs.admin", "cogs.replay", "cogs.howto", "cogs.help")
+EXTENSIONS = ("cogs.tables", "cogs.play", "cogs.economy", "cogs.admin", "cogs.replay", "cogs.review", "cogs.howto",
+              "cogs.help")
 
 
 async def load_cog_module(bot: commands.Bot, name: str) -> None:

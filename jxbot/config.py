@@ -147,6 +147,10 @@ class Settings:
     # metrics and health (docs/ops.md): an HTTP listener on this port (None: off) and address (loopback)
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
+    # the coach's reviews (docs/coach.md): worker processes evaluating decisions (0: threads inside the bot) and
+    # the CPU milliseconds one hand's review may take in all (its decisions share it)
+    review_processes: int = 1
+    review_budget_ms: int = 18_000
 
     ENV = {
         "discord_token": "DISCORD_TOKEN",
@@ -182,6 +186,8 @@ class Settings:
         "shard_count": "JXBOT_SHARD_COUNT",
         "metrics_port": "JXBOT_METRICS_PORT",
         "metrics_host": "JXBOT_METRICS_HOST",
+        "review_processes": "JXBOT_REVIEW_PROCESSES",
+        "review_budget_ms": "JXBOT_REVIEW_BUDGET_MS",
     }
 
     @classmethod
@@ -219,7 +225,8 @@ class Settings:
                 raise ConfigError(f"JXBOT_LANG: {exc}") from None
         ints = {"default_stake": (1, 10**9), "min_stake": (1, 10**9), "max_stake": (1, 10**9),
                 "fee": (0, 10**9), "starting_grant": (0, 10**12), "daily_amount": (0, 10**12),
-                "max_hands": (1, 10**6), "test_seed": (0, 2**63 - 1)}
+                "max_hands": (1, 10**6), "test_seed": (0, 2**63 - 1), "review_processes": (0, 32),
+                "review_budget_ms": (100, 600_000)}
         for name, (lo, hi) in ints.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _int(cls.ENV[name], v, lo=lo, hi=hi)

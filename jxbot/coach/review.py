@@ -20,16 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jxbot.game import events as ev
-from jxbot.game.hand import Hand
 
 VERSION = 1  # of the stored review's shape and of the judging; a cached review of another version is redone
 TIE = 0.05  # silver: a played action this close to the best one agrees with the expert
 COSTLIEST = 3
 BUDGET_HAND_MS = 18_000  # the whole hand's evaluation budget (≤ 20 s of worker CPU, docs/coach.md)
-BUDGET_MIN_MS, BUDGET_MAX_MS = 60, 900  # one decision's
+BUDGET_MIN_MS, BUDGET_MAX_MS = 20, 900  # one decision's
 
-# (view, seed, budget_ms) -> candidates (plain dicts); must be a top-level function to run in a process pool
-Evaluator = Callable[[dict, int, int], list[dict]]
+# (decision, seed, budget_ms) -> candidates (plain dicts); a top-level function to run in a process pool
+Evaluator = Callable[["Point", int, int], list[dict]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,59 +41,43 @@ class Point:
     played: dict  # the action taken, as JSON ({"type", "seat", "tile"})
 
 
-def _played(e: ev.Event, seat: int, h: Hand) -> dict | None:
-    """The action of ``seat`` that made event ``e`` (None when ``e`` is not such an answer)."""
-    if getattr(e, "seat", None) != seat:
-        return None
-    if isinstance(e, ev.ClaimAnswered):
-        return {"type": e.action, "seat": seat, "tile": e.tile}
-    if isinstance(e, ev.ContractAnswered):
-        return {"type": "give_up" if e.give_up else "persist", "seat": seat, "tile": None}
-    if h.phase != "turn" or h.turn != seat:
-        return None
-    if isinstance(e, ev.Discarded):
-        return {"type": "discard", "seat": seat, "tile": e.tile}
-    if isinstance(e, ev.Won) and e.self_draw:
-        return {"type": "tsumo", "seat": seat, "tile": e.tile}
-    if isinstance(e, ev.Konged) and e.kind == "concealed_kong":
-        return {"type": "angang", "seat": seat, "tile": e.tile}
-    if isinstance(e, ev.KongDeclared):
-        return {"type": "bugang", "seat": seat, "tile": e.tile}
-    return None
-
-
-def _events(events: Iterable[ev.Event | dict]) -> list[ev.Event]:
-    return [e if isinstance(e, ev.Event) else ev.event_from_json(e) for e in events]
-
-
 def decision_points(events: Iterable[ev.Event | dict], seat: int) -> list[Point]:
     """Every decision ``seat`` made in the hand (a moment with one legal action only is no decision)."""
-    evs = _events(events)
+    from .decision import decisions_of
+
+    evs = [e if isinstance(e, ev.Event) else ev.event_from_json(e) for e in events]
     if not evs or not isinstance(evs[0], ev.HandStarted):
         raise ValueError("an event log starts with hand_started")
-    h = Hand.replay(evs[:1])
-    out: list[Point] = []
-    for i in range(1, len(evs)):
-        e = evs[i]
-        played = _played(e, seat, h)
-        if played is not None:
-            legal = h.legal_actions(seat)
-            if len(legal) > 1:
-                out.append(Point(len(out), i, h.view(seat), played))
-        h._fold(e)
-        h.events.append(e)
+    out = []
+    for i, d in enumerate(decisions_of(evs, seat)):
+        assert d.step is not None and d.played is not None
+        out.append(Point(i, d.step, d.view, d.played))
     return out
+
+
+def expert(point: Point, seed: int, budget_ms: int) -> list[dict]:
+    """The expert's evaluation of a decision (``jxbot.coach.evaluate``), as plain candidates; a top-level
+    function, so that it runs in a worker process."""
+    from .decision import Decision, evaluate
+
+    cands = evaluate(Decision(point.view, step=point.event, played=point.played), budget_ms=budget_ms, seed=seed)
+    return candidates_json(cands)
+
+
+def candidates_json(cands: Iterable[Any]) -> list[dict]:
+    return [{"action": dict(c.action), "ev": float(c.ev_silver), "win": float(c.win), "deal_in": float(c.deal_in)}
+            for c in cands]
 
 
 def action_key(a: dict) -> tuple[str, int | None]:
     return str(a.get("type")), a.get("tile")
 
 
-def per_decision_budget(n: int) -> int:
-    """One decision's budget so the hand's ``n`` decisions stay within :data:`BUDGET_HAND_MS`."""
+def per_decision_budget(n: int, total_ms: int = BUDGET_HAND_MS) -> int:
+    """One decision's budget so the hand's ``n`` decisions stay within ``total_ms`` (:data:`BUDGET_HAND_MS`)."""
     if n <= 0:
         return BUDGET_MAX_MS
-    return max(BUDGET_MIN_MS, min(BUDGET_MAX_MS, BUDGET_HAND_MS // n))
+    return max(BUDGET_MIN_MS, min(BUDGET_MAX_MS, total_ms // n))
 
 
 def seed_of(hand_id: str, seat: int, n: int, base: int = 0) -> int:
@@ -167,19 +150,19 @@ def review_points(hand_id: str, ruleset: str, seat: int, points: Sequence[Point]
     return Review(hand_id, seat, ruleset, [judge(p, c, tie) for p, c in zip(points, results, strict=True)])
 
 
-def review_hand(events: Iterable[ev.Event | dict], seat: int, evaluate: Evaluator, *, seed: int = 0,
+def review_hand(events: Iterable[ev.Event | dict], seat: int, evaluate: Evaluator = expert, *, seed: int = 0,
                 budget_ms: int | None = None, progress: Callable[[int, int], Any] | None = None,
                 tie: float = TIE) -> Review:
     """The review of ``seat``'s decisions in a finished hand, evaluated here, one decision after another
     (the terminal and the benches; the bot queues the points into its worker pool: ``coach/reviewer.py``)."""
-    evs = _events(events)
+    evs = [e if isinstance(e, ev.Event) else ev.event_from_json(e) for e in events]
     first = evs[0]
     assert isinstance(first, ev.HandStarted)
     points = decision_points(evs, seat)
     budget = budget_ms if budget_ms is not None else per_decision_budget(len(points))
     results = []
     for p in points:
-        results.append(evaluate(p.view, seed_of(first.hand_id, seat, p.n, seed), budget))
+        results.append(evaluate(p, seed_of(first.hand_id, seat, p.n, seed), budget))
         if progress is not None:
             progress(len(results), len(points))
     return review_points(first.hand_id, first.ruleset, seat, points, results, tie)

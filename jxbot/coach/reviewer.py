@@ -25,7 +25,7 @@ log = logging.getLogger("jxbot.coach")
 
 T = TypeVar("T")
 Progress = Callable[[int, int], Any]  # (decisions done, decisions in all); may return an awaitable
-Submit = Callable[[dict, int, int], Awaitable[list[dict]]]  # (view, seed, budget_ms) -> candidates
+Submit = Callable[[rv.Point, int, int], Awaitable[list[dict]]]  # (decision, seed, budget_ms) -> candidates
 
 
 class FairQueue:
@@ -100,8 +100,10 @@ async def _call(cb: Progress, done: int, total: int) -> None:
 class Reviewer:
     """Reviews of settled hands for the bot. ``submit`` evaluates one decision in the worker pool."""
 
-    def __init__(self, store: Any, submit: Submit, *, slots: int = 1, seed: int = 0, tie: float = rv.TIE) -> None:
+    def __init__(self, store: Any, submit: Submit, *, slots: int = 1, seed: int = 0, tie: float = rv.TIE,
+                 budget_ms: int = rv.BUDGET_HAND_MS) -> None:
         self.store = store
+        self.budget_ms = budget_ms
         self.submit = submit
         self.queue = FairQueue(slots)
         self.seed = seed
@@ -141,13 +143,13 @@ class Reviewer:
             points = await asyncio.to_thread(rv.decision_points, events, seat)
             first = events[0]
             ruleset = str(first.get("ruleset") if isinstance(first, dict) else first.ruleset)
-            budget = rv.per_decision_budget(len(points))
+            budget = rv.per_decision_budget(len(points), self.budget_ms)
             flight.total = len(points)
             for cb in list(flight.listeners):
                 await _call(cb, 0, flight.total)
 
             async def one(p: rv.Point) -> list[dict]:
-                out = await self.queue.run(owner, lambda: self.submit(p.view, rv.seed_of(hand_id, seat, p.n, self.seed),
+                out = await self.queue.run(owner, lambda: self.submit(p, rv.seed_of(hand_id, seat, p.n, self.seed),
                                                                       budget))
                 flight.done += 1
                 for cb in list(flight.listeners):
@@ -169,10 +171,22 @@ class Reviewer:
             self._flights.pop(key, None)
 
 
-def executor_submit(executor: Any, evaluate: rv.Evaluator) -> Submit:
+def executor_submit(executor: Any, evaluate: rv.Evaluator = rv.expert) -> Submit:
     """``submit`` over a ``concurrent.futures`` executor (a process pool: the evaluation never runs on the loop)."""
 
-    async def submit(view: dict, seed: int, budget_ms: int) -> list[dict]:
-        return await asyncio.get_running_loop().run_in_executor(executor, evaluate, view, seed, budget_ms)
+    async def submit(point: rv.Point, seed: int, budget_ms: int) -> list[dict]:
+        return await asyncio.get_running_loop().run_in_executor(executor, evaluate, point, seed, budget_ms)
+
+    return submit
+
+
+def pool_submit(pool: Any) -> Submit:
+    """``submit`` over the coach's worker pool (``jxbot.coach.CoachPool``)."""
+    from .decision import Decision
+
+    async def submit(point: rv.Point, seed: int, budget_ms: int) -> list[dict]:
+        cands = await pool.evaluate(Decision(point.view, step=point.event, played=point.played),
+                                    budget_ms=budget_ms, seed=seed)
+        return rv.candidates_json(cands)
 
     return submit

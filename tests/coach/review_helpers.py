@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 
 
-def counting_evaluator(view: dict, seed: int, budget_ms: int) -> list[dict]:
+def counting_evaluator(point, seed: int, budget_ms: int) -> list[dict]:
+    view = point.view
     hand = list(view.get("hand") or []) + ([view["drawn"]] if view.get("drawn") is not None else [])
     rng = random.Random(seed)
     out = []

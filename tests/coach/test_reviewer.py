@@ -34,10 +34,10 @@ class Counting:
     def __init__(self) -> None:
         self.calls = 0
 
-    async def __call__(self, view: dict, seed: int, budget: int) -> list[dict]:
+    async def __call__(self, point, seed: int, budget: int) -> list[dict]:
         self.calls += 1
         await asyncio.sleep(0)
-        return counting_evaluator(view, seed, budget)
+        return counting_evaluator(point, seed, budget)
 
 
 async def test_cached_shared_and_with_progress(tmp_path) -> None:
