@@ -31,8 +31,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=int, default=1, help="worker processes for the evaluation (default 1)")
     p.add_argument("--seed", type=int, default=0, help="the evaluation's seed (a review is reproducible)")
     p.add_argument("--budget-ms", type=int, default=None,
-                   help="CPU ms per decision (default: 18 s for the whole hand, shared by its decisions)")
+                   help="CPU ms per decision (default: $JXBOT_REVIEW_BUDGET_MS or 18 s for the whole hand, "
+                        "shared by its decisions)")
     add_lang_argument(p)
+
+
+def hand_budget_ms() -> int:
+    """A whole hand's budget: ``JXBOT_REVIEW_BUDGET_MS`` (the bot's setting too), else 18 s of CPU."""
+    from jxbot.coach.review import BUDGET_HAND_MS
+
+    v = os.environ.get("JXBOT_REVIEW_BUDGET_MS", "").strip()
+    return int(v) if v.isdigit() and int(v) > 0 else BUDGET_HAND_MS
 
 
 def default_seat(computers: Sequence[bool]) -> int:
@@ -40,7 +49,7 @@ def default_seat(computers: Sequence[bool]) -> int:
 
 
 def review_events(events: list[Any], seat: int, *, jobs: int = 1, seed: int = 0, budget_ms: int | None = None,
-                  out: Any = sys.stderr) -> Any:
+                  out: Any = sys.stderr, total_ms: int | None = None) -> Any:
     """The review of ``seat`` (evaluated here, or in ``jobs`` worker processes), with a progress line."""
     from jxbot.coach import review as rv
 
@@ -48,7 +57,10 @@ def review_events(events: list[Any], seat: int, *, jobs: int = 1, seed: int = 0,
     first = events[0]
     hand_id = first["hand_id"] if isinstance(first, dict) else first.hand_id
     ruleset = first["ruleset"] if isinstance(first, dict) else first.ruleset
-    budget = budget_ms if budget_ms is not None else rv.per_decision_budget(len(points))
+    if budget_ms is not None:
+        budget = budget_ms
+    else:
+        budget = rv.per_decision_budget(len(points), total_ms or hand_budget_ms())
     seeds = [rv.seed_of(hand_id, seat, p.n, seed) for p in points]
     results: list[list[dict]] = []
 
