@@ -9,9 +9,16 @@
   the hard player's decision time (``--timing-hands`` hands of four hard players, and a quarter as many
   at caishen tables; target p99 ≤ 50 ms).
 
+* the rules engine's hot path (issue 30): ``is_complete`` and the Jiaxing win test (``pattern_wins``, what
+  ``Hand._can_win`` asks) on ``--checks`` random 14-tile hands, against the ``mahjong`` library's
+  ``Agari.is_agari`` on the same hands in the same run (ratio);
+* the evaluator (issue 30): playouts per CPU second, and the ``expert`` player's decision time (CPU, one
+  core; ``--expert-hands`` hands of one expert and three hard players per ruleset; target mean ≤ 300 ms,
+  p99 ≤ 1 s). ``--coach-only`` runs just these two parts.
+
 The duplicate strength figures (hard vs normal, normal vs easy) come from ``jxbot duel`` (docs/ai.md).
 
-Usage: ``python bench/ai.py [--hands 2000] [--timing-hands 400] [--seed bench]``
+Usage: ``python bench/ai.py [--hands 2000] [--timing-hands 400] [--seed bench] [--coach-only]``
 """
 
 from __future__ import annotations
@@ -66,12 +73,97 @@ def _ms(xs: list[float]) -> dict:
             "max": round(xs[-1] * 1e3, 3)}
 
 
+def _checks(n: int, seed: str) -> dict:
+    """is_complete / pattern_wins vs mahjong's Agari on the same random 14-tile hands (no wildcard)."""
+    import random
+
+    from jxbot.rules.ruleset import get_ruleset
+    from jxbot.rules.shape import is_complete, pattern_wins
+
+    rng = random.Random(seed)
+    wall = [k for k in range(34) for _ in range(4)]
+    hands = []
+    for _ in range(n):
+        rng.shuffle(wall)
+        hands.append(sorted(wall[:14]))
+    out: dict = {"hands": n}
+    t0 = time.perf_counter()
+    ours = sum(1 for h in hands if is_complete(h))
+    out["is_complete_per_s"] = round(n / (time.perf_counter() - t0))
+    rs = get_ruleset("jiaxing")
+    t0 = time.perf_counter()
+    for h in hands:
+        pattern_wins(h, (), None, rs)
+    out["pattern_wins_per_s"] = round(n / (time.perf_counter() - t0))
+    try:
+        from mahjong.agari import Agari
+    except ImportError:  # pragma: no cover - the reference is a test dependency
+        return out
+    arrays = []
+    for h in hands:
+        a = [0] * 34
+        for k in h:
+            a[k] += 1
+        arrays.append(a)
+    ag = Agari()
+    t0 = time.perf_counter()
+    theirs = sum(1 for a in arrays if ag.is_agari(a))
+    out["mahjong_agari_per_s"] = round(n / (time.perf_counter() - t0))
+    out["ratio_is_complete_to_mahjong"] = round(out["is_complete_per_s"] / out["mahjong_agari_per_s"], 2)
+    out["complete_hands"] = ours
+    out["mahjong_agari_hands"] = theirs  # seven pairs count there, not in is_complete
+    return out
+
+
+def _coach(seed: str, expert_hands: int) -> dict:
+    """Playouts per CPU second, and the expert's decision times (CPU) at jiaxing and caishen tables."""
+    from jxbot.ai.montecarlo import evaluate_view
+    from jxbot.game import Hand
+
+    views = []
+    for i in range(6):
+        h = Hand.new(f"{seed}/playout/{i}")
+        ps = [make_player("normal", f"{seed}/p/{i}/{s}") for s in range(4)]
+        for _ in range(8 + 6 * i):
+            s = min(h.pending())
+            h.apply(ps[s].choose(h.view(s)))
+        s = min(h.pending())
+        views.append(h.view(s))
+    c0 = time.thread_time()
+    n = sum(e.n for v in views for e in evaluate_view(v, seed=seed, worlds=4))
+    rate = n / (time.thread_time() - c0)
+    out: dict = {"playouts": n, "playouts_per_cpu_s": round(rate, 1)}
+    for rs in ("jiaxing", "caishen") if expert_hands > 0 else ():
+        wall: list[float] = []
+        cpu: list[float] = []
+        for m in range(expert_hands):
+            match = Match(f"{seed}/expert/{rs}/{m}", ruleset=rs)
+            players = [_Timed(make_player("expert", f"{seed}/e/{m}"), wall, cpu)] + [
+                make_player("hard", f"{seed}/h/{m}/{i}") for i in (1, 2, 3)]
+            play_match(match, players, max_hands=1)
+        cpu.sort()
+        out[f"expert_{rs}_decision_cpu_ms"] = {
+            "decisions": len(cpu), "mean": round(sum(cpu) / len(cpu) * 1e3, 1),
+            "p50": round(_pct(cpu, 0.5) * 1e3, 1), "p99": round(_pct(cpu, 0.99) * 1e3, 1),
+            "max": round(cpu[-1] * 1e3, 1), "wall_mean": round(sum(wall) / len(wall) * 1e3, 1)}
+        out[f"expert_{rs}_mean_le_300ms"] = sum(cpu) / len(cpu) <= 0.3
+        out[f"expert_{rs}_p99_le_1s"] = _pct(cpu, 0.99) <= 1.0
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=2000)
     ap.add_argument("--timing-hands", type=int, default=400)
     ap.add_argument("--seed", default="bench")
+    ap.add_argument("--checks", type=int, default=100_000)
+    ap.add_argument("--expert-hands", type=int, default=6)
+    ap.add_argument("--coach-only", action="store_true")
     args = ap.parse_args()
+    coach = {"rules_checks": _checks(args.checks, args.seed), "coach": _coach(args.seed, args.expert_hands)}
+    if args.coach_only:
+        print(json.dumps({"bench": "ai", **coach}, ensure_ascii=False))
+        return
 
     vs = simulate(args.hands, ["normal", "easy", "easy", "easy"], seed=f"{args.seed}/vs-easy")
     share = vs["win_share_by_seat"]
@@ -137,6 +229,7 @@ def main() -> None:
         "hard_caishen_decision_ms": {**_ms(cs_wall), **{"cpu_" + k: v for k, v in _ms(cs_cpu).items()
                                                           if k != "decisions"},
                                      "rules_shanten_tables_build_ms": warmup_ms},
+        **coach,
         "targets": {
             "normal_ge_3x_easy": bool(easy_max and share[0] >= 3 * easy_max),
             "four_normal_win_ge_50pct": four["win_rate"] >= 0.5,

@@ -48,6 +48,7 @@ class ExpertPlayer(ComputerPlayer):
     """Hard player's proposal, overruled by playouts when they say so clearly."""
 
     level = "expert"
+    slow = True  # a table runs its decisions in the worker process (jxbot.ai.offload)
 
     def __init__(self, seed: int | str) -> None:
         super().__init__(seed)

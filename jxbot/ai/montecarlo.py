@@ -30,10 +30,11 @@ from ..game.actions import action_from_json
 from ..game.hand import Hand
 from .base import ComputerPlayer, make_player
 from .evaluate import IMPOSSIBLE, TARGETS, HandShape
+from .players import NormalPlayer
 from .seatview import DISCARD, Table
 from .worlds import Skeleton
 
-PLAYOUT_LEVEL = "normal"  # the fast policy every seat plays in a playout
+PLAYOUT_LEVEL = "normal"  # the policy every seat plays in a playout (the self-play the calibration measures)
 MAX_STEPS = 2000
 
 
@@ -61,6 +62,17 @@ class Estimate:
     @property
     def deal_in(self) -> float:
         return self.deal_ins / len(self.outcomes) if self.outcomes else 0.0
+
+
+class FastPlayer(NormalPlayer):
+    """The playouts' policy: the normal player without its useful-draw (ukeire) tie-break, the costliest
+    part of its discard (not a registered level; caishen tables still play the normal caishen player)."""
+
+    ukeire_max_shanten = -1
+
+
+def _player(policy: str, seed: str) -> ComputerPlayer:
+    return FastPlayer(seed) if policy == "fast" else make_player(policy, seed)
 
 
 def _seed(seed: int | str, *parts: object) -> int:
@@ -142,7 +154,7 @@ def evaluate_view(view: dict, *, seed: int | str = 0, worlds: int = 16, budget_m
         pseeds = [f"{seed}/w{w}/p{i}" for i in range(4)]
         for e in ests:
             world = _clone(base)
-            players = [make_player(policy, pseeds[i]) for i in range(4)]
+            players = [_player(policy, pseeds[i]) for i in range(4)]
             silver, won, dealt = playout(world, me, e.action, players)
             e.outcomes.append(silver)
             e.wins += won

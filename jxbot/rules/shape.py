@@ -43,6 +43,7 @@ _INF = 99
 _CAP = 15  # m0/m1 are stored saturated at 15 ("15 or more")
 _UNKNOWN = 255
 _B9 = 5**9
+_B27 = _B9**3  # the honors' code: x // _B27
 _B7 = 5**7
 _SUM_LIMIT = 14  # count vectors up to this many tiles are tabulated; larger ones are computed on demand
 
@@ -151,6 +152,7 @@ def _build_complete_tables(nranks: int, chow_ranks: int) -> tuple[bytearray, byt
 
 
 _M0S, _M1S = _build_complete_tables(9, 7)
+
 _M0H, _M1H = _build_complete_tables(7, 0)
 
 
@@ -213,6 +215,10 @@ def is_complete(concealed: Sequence[int], melds: Sequence[Meld] = (), wildcard: 
     if wildcard is not None:
         w = concealed.count(wildcard) if hasattr(concealed, "count") else list(concealed).count(wildcard)
         x -= w * _P[wildcard]
+    if not w:  # early reject (issue 30): with no wildcard the honors must be sets, or sets and the pair
+        h = _M0H[x // _B27]
+        if h and h != _UNKNOWN and _M1H[x // _B27]:
+            return False
     x, c0 = divmod(x, _B9)
     x, c1 = divmod(x, _B9)
     c3, c2 = divmod(x, _B9)
@@ -325,6 +331,15 @@ def pattern_wins(concealed: Sequence[int], melds: Sequence[Meld], wildcard: int 
     if len(concealed) % 3 != 2:
         return False
     c0, c1, c2, c3, w = _split(concealed, wildcard)
+    # early reject (issue 30): the shape from the tables directly, before any function call; most
+    # hands asked (every seat on every discard) are not complete
+    a0, a1, a2, a3 = _M0S[c0], _M0S[c1], _M0S[c2], _M0H[c3]
+    if a0 != _UNKNOWN and a1 != _UNKNOWN and a2 != _UNKNOWN and a3 != _UNKNOWN:
+        if a0 + a1 + a2 + a3 + min(_M1S[c0] - a0, _M1S[c1] - a1, _M1S[c2] - a2, _M1H[c3] - a3, 2) > w:
+            return False
+        if not rs.require_pattern:
+            return True
+        return bool(_patterns(c0, c1, c2, c3, w, *_meld_info(melds)))
     return _wins(c0, c1, c2, c3, w, *_meld_info(melds), rs)
 
 

@@ -15,6 +15,7 @@ from .views import RunnerViews
 log = logging.getLogger("jxbot.table")
 
 WIN_TYPES = frozenset({ActionType.HU, ActionType.TSUMO})
+SLOW_LEVELS = frozenset({"expert"})  # answered in a worker process (jxbot.ai.offload), never on the loop
 
 
 class RunnerComputers(RunnerViews):
@@ -27,6 +28,8 @@ class RunnerComputers(RunnerViews):
 
             info = self.seats[seat]
             level = info.level if info.is_computer else self.config.auto_level
+            if not info.is_computer and level in SLOW_LEVELS:
+                level = "hard"  # a human's seat on auto-play (and its timeouts) answers at once
             p = make_player(level, f"{self.config.seed}:{self.config.table_id}:{seat}")
             self._players[seat] = p
         return p
@@ -67,6 +70,26 @@ class RunnerComputers(RunnerViews):
                 log.error("computer player chose an illegal %s at table %s", action.type.value, self.config.table_id)
             action = hand.default_action(seat)
         return action
+
+    def _slow(self, seat: int) -> bool:
+        """Is ``seat`` a computer whose decisions are computed in the worker process (the expert)?"""
+        info = self.seats[seat]
+        return bool(getattr(self._player(seat), "slow", False)) and not (
+            info.autowin and not self._automated(seat) and self._win_action(seat) is not None)
+
+    async def _offloaded_action(self, seat: int) -> tuple[Action, Any] | None:
+        """The slow player's answer computed in the worker process (the caller holds no lock and checks
+        the step again before applying it): (action, the player after it), or None when it failed."""
+        from jxbot.ai.offload import choose_async
+
+        t0 = time.perf_counter()
+        try:
+            action, player = await choose_async(self._player(seat), self._player_view(seat))
+        except Exception:
+            log.exception("computer player failed at table %s seat %d", self.config.table_id, seat)
+            return None
+        self.decision_ms.append((time.perf_counter() - t0) * 1000.0)
+        return action, player
 
     def timeout_action(self, seat: int) -> Action:
         """What a timeout plays for ``seat`` now (RULES C, ``jxbot.game.timeout``): a winning self-draw

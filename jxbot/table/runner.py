@@ -216,6 +216,19 @@ class TableRunner(RunnerMatchFlow):
             humans = [s for s in pending if s not in automated]
             if automated and now >= auto_due:
                 seat = automated[0]
+                if self._slow(seat):  # the expert: computed in a worker, the loop free meanwhile
+                    step = self._step_no
+                    got = await self._offloaded_action(seat)
+                    async with self._lock:  # check and apply with no await between
+                        if hand is self.hand and not self._pause and self._step_no == step and seat in hand.pending():
+                            action = got[0] if got is not None else None
+                            if action is None or action not in hand.legal_actions(seat):
+                                action = hand.default_action(seat)
+                            elif got is not None:
+                                self._players[seat] = got[1]
+                            await self._apply(seat, action, note_kind="auto_action")
+                    await asyncio.sleep(0)
+                    continue
                 async with self._lock:
                     if hand is self.hand and seat in hand.pending():
                         await self._apply(seat, self._auto_action(seat), note_kind="auto_action")
