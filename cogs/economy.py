@@ -209,6 +209,12 @@ class EconomyCog(commands.Cog):
                  tsumo=st.self_draws, best=best, net=st.net)
         if st.favourite_pattern:
             text += f"\n★ {t('item.' + st.favourite_pattern, lang)}"
+        rs = await self._run(interaction, store.review_stats(interaction.guild_id or 0, target.id))
+        if rs is _FAILED:
+            return
+        if rs.hands and rs.agreement is not None:  # the coach's running figures (docs/coach.md)
+            text += "\n" + t("bot.eco.review_stats", lang, hands=rs.hands, pct=round(100 * rs.agreement),
+                              lost=f"{rs.lost_per_hand:.2f}")
         await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name=ls("bot.cmd.history.name"), description=ls("bot.cmd.history.desc"))

@@ -39,8 +39,8 @@ from jxbot.request_budget import ChannelTokens, RequestBudget
 
 log = logging.getLogger("jxbot.bot")
 
-EXTENSIONS = ("cogs.tables", "cogs.play", "cogs.economy", "cogs.admin", "cogs.replay", "cogs.howto", "cogs.help",
-              "cogs.watch", "cogs.ranked", "cogs.tournament")
+EXTENSIONS = ("cogs.tables", "cogs.play", "cogs.economy", "cogs.admin", "cogs.replay", "cogs.review", "cogs.howto",
+              "cogs.help", "cogs.watch", "cogs.ranked", "cogs.tournament")
 
 
 async def load_cog_module(bot: commands.Bot, name: str) -> None:

@@ -199,6 +199,9 @@ STRINGS.update({
     "bot.eco.paid": {"zh": "已转给 <@{user}> {amount} 两银子。你还有 {balance}。", "en": "Paid {amount} silver to <@{user}>. You have {balance} left."},
     "bot.eco.leaderboard": {"zh": "排行榜 · {kind} · {period}", "en": "Leaderboard · {kind} · {period}"},
     "bot.eco.lb_empty": {"zh": "还没有人上榜。", "en": "Nobody on the board yet."},
+    "bot.eco.review_stats": {"zh": "🧑‍🏫 复盘 {hands} 手：与专家一致 {pct}% · 每手估计少赢 {lost} 银",
+                             "en": "🧑‍🏫 Reviewed {hands} hands: {pct}% agreement with the expert · {lost} silver lost "
+                                   "per hand"},
     "bot.eco.stats": {"zh": "<@{user}> 的战绩：{hands} 局，胡 {wins} 次（{rate}%），自摸 {tsumo}，最大一手 {best}，净 {net:+d}",
                   "en": "<@{user}>: {hands} hands, {wins} wins ({rate}%), {tsumo} self-draws, biggest {best}, net {net:+d}"},
     "bot.eco.history_empty": {"zh": "你还没有打过牌。", "en": "You have not played a hand yet."},

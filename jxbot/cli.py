@@ -14,7 +14,7 @@ import sys
 COMMANDS = ("run", "init", "systemd-unit", "play", "simulate", "duel", "score", "render", "store", "ladder", "web",
             "tournament")
 
-REPLAY_COMMANDS = ("replay", "export", "verify")  # replays and the fair deal (docs/replay.md)
+REPLAY_COMMANDS = ("replay", "export", "verify", "review")  # replays, the fair deal (docs/replay.md), the review (docs/coach.md)
 
 
 def version() -> str:

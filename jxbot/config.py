@@ -187,6 +187,10 @@ class Settings:
     ranked_band: float = 150.0
     ranked_band_widen: float = 100.0
     ranked_max_together: int = 3
+    # the coach's reviews (docs/coach.md): worker processes evaluating decisions (0: threads inside the bot) and
+    # the CPU milliseconds one hand's review may take in all (its decisions share it)
+    review_processes: int = 1
+    review_budget_ms: int = 18_000
 
     # the web companion (docs/web.md): served on this port by `jxbot run` (None: off), bound to this address
     web_port: int | None = None
@@ -244,6 +248,8 @@ class Settings:
         "web_secret": "JXBOT_WEB_SECRET",
         "web_all_servers": "JXBOT_WEB_ALL_SERVERS",
         "web_rate": "JXBOT_WEB_RATE",
+        "review_processes": "JXBOT_REVIEW_PROCESSES",
+        "review_budget_ms": "JXBOT_REVIEW_BUDGET_MS",
     }
 
     @classmethod
@@ -282,7 +288,7 @@ class Settings:
         ints = {"default_stake": (1, 10**9), "min_stake": (1, 10**9), "max_stake": (1, 10**9),
                 "fee": (0, 10**9), "starting_grant": (0, 10**12), "daily_amount": (0, 10**12),
                 "max_hands": (1, 10**6), "test_seed": (0, 2**63 - 1), "ranked_max_together": (1, 1000),
-                "watch_delay": (0, 50)}
+                "watch_delay": (0, 50), "review_processes": (0, 32), "review_budget_ms": (100, 600_000)}
         for name, (lo, hi) in ints.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _int(cls.ENV[name], v, lo=lo, hi=hi)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import palette as _c
 
 __all__ = ["render_hand", "render_table", "render_result", "render_rules", "render_tile_sheet", "render_guide",
-           "render_rank", "render_standings", "warm_up"]
+           "render_rank", "render_standings", "render_review_summary", "render_review_decision", "warm_up"]
 
 
 def warm_up() -> None:
@@ -77,3 +77,15 @@ def render_rank(view: dict, lang: str = "zh") -> bytes:
     from .rank import draw_rank
 
     return _c.to_png(draw_rank(view, lang))
+def render_review_summary(view: dict, lang: str = "zh") -> bytes:
+    """The coach's review of a hand for one player: agreement, silver lost, the three costliest moments."""
+    from .review import draw_summary
+
+    return _c.to_png(draw_summary(view, lang))
+
+
+def render_review_decision(view: dict, lang: str = "zh") -> bytes:
+    """One decision of a review: the hand then, played vs the expert, the candidates' values and win chances."""
+    from .review import draw_decision
+
+    return _c.to_png(draw_decision(view, lang))

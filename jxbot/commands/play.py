@@ -73,6 +73,7 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
         turn_seconds = LEARN_TURN if turn_seconds is None else turn_seconds
         claim_seconds = LEARN_CLAIM if claim_seconds is None else claim_seconds
     me.auto_pause = max(0.0, args.delay) * 3  # between hands on auto-play or at the end of input
+    me.review = review_text  # ``r`` after a hand: the coach's review (docs/coach.md)
     cpu = "电脑" if lang == "zh" else "cpu"
     seats = [SeatInfo(args.name or t("table.ui.you", lang), lang=lang)]
     seats += [SeatInfo.computer(f"{cpu}{i}", args.level) for i in range(1, 4)]
@@ -105,6 +106,19 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: A
         await me.on_match_end({"hands": runner.hands_played, "totals": list(runner.totals),
                                "names": [s.name for s in runner.seats]})
     return 0
+
+
+def review_text(events: list[dict], seat: int, lang: str) -> str:
+    """The coach's review of ``seat`` in a finished hand, as the terminal shows it (never raises: a review
+    that cannot be made must not end the match)."""
+    try:
+        from jxbot.coach import views
+        from jxbot.commands.review import review_events
+
+        review, _points = review_events(events, seat, out=None)
+        return "\n".join([views.summary_text(review, lang), *views.decision_lines(review, lang)])
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
 
 
 def run(args: argparse.Namespace) -> int:

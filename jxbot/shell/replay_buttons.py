@@ -1,4 +1,4 @@
-"""The Replay and Fair deal buttons of a finished hand, and the table message's commitment line."""
+"""The Replay, Fair deal and Review buttons of a finished hand, and the table message's commitment line."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ register({
     "bot.replay.button": {"zh": "回放", "en": "Replay"},
     "bot.replay.button_n": {"zh": "回放 {n}", "en": "Replay {n}"},
     "bot.replay.fair": {"zh": "公平发牌", "en": "Fair deal"},
+    "bot.review.button": {"zh": "复盘", "en": "Review"},
     "bot.fair.line": {"zh": "-# 🔒 公平发牌 · 牌墙承诺 SHA-256 `{c}`", "en": "-# 🔒 Fair deal · wall commitment SHA-256 `{c}`"},
 })
 
@@ -33,3 +34,13 @@ def hand_buttons(hand_id: str, lang: str, *, fair: bool = True, n: int | None = 
         out.append(MjButton(CustomId("fair", code, None, "0"), label=t("bot.replay.fair", lang), emoji="🔒",
                             style=discord.ButtonStyle.secondary))
     return out
+
+
+def review_button(hand_id: str, lang: str) -> MjButton | None:
+    """The Review (复盘) button of a hand's result: each player who presses it gets their own review, privately
+    (cogs/review.py, docs/coach.md)."""
+    code = hand_code(hand_id)
+    if code is None:
+        return None
+    return MjButton(CustomId("review", code, None, "0"), label=t("bot.review.button", lang), emoji="🧑‍🏫",
+                    style=discord.ButtonStyle.secondary)

@@ -39,6 +39,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("events", "event_id"),
     ("event_players", "event_id, user_id"),
     ("event_tables", "event_id, round, table_no"),
+    ("coach_reviews", "hand_id, seat"),
 )
 SEQUENCES = (("wallets", "wallet_id"), ("txns", "txn_id"), ("ledger", "entry_id"), ("hands", "seq"))
 

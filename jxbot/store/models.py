@@ -283,6 +283,17 @@ class PlayerStats:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewStats:
+    """A player's reviewed hands in a guild (the coach, docs/coach.md): their running agreement with the expert
+    and the silver lost per hand against the expert's choices (None before a first review)."""
+
+    hands: int
+    decisions: int
+    agreement: float | None
+    lost_per_hand: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class HandSummary:
     hand_id: str
     seat: int

@@ -308,5 +308,25 @@ V_EVENTS = [
     )""",
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2, V_LADDER, V_EVENTS]
+# V_COACH (issue 30): a hand's review for one seat (docs/coach.md), the cache of ``/mahjong review`` and the
+# Review button: computed once (≤ 20 s of worker CPU), then read back; ``user_id`` is the player who sat there,
+# for their running agreement and loss in /stats.
+V_COACH = [
+    """CREATE TABLE coach_reviews (
+        hand_id TEXT NOT NULL REFERENCES hands(hand_id),
+        seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        user_id INTEGER,
+        guild_id INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        decisions INTEGER NOT NULL,
+        agreed INTEGER NOT NULL,
+        lost REAL NOT NULL,
+        review TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (hand_id, seat)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX coach_reviews_user ON coach_reviews(guild_id, user_id) WHERE user_id IS NOT NULL",
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2, V_LADDER, V_EVENTS, V_COACH]
 SCHEMA_VERSION = len(MIGRATIONS)

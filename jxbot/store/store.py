@@ -21,15 +21,17 @@ from jxbot.store.base import (  # noqa: F401 - re-exported (callers import them 
 )
 from jxbot.store.boards import BoardsPart
 from jxbot.store.checks import CheckPart
+from jxbot.store.coach import CoachPart
 from jxbot.store.events import EventsPart
 from jxbot.store.hands import HandsPart
 from jxbot.store.tables import TablesPart
 
 
-class Store(HandsPart, TablesPart, BoardsPart, CheckPart, EventsPart):
+class Store(HandsPart, TablesPart, BoardsPart, CheckPart, EventsPart, CoachPart):
     """Use ``store = await Store.open(path)``; ``await store.close()`` (or ``async with``).
 
     The parts, each a module of this package: base (open, migrate, transactions, the backend),
     players (players & guild settings), wallets (wallets, ledger, holds), hands (hands, events,
-    settlement), tables (running tables), events (arranged tables, events), boards (leaderboards & stats), checks (``check``, ``totals``).
+    settlement), tables (running tables), events (arranged tables, events), boards (leaderboards & stats), coach (the
+    reviews' cache), checks (``check``, ``totals``).
     """

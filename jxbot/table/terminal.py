@@ -7,6 +7,7 @@ event loop or the exit); the runner's clocks decide when an unanswered prompt ti
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any, TextIO
 
 import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
@@ -25,6 +26,7 @@ HELP_WORDS = ("help", "?", "h", "帮助")
 HINT_WORDS = ("hint", "提示")
 RULES_WORDS = ("rules", "规则", "howto", "怎么玩")
 WALL_WORDS = ("wall", "牌墙")
+REVIEW_WORDS = ("r", "review", "复盘")
 
 
 class TerminalSeat:
@@ -62,6 +64,8 @@ class TerminalSeat:
         self.learn = False  # learner mode (``jxbot play --learn``): the ready hand's waits shown, hints
         self._hinter: Any = None  # the normal computer player giving hints (learner mode)
         self._last_reveal: dict | None = None  # the last hand's fair-deal reveal, shown in full on request
+        self._last_events: list[dict] | None = None  # the last hand's log, for ``r``: (events, seat, lang) -> text
+        self.review: Callable[[list[dict], int, str], str] | None = None  # the coach's, given by ``jxbot play``
 
     # ------------------------------------------------------------------ output helpers
     def guide(self, view: dict, *, rules: bool) -> str:
@@ -586,6 +590,8 @@ class TerminalSeat:
         if result.get("cumulative_queue"):  # RULES A7: the match's last hand drops them
             key = "table.ui.queue_dropped" if result.get("match_over") else "table.ui.queue"
             self.say(t(key, lang, q=", ".join(t(f"item.{c}", lang) for c in result["cumulative_queue"])))
+        hand = getattr(self.runner, "hand", None)
+        self._last_events = hand.events_json() if hand is not None and hand.ended else None  # for ``r``
         reveal = result.get("reveal") or {}
         self._last_reveal = None
         if reveal.get("commitment"):  # the check in short; the wall on request (``wall``, docs/replay.md)
@@ -606,6 +612,7 @@ class TerminalSeat:
         else:
             self._drop_early_input()
             key = "table.ui.next_hand_wall" if self._last_reveal else "table.ui.next_hand"
+            key = "table.ui.next_hand_review" if self.review is not None and self._last_events else key
             while True:
                 self.say(t(key, self.lang), end="")
                 line = await self.reader.get()
@@ -613,6 +620,9 @@ class TerminalSeat:
                 word = line.strip().lower() if line is not None else ""
                 if word in WALL_WORDS and self._last_reveal:
                     self.show_wall()
+                    continue
+                if word in REVIEW_WORDS and self.review is not None and self._last_events:
+                    await self.show_review(self._last_events)
                     continue
                 break
             if word in ("quit", "exit", "q"):
@@ -623,6 +633,11 @@ class TerminalSeat:
                 return
             self.runner.skip_pause()
             await asyncio.sleep(0.01)
+
+    async def show_review(self, events: list[dict]) -> None:
+        """``r``: the coach's review of the last hand (docs/coach.md), made in a thread by ``review``."""
+        self.say(t("table.ui.reviewing", self.lang))
+        self.say(await asyncio.to_thread(self.review, events, self.seat, self.lang))  # type: ignore[arg-type]
 
     def show_wall(self) -> None:
         """The last hand's whole wall, with the command that checks it (``jxbot verify``)."""

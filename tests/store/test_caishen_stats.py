@@ -121,7 +121,7 @@ async def test_the_migration_fills_in_the_multiplier_of_caishen_hands_already_st
     await play(store, "j1", 0, 40, win_result(0, tai=5, fan=1, stake=4), ruleset="jiaxing", at=T0 + 1)
     await store.close()
     # take the database back to schema 1 (before multipliers were recorded)
-    back = ("DROP INDEX members_mult; ALTER TABLE members DROP COLUMN best_mult; ALTER TABLE hands DROP COLUMN mult; "
+    back = ("DROP TABLE IF EXISTS coach_reviews; DROP INDEX members_mult; ALTER TABLE members DROP COLUMN best_mult; ALTER TABLE hands DROP COLUMN mult; "
             "UPDATE hands SET tai = 0, fan = 0 WHERE hand_id = 'c1';")  # as schema 1 recorded them
     from jxbot.store.schema import MIGRATIONS
 

@@ -1,0 +1,134 @@
+"""``jxbot review FILE`` (a hand written by ``jxbot export``) or ``jxbot review HAND --db PATH``: the coach's
+review of one seat's decisions in a finished hand — agreement with the expert, the estimated silver lost, the
+three costliest moments and every decision's candidates — in the terminal (``--png DIR``: the pictures).
+``jxbot play`` offers the same after each hand (``r``). See docs/coach.md."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from jxbot.commands.replay import fail, load_source
+from jxbot.i18n import add_lang_argument
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "review", help="the coach's review of one seat's decisions in a finished hand",
+        description="Review one seat's decisions in a finished hand against the expert: agreement, the estimated "
+        "silver lost, the three costliest moments and each decision's candidates. From a file written by "
+        "`jxbot export` (FILE or --file) or a hand id with --db. See docs/coach.md.")
+    p.add_argument("hand", nargs="?", default=None, help="a hand file (from `jxbot export`) or, with --db, a hand id")
+    p.add_argument("--db", default=None, help="SQLite file (default: $JXBOT_DB or jxbot.sqlite3)")
+    p.add_argument("--file", default=None, help="a hand file written by `jxbot export`")
+    p.add_argument("--seat", type=int, choices=range(4), default=None,
+                   help="whose decisions (0-3; default: the first seat a person played)")
+    p.add_argument("--png", metavar="DIR", default=None, help="write the summary and every decision's picture into DIR")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes for the evaluation (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="the evaluation's seed (a review is reproducible)")
+    p.add_argument("--budget-ms", type=int, default=None,
+                   help="CPU ms per decision (default: $JXBOT_REVIEW_BUDGET_MS or 18 s for the whole hand, "
+                        "shared by its decisions)")
+    add_lang_argument(p)
+
+
+def hand_budget_ms() -> int:
+    """A whole hand's budget: ``JXBOT_REVIEW_BUDGET_MS`` (the bot's setting too), else 18 s of CPU."""
+    from jxbot.coach.review import BUDGET_HAND_MS
+
+    v = os.environ.get("JXBOT_REVIEW_BUDGET_MS", "").strip()
+    return int(v) if v.isdigit() and int(v) > 0 else BUDGET_HAND_MS
+
+
+def default_seat(computers: Sequence[bool]) -> int:
+    return next((i for i, c in enumerate(computers) if not c), 0)
+
+
+def review_events(events: list[Any], seat: int, *, jobs: int = 1, seed: int = 0, budget_ms: int | None = None,
+                  out: Any = sys.stderr, total_ms: int | None = None) -> Any:
+    """The review of ``seat`` (evaluated here, or in ``jobs`` worker processes), with a progress line."""
+    from jxbot.coach import review as rv
+
+    points = rv.decision_points(events, seat)
+    first = events[0]
+    hand_id = first["hand_id"] if isinstance(first, dict) else first.hand_id
+    ruleset = first["ruleset"] if isinstance(first, dict) else first.ruleset
+    if budget_ms is not None:
+        budget = budget_ms
+    else:
+        budget = rv.per_decision_budget(len(points), total_ms or hand_budget_ms())
+    seeds = [rv.seed_of(hand_id, seat, p.n, seed) for p in points]
+    results: list[list[dict]] = []
+
+    def tick() -> None:
+        if out is not None and points:
+            out.write(f"\r… {round(100 * len(results) / len(points))}%")
+            out.flush()
+
+    tick()
+    if jobs > 1 and len(points) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as ex:
+            for r in ex.map(rv.expert, points, seeds, [budget] * len(points)):
+                results.append(r)
+                tick()
+    else:
+        for p, s in zip(points, seeds, strict=True):
+            results.append(rv.expert(p, s, budget))
+            tick()
+    if out is not None and points:
+        out.write("\r")
+        out.flush()
+    return rv.review_points(hand_id, ruleset, seat, points, results), points
+
+
+def print_review(review: Any, who: str, lang: str) -> None:
+    from jxbot.coach import views
+
+    print(f"{review.hand_id} · {who}")
+    print(views.summary_text(review, lang))
+    for line in views.decision_lines(review, lang):
+        print(line)
+
+
+def write_pngs(review: Any, points: list[Any], who: str, lang: str, out: str) -> int:
+    import render
+    from jxbot.coach import views
+
+    os.makedirs(out, exist_ok=True)
+    wc, badge = views.wildcard_of(points)
+    with open(os.path.join(out, "review.png"), "wb") as f:
+        f.write(render.render_review_summary(views.summary_view(review, who, lang, wildcard=wc, badge=badge), lang))
+    for p in points:
+        with open(os.path.join(out, f"decision-{p.n + 1:02d}.png"), "wb") as f:
+            f.write(render.render_review_decision(views.decision_view(review, p, who, lang), lang))
+    print(f"wrote {len(points) + 1} pictures to {out}")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.hand and not args.db and not args.file and os.path.isfile(args.hand):
+        args.file, args.hand = args.hand, None  # `jxbot review FILE`
+    src = load_source("review", args)
+    if isinstance(src, int):
+        return src
+    replay, _stored = src
+    if not replay.ended:
+        return fail("review", f"hand {replay.hand_id} has not ended: it can be reviewed once it has", 1)
+    seat = args.seat if args.seat is not None else default_seat(replay.computers)
+    who = replay.who(seat, args.lang)
+    t0 = time.process_time()
+    review, points = review_events(replay.events, seat, jobs=max(1, args.jobs), seed=args.seed,
+                                   budget_ms=args.budget_ms)
+    print_review(review, who, args.lang)
+    if args.jobs <= 1:
+        print(f"({len(points)} decisions, {time.process_time() - t0:.1f} s of CPU)", file=sys.stderr)
+    if args.png:
+        return write_pngs(review, points, who, args.lang, args.png)
+    return 0

@@ -1,0 +1,70 @@
+"""The review of a hand (jxbot/coach/review.py): the decisions found in the log are the seat's own, with the
+action it played among its legal ones; agreement, loss and the costliest moments follow from the values."""
+
+from __future__ import annotations
+
+import pytest
+
+from jxbot.coach import views
+from jxbot.coach.review import Review, decision_points, judge, per_decision_budget, review_hand
+from tests.coach.review_helpers import counting_evaluator
+from tests.replay.helpers import played_hand
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_decision_is_the_seats_own_and_legal(seed: int) -> None:
+    h = played_hand(seed)
+    evs = h.events_json()
+    for seat in range(4):
+        pts = decision_points(evs, seat)
+        assert pts, "a seat of a played hand has decisions"
+        for p in pts:
+            assert p.view["viewer"] == seat and p.played["seat"] == seat
+            assert p.played in p.view["actions"] and len(p.view["actions"]) > 1
+            others = [s for s in range(4) if s != seat]
+            assert all("hand" not in p.view["seats"][s] for s in others)  # no other seat's concealed tiles
+        discards = [e for e in evs if e["type"] == "discarded" and e["seat"] == seat]
+        assert sum(1 for p in pts if p.played["type"] == "discard") == len(discards)
+
+
+def test_judging_agreement_loss_and_ties() -> None:
+    from jxbot.coach.review import Point
+
+    p = Point(0, 5, {}, {"type": "discard", "seat": 0, "tile": 3})
+    c = [{"action": {"type": "discard", "seat": 0, "tile": 3}, "ev": 0.98, "win": .1, "deal_in": 0},
+         {"action": {"type": "discard", "seat": 0, "tile": 9}, "ev": 1.0, "win": .1, "deal_in": 0}]
+    d = judge(p, c)
+    assert d["agree"] and d["loss"] == 0 and d["best"]["tile"] == 9  # within the tie: the expert's too
+    c[1]["ev"] = 2.0
+    d = judge(p, c)
+    assert not d["agree"] and d["loss"] == pytest.approx(1.02) and d["candidates"][0]["ev"] == 2.0
+
+
+def test_review_figures_and_round_trip() -> None:
+    h = played_hand(4)
+    r = review_hand(h.events_json(), 1, counting_evaluator)
+    n = len(r.decisions)
+    assert n == len(decision_points(h.events_json(), 1))
+    assert r.agreement == sum(d["agree"] for d in r.decisions) / n
+    assert r.lost == pytest.approx(sum(d["loss"] for d in r.decisions), abs=1e-3)
+    top = r.costliest()
+    assert len(top) <= 3 and all(top[i]["loss"] >= top[i + 1]["loss"] for i in range(len(top) - 1))
+    assert all(d["loss"] > 0 for d in top)
+    again = Review.from_json(r.to_json())
+    assert again.to_json() == r.to_json()
+    text = views.summary_text(r, "en")
+    assert f"{round(100 * r.agreement)}%" in text
+
+
+def test_a_seed_makes_a_review_reproducible() -> None:
+    h = played_hand(5)
+    a = review_hand(h.events_json(), 2, counting_evaluator, seed=7)
+    b = review_hand(h.events_json(), 2, counting_evaluator, seed=7)
+    assert a.to_json() == b.to_json()
+
+
+def test_the_hand_budget_is_kept() -> None:
+    for n in (1, 10, 25, 40, 80):
+        assert per_decision_budget(n) * n <= 18_000
+        assert per_decision_budget(n, 2_000) * n <= max(2_000, 20 * n)
+    assert per_decision_budget(25) * 25 <= 18_000
