@@ -52,6 +52,7 @@ class GuildSettings:
     allowed_channels: tuple[int, ...] = ()  # empty: every channel
     computer_level: str = "normal"  # level of computer players at new tables (jxbot.ai: easy/normal/hard)
     idle_lobby_minutes: float = 30.0  # a lobby nobody touched this long is closed (0: never; docs/bot.md)
+    watch_delay: int = 2  # moves a watcher's view is behind (docs/watch.md); JXBOT_WATCH_DELAY unless set here
     # the settings an admin set (even to the built-in default): they win over the bot's own defaults
     explicit: tuple[str, ...] = ()
 
@@ -70,6 +71,7 @@ class GuildSettings:
         "allowed_channels",
         "computer_level",
         "idle_lobby_minutes",
+        "watch_delay",
     )
 
     def validated(self) -> GuildSettings:
@@ -90,6 +92,7 @@ class GuildSettings:
         if self.computer_level not in ("easy", "normal", "hard"):
             raise InvalidArgument(f"computer_level must be easy, normal or hard, not {self.computer_level!r}")
         _num_in("idle_lobby_minutes", self.idle_lobby_minutes, 0.0, 10080.0)
+        _int_in("watch_delay", self.watch_delay, 0, 50)
         if self.daily_amount + self.daily_streak_bonus * self.daily_streak_cap > MAX_AMOUNT:
             raise InvalidArgument("daily amount too large")
         return self
