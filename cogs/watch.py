@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("jxbot.cogs.watch")
 
+DELAY_READ_EVERY = 60.0  # seconds: a server's watch_delay is read again this often at most
+
 
 class WatchCog(commands.Cog):
     """Watch on a table message; Refresh on a watcher's own view."""
@@ -81,7 +83,10 @@ class WatchCog(commands.Cog):
     async def _open(self, interaction: discord.Interaction, table: Table, lang: str, *, update: bool) -> None:
         tw = watch_of(table.session)
         store = self.bot.store
-        if store is not None:  # the server's own delay, when an admin set one (/admin settings watch_delay)
+        if store is not None and time.monotonic() - tw.delay_read_at > DELAY_READ_EVERY:
+            # the server's own delay, when an admin set one (/admin settings watch_delay): read before the
+            # first view is cut, then at most once a minute (a press answered without waiting for the store)
+            tw.delay_read_at = time.monotonic()
             try:
                 gs = await store.get_guild_settings(table.guild_id)
             except Exception:

@@ -139,6 +139,7 @@ class TableWatch:
         self.summary: dict | None = None  # the match's end
         self.version = 0  # bumped on every change the runner tells
         self._cache: dict[str, _Shown] = {}  # per language: the newest state drawn
+        self.delay_read_at = -1e18  # when the server's own delay was last read (cogs/watch.py)
 
     @property
     def lane(self) -> WatchLane:
