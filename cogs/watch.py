@@ -20,11 +20,11 @@ from jxbot.shell.watch import (
     VERB_REFRESH,
     WATCHERS_MAX,
     Watcher,
-    delay_for,
     lane_of,
     refresh_components,
     watch_of,
 )
+from jxbot.watch_view import delay_for
 
 if TYPE_CHECKING:
     from cogs.tables import TablesCog

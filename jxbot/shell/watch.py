@@ -78,13 +78,6 @@ register({
 STRINGS_LOADED = True  # (cogs/admin.py imports it: the option names above are registered before its commands)
 
 
-def delay_for(settings: Any, guild: Any) -> int:
-    """The delay at a server: its /admin settings watch_delay when an admin set it, else JXBOT_WATCH_DELAY."""
-    if guild is not None and "watch_delay" in (getattr(guild, "explicit", None) or ()):
-        return int(guild.watch_delay)
-    return int(getattr(settings, "watch_delay", 2))
-
-
 def refresh_components(table_id: str, lang: str) -> discord.ui.View:
     v = discord.ui.View(timeout=None)
     v.add_item(MjButton(CustomId(VERB_REFRESH, table_id, None, "0"), label=t("watch.btn.refresh", lang),

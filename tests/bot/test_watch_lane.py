@@ -99,7 +99,7 @@ async def test_a_server_sets_its_own_delay(harness):
     """/admin settings watch_delay: the server's delay wins over JXBOT_WATCH_DELAY; unset, the bot's applies."""
     import discord
 
-    from jxbot.shell.watch import delay_for
+    from jxbot.watch_view import delay_for
 
     from .conftest import GUILD
 
