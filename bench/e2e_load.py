@@ -281,7 +281,10 @@ async def start_watchers(double: DiscordDouble, guild: object, worlds: list[Worl
         msg = await p.wait_message(lambda m: any(b.get("label") == "观战" for b in m.buttons()), w.channel, timeout=60)
         await p.click(msg, label="观战")
 
-    await asyncio.gather(*(watch(w, j) for w in worlds for j in range(n)), return_exceptions=True)
+    got = await asyncio.gather(*(watch(w, j) for w in worlds for j in range(n)), return_exceptions=True)
+    failed = [repr(e)[:160] for e in got if isinstance(e, BaseException)]
+    if failed:
+        print(f"watchers that could not press Watch: {len(failed)}, e.g. {failed[0]}", file=sys.stderr)
     return out
 
 

@@ -23,9 +23,10 @@ from jxbot.interactions import lang_of, reply
 from jxbot.safety import cap, display_name, fit
 from jxbot.shell import admin_tables, ranked_ladder
 from jxbot.shell.channels import channels_text, parse_channels
+from jxbot.shell.watch import STRINGS_LOADED  # noqa: F401 - the watch_delay option's names
 
 SETTING_FIELDS = ("stake_min", "stake_max", "fee", "claim_window", "turn_limit", "starting_grant", "daily_amount",
-                  "computer_level", "idle_lobby_minutes", "ranked_channel", "ranked_computer_wait")
+                  "computer_level", "idle_lobby_minutes", "ranked_channel", "ranked_computer_wait", "watch_delay")
 MONEY_SETTINGS = ("starting_grant", "daily_amount")  # in global scope: the bot owner's
 
 
@@ -84,14 +85,16 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                          daily_amount=ls("bot.opt.daily_amount.name"), computer_level=ls("bot.opt.computer_level.name"),
                          channels=ls("bot.opt.channels.name"), idle_minutes=ls("bot.opt.idle_minutes.name"),
                          ranked_channel=ls("bot.opt.ranked_channel.name"),
-                         ranked_computer_wait=ls("bot.opt.ranked_computer_wait.name"))
+                         ranked_computer_wait=ls("bot.opt.ranked_computer_wait.name"),
+                         watch_delay=ls("bot.opt.watch_delay.name"))
     @app_commands.describe(min_stake=ls("bot.opt.min_stake.desc"), max_stake=ls("bot.opt.max_stake.desc"),
                            fee=ls("bot.opt.fee.desc"), claim_window=ls("bot.opt.claim_window.desc"),
                            turn_seconds=ls("bot.opt.turn_seconds.desc"), starting_grant=ls("bot.opt.starting_grant.desc"),
                            daily_amount=ls("bot.opt.daily_amount.desc"), computer_level=ls("bot.opt.computer_level.desc"),
                            channels=ls("bot.opt.channels.desc"), idle_minutes=ls("bot.opt.idle_minutes.desc"),
                            ranked_channel=ls("bot.opt.ranked_channel.desc"),
-                           ranked_computer_wait=ls("bot.opt.ranked_computer_wait.desc"))
+                           ranked_computer_wait=ls("bot.opt.ranked_computer_wait.desc"),
+                           watch_delay=ls("bot.opt.watch_delay.desc"))
     @app_commands.choices(computer_level=[app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES])
     async def settings(self, interaction: discord.Interaction,
                        min_stake: app_commands.Range[int, 1, 10**9] | None = None,
@@ -105,7 +108,8 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                        channels: app_commands.Range[str, 1, 1000] | None = None,
                        idle_minutes: app_commands.Range[float, 0.0, 10080.0] | None = None,
                        ranked_channel: discord.TextChannel | None = None,
-                       ranked_computer_wait: app_commands.Range[float, 0.0, 3600.0] | None = None) -> None:
+                       ranked_computer_wait: app_commands.Range[float, 0.0, 3600.0] | None = None,
+                       watch_delay: app_commands.Range[int, 0, 50] | None = None) -> None:
         lang = lang_of(interaction)
         store = self.bot.store
         gid = interaction.guild_id or 0
@@ -119,7 +123,7 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                                      "computer_level": computer_level, "allowed_channels": allowed,
                                      "idle_lobby_minutes": idle_minutes,
                                      "ranked_channel": ranked_channel.id if ranked_channel is not None else None,
-                                     "ranked_computer_wait": ranked_computer_wait}.items()
+                                     "ranked_computer_wait": ranked_computer_wait, "watch_delay": watch_delay}.items()
                    if v is not None}
         if any(k in changes for k in MONEY_SETTINGS) and await self.money_refused(interaction):
             return

@@ -16,12 +16,22 @@ from jxbot.i18n import t
 from jxbot.interactions import after_guard, lang_of, reply, take_response
 from jxbot.shell.binding import own_ephemeral, pressed_on, refuse
 from jxbot.shell.lobby import Table
-from jxbot.shell.watch import VERB_REFRESH, WATCHERS_MAX, Watcher, lane_of, refresh_components, watch_of
+from jxbot.shell.watch import (
+    VERB_REFRESH,
+    WATCHERS_MAX,
+    Watcher,
+    lane_of,
+    refresh_components,
+    watch_of,
+)
+from jxbot.watch_view import delay_for
 
 if TYPE_CHECKING:
     from cogs.tables import TablesCog
 
 log = logging.getLogger("jxbot.cogs.watch")
+
+DELAY_READ_EVERY = 60.0  # seconds: a server's watch_delay is read again this often at most
 
 
 class WatchCog(commands.Cog):
@@ -72,6 +82,18 @@ class WatchCog(commands.Cog):
 
     async def _open(self, interaction: discord.Interaction, table: Table, lang: str, *, update: bool) -> None:
         tw = watch_of(table.session)
+        store = self.bot.store
+        if store is not None and time.monotonic() - tw.delay_read_at > DELAY_READ_EVERY:
+            # the server's own delay, when an admin set one (/admin settings watch_delay): read before the
+            # first view is cut, then at most once a minute (a press answered without waiting for the store)
+            tw.delay_read_at = time.monotonic()
+            try:
+                gs = await store.get_guild_settings(table.guild_id)
+            except Exception:
+                log.warning("watch: the settings of server %s could not be read; the bot's delay applies",
+                            table.guild_id)
+                gs = None
+            tw.set_delay(delay_for(self.bot.settings, gs))
         content = tw.text(tw.delayed(), lang)  # the text now; the picture follows from the watch lane
         comps = refresh_components(table.id, lang)
         if interaction.user.id not in tw.watchers and len(tw.watchers) >= WATCHERS_MAX:

@@ -58,6 +58,15 @@ def effective_delay(delay: int | None) -> int:
     return max(MIN_DELAY, int(delay))
 
 
+def delay_for(settings: Any, guild: Any) -> int:
+    """The delay at a server: its ``/admin settings watch_delay`` when an admin set it (``guild``: the store's
+    ``GuildSettings``, ``watch_delay`` in its ``explicit``), else the bot's ``JXBOT_WATCH_DELAY``
+    (``settings.watch_delay``). Not yet :func:`effective_delay`: 0 stays 0 here, 1 is applied."""
+    if guild is not None and "watch_delay" in (getattr(guild, "explicit", None) or ()):
+        return int(guild.watch_delay)
+    return int(getattr(settings, "watch_delay", DEFAULT_DELAY))
+
+
 class DelayedPublic:
     """The delayed public view of one table's current hand, kept by folding only new events.
 

@@ -34,7 +34,7 @@ from jxbot.safety import MESSAGE_MAX, md
 from jxbot.seatnames import display_name
 from jxbot.shell.pictures import background_pictures_waiting, render_async
 from jxbot.shell.texts import result_text, status_text
-from jxbot.watch_view import DelayedPublic, caption
+from jxbot.watch_view import DelayedPublic, caption, effective_delay
 
 if TYPE_CHECKING:
     from jxbot.shell.session import Session
@@ -49,6 +49,8 @@ TOKEN_SECONDS = 840.0  # Discord keeps an interaction token 15 min: the view say
 VERB_REFRESH = "rewatch"
 
 register({
+    "bot.opt.watch_delay.name": {"zh": "观战延迟", "en": "watch_delay"},
+    "bot.opt.watch_delay.desc": {"zh": "观战画面比牌桌慢几步（至少 1 步）", "en": "How many moves a watcher's view is behind the table (at least 1)"},
     "watch.btn": {"zh": "观战", "en": "Watch"},
     "watch.btn.refresh": {"zh": "刷新观战", "en": "Refresh"},
     "watch.head": {"zh": "👀 观战 · 牌桌 {table} · 延迟 {delay} 步（已显示 {shown}/{moves} 步）",
@@ -71,6 +73,9 @@ register({
     "watch.full": {"zh": "这张牌桌的观战人数已满（{n} 人），请稍后再试。",
                    "en": "This table already has {n} watchers; please try again later."},
 })
+
+
+STRINGS_LOADED = True  # (cogs/admin.py imports it: the option names above are registered before its commands)
 
 
 def refresh_components(table_id: str, lang: str) -> discord.ui.View:
@@ -127,6 +132,7 @@ class TableWatch:
         self.summary: dict | None = None  # the match's end
         self.version = 0  # bumped on every change the runner tells
         self._cache: dict[str, _Shown] = {}  # per language: the newest state drawn
+        self.delay_read_at = -1e18  # when the server's own delay was last read (cogs/watch.py)
 
     @property
     def lane(self) -> WatchLane:
@@ -157,6 +163,10 @@ class TableWatch:
         if self.summary is None:
             self.summary = {}
             self._changed()
+
+    def set_delay(self, delay: int) -> None:
+        """A new delay (an admin changed it): the next view is cut with it (at least one move)."""
+        self.follower.delay = effective_delay(delay)
 
     # -- watchers
     def add(self, w: Watcher) -> str | None:

@@ -56,6 +56,7 @@ class GuildSettings:
     web_name: str = ""  # the server's name as the web pages title it (taken when an admin turns them on)
     ranked_channel: int = 0  # where ranked tables open (a thread each where the bot may make threads); 0: none
     ranked_computer_wait: float = 0.0  # seconds a ranked player waits before computers fill the table (0: never)
+    watch_delay: int = 2  # moves a watcher's view is behind (docs/watch.md); JXBOT_WATCH_DELAY unless set here
     # the settings an admin set (even to the built-in default): they win over the bot's own defaults
     explicit: tuple[str, ...] = ()
 
@@ -78,6 +79,7 @@ class GuildSettings:
         "web_name",
         "ranked_channel",
         "ranked_computer_wait",
+        "watch_delay",
     )
 
     def validated(self) -> GuildSettings:
@@ -104,6 +106,7 @@ class GuildSettings:
             raise InvalidArgument("web_name is a text of at most 100 characters")
         _int_in("ranked_channel", self.ranked_channel, 0)
         _num_in("ranked_computer_wait", self.ranked_computer_wait, 0.0, 3600.0)
+        _int_in("watch_delay", self.watch_delay, 0, 50)
         if self.daily_amount + self.daily_streak_bonus * self.daily_streak_cap > MAX_AMOUNT:
             raise InvalidArgument("daily amount too large")
         return self

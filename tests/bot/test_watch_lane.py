@@ -93,3 +93,21 @@ async def test_a_token_about_to_run_out_is_told_and_left_alone(drawn):
     assert not tw.watchers
     assert "⏸" in log[-1][2]["content"] and log[-1][2]["view"] is not None
     assert sum("⏸" in kw["content"] for _, _, kw in log) == 1
+
+
+async def test_a_server_sets_its_own_delay(harness):
+    """/admin settings watch_delay: the server's delay wins over JXBOT_WATCH_DELAY; unset, the bot's applies."""
+    import discord
+
+    from jxbot.watch_view import delay_for
+
+    from .conftest import GUILD
+
+    h, fake = harness, harness.fake
+    assert delay_for(Settings(watch_delay=3), await h.bot.store.get_guild_settings(GUILD)) == 3
+    await h.command(101, "admin settings", member_perms=discord.Permissions(manage_guild=True), watch_delay=5)
+    assert "watch_delay = 5" in fake.last_ephemeral(101)
+    gs = await h.bot.store.get_guild_settings(GUILD)
+    assert gs.watch_delay == 5 and delay_for(Settings(watch_delay=3), gs) == 5
+    await h.command(101, "admin settings", member_perms=discord.Permissions(manage_guild=True), watch_delay=0)
+    assert delay_for(Settings(), await h.bot.store.get_guild_settings(GUILD)) == 0  # applied as 1 (effective_delay)
