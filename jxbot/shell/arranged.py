@@ -25,6 +25,9 @@ Interface (all a caller needs)::
     the table in a new public thread of ``channel_id`` with this name where the bot may, else in the channel
     itself (one table per channel). ``max_hands`` ends the match after that many hands. ``data`` is handed back.
     A player already seated at another table when it opens is played by a computer (``absent`` in the result).
+    Also: ``rounds`` (wind rounds; None: the ruleset's match), ``fee``, ``turn_seconds``, ``lang`` (the table's
+    channel texts), ``level`` (the computer that takes a leaver's or an absent player's seat). The bot's own
+    ``JXBOT_MAX_HANDS`` still caps every table. ``open_table`` raises :class:`ArrangedError`.
 
 The result (a JSON dict)::
 
@@ -40,9 +43,9 @@ The result (a JSON dict)::
 Exactly once: the result is written to the store (``arranged``: open → ended) in the step that ends the table,
 before the table is closed; then the handler is awaited and the row marked delivered. A restart resumes the
 table like any other (jxbot/shell/resume.py); results ended but not delivered are handed on at start, after
-every table is resumed (:func:`deliver_pending`). A crash between a handler's return and the mark calls it
-again with the same key: a handler records by key (jxbot/events records per (event, round, table) with
-``INSERT OR IGNORE``), so a result counts once. In this process a key is never handed on twice at once.
+every table is resumed (:func:`deliver_pending`, run by the tables cog). A crash between a handler's return and
+the mark calls it again with the same key: a handler records by key (jxbot/events writes one row per (event,
+round, table) and ignores a second), so a result counts once. In this process a key is never handed on twice at once.
 """
 
 from __future__ import annotations

@@ -116,7 +116,8 @@ async def test_duplicate_event_same_walls_zero_sum_and_verified(double, start_bo
     from jxbot.game import Match
     from jxbot.game.rng import shuffled_wall
 
-    assert shuffled_wall(Match(f"{secret}/round/1").hand_seed(1))[0] == hands[0]["wall"]
+    round_secret = hashlib.sha256(b"jxbot-event-table\x00" + f"{secret}/round/1".encode()).hexdigest()
+    assert shuffled_wall(Match(round_secret).hand_seed(1))[0] == hands[0]["wall"]
     ok = await said(await w.players[3].slash("麻将 验牌", hand=event_id))
     assert "✅" in ok and event_id in ok and "2" in ok, ok
     assert "验牌" in end.content  # the end tells how to check
