@@ -180,6 +180,11 @@ async def open_table(bot: Any, spec: Spec) -> str:
             if manager.get(table_id) is not None or table_id in manager.away:
                 return table_id
             # recorded but never started (a restart in between): it opens now under the same id
+    if store is not None and spec.stake > 0 and hasattr(store, "ensure_player"):
+        for s in spec.seats:  # their wallets: a player seated by an event may never have sat at a table here
+            if s.user_id is not None:
+                await store.ensure_player(s.user_id, s.name, s.lang)
+                await store.grant_starting(spec.guild_id, s.user_id)
     channel_id = await _where(bot, spec)
     config = TableConfig(stake=max(1, spec.stake), ruleset=spec.ruleset, rounds=spec.rounds,
                          fee=spec.fee if spec.stake > 0 else 0, claim_window=spec.claim_window,
