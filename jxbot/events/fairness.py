@@ -1,9 +1,10 @@
 """The event's walls: drawn once, committed to once.
 
 An event draws one secret when it is created (256 bits from ``secrets``). Round ``r``'s tables are dealt from the
-match secret ``<event secret>/round/<r>``: in the duplicate format every table of the round gets that same
-secret, so hand ``n`` of each table is dealt the same wall (jxbot.game: a hand's seed is the match secret plus
-``/hand/<n>``), with its own hand ids. In the Swiss format each table gets ``<event secret>/round/<r>/table/<k>``.
+match secret ``sha256("jxbot-event-table" 0x00 "<event secret>/round/<r>")`` (hex): in the duplicate format every
+table of the round gets that same secret, so hand ``n`` of each table is dealt the same wall (jxbot.game: a hand's
+seed is the match secret plus ``/hand/<n>``), with its own hand ids. In the Swiss format each table's name ends
+``/table/<k>``. (Hashed, so a table's stored state never holds the event's secret.)
 
 The commitment ``sha256("jxbot-event" 0x00 <event secret>)`` is published with the event before the first deal;
 the secret is revealed when the event ends. :func:`verify_event` then checks the commitment and re-derives every
@@ -30,8 +31,9 @@ def commitment(secret: str) -> str:
 
 
 def table_secret(secret: str, round_no: int, table_no: int, fmt: str) -> str:
-    base = f"{secret}/round/{round_no}"
-    return base if fmt == "duplicate" else f"{base}/table/{table_no}"
+    """A table's match secret: hashed from the event's, so a table's stored state never holds the event's own."""
+    name = f"{secret}/round/{round_no}" if fmt == "duplicate" else f"{secret}/round/{round_no}/table/{table_no}"
+    return hashlib.sha256(b"jxbot-event-table\x00" + name.encode()).hexdigest()
 
 
 def wall_of(secret: str, round_no: int, table_no: int, fmt: str, hand_number: int) -> list[int]:

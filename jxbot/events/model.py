@@ -19,7 +19,7 @@ class EventConfig:
     table_rounds: int | None = None  # wind rounds per table when ``hands`` is None
     stake: int = 0  # 0: points only (nobody's silver moves)
     start_at: float | None = None  # when check-in closes and round 1 starts (unix time), None: on /tournament start
-    checkin_minutes: int = 10  # check-in opens this long before the start
+    checkin_minutes: int = 0  # > 0: players must check in before the start (0: registering is checking in)
     substitute: bool = True  # a seat not checked in: a computer plays it (else the table waits for the start)
     level: str = "normal"  # the computers' level (fillers, substitutes, leavers' seats)
     claim_window: float = 5.0

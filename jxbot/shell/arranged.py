@@ -25,6 +25,9 @@ Interface (all a caller needs)::
     the table in a new public thread of ``channel_id`` with this name where the bot may, else in the channel
     itself (one table per channel). ``max_hands`` ends the match after that many hands. ``data`` is handed back.
     A player already seated at another table when it opens is played by a computer (``absent`` in the result).
+    Also: ``rounds`` (wind rounds; None: the ruleset's match), ``fee``, ``turn_seconds``, ``lang`` (the table's
+    channel texts), ``level`` (the computer that takes a leaver's or an absent player's seat). The bot's own
+    ``JXBOT_MAX_HANDS`` still caps every table. ``open_table`` raises :class:`ArrangedError`.
 
 The result (a JSON dict)::
 
@@ -40,9 +43,9 @@ The result (a JSON dict)::
 Exactly once: the result is written to the store (``arranged``: open → ended) in the step that ends the table,
 before the table is closed; then the handler is awaited and the row marked delivered. A restart resumes the
 table like any other (jxbot/shell/resume.py); results ended but not delivered are handed on at start, after
-every table is resumed (:func:`deliver_pending`). A crash between a handler's return and the mark calls it
-again with the same key: a handler records by key (jxbot/events records per (event, round, table) with
-``INSERT OR IGNORE``), so a result counts once. In this process a key is never handed on twice at once.
+every table is resumed (:func:`deliver_pending`, run by the tables cog). A crash between a handler's return and
+the mark calls it again with the same key: a handler records by key (jxbot/events writes one row per (event,
+round, table) and ignores a second), so a result counts once. In this process a key is never handed on twice at once.
 """
 
 from __future__ import annotations
@@ -177,6 +180,11 @@ async def open_table(bot: Any, spec: Spec) -> str:
             if manager.get(table_id) is not None or table_id in manager.away:
                 return table_id
             # recorded but never started (a restart in between): it opens now under the same id
+    if store is not None and spec.stake > 0 and hasattr(store, "ensure_player"):
+        for s in spec.seats:  # their wallets: a player seated by an event may never have sat at a table here
+            if s.user_id is not None:
+                await store.ensure_player(s.user_id, s.name, s.lang)
+                await store.grant_starting(spec.guild_id, s.user_id)
     channel_id = await _where(bot, spec)
     config = TableConfig(stake=max(1, spec.stake), ruleset=spec.ruleset, rounds=spec.rounds,
                          fee=spec.fee if spec.stake > 0 else 0, claim_window=spec.claim_window,

@@ -4,7 +4,7 @@
 * a duplicate event of two tables plays the same walls: the per-wall scores, computed here from the stored hands
   alone, sum to zero and are the standings the bot shows; the walls' commitment is published before the first
   deal, the secret revealed at the end matches it and gives every wall, and ``/麻将 验牌 <event>`` says so;
-* a Swiss event of eight over two rounds, one player leaving their first table (a computer finishes it, they
+* a Swiss event of eight over two rounds played for silver, one player leaving their first table (a computer finishes it, they
   keep the result), the bot killed in the middle: the standings are the sums of each player's hands (each
   table counted once), every player has two placements.
 """
@@ -66,8 +66,8 @@ def standings_lines(text: str) -> dict[str, tuple[int, Fraction, list[int]]]:
     return out
 
 
-async def register_all(w, admin, fmt: str, rounds: int) -> tuple[str, str]:
-    act = await admin.slash("tournament create", name="cup", format=fmt, rounds=rounds, hands=1)
+async def register_all(w, admin, fmt: str, rounds: int, stake: int = 0) -> tuple[str, str]:
+    act = await admin.slash("tournament create", name="cup", format=fmt, rounds=rounds, hands=1, stake=stake)
     await act.settled()
     ann = await admin.wait_message(lambda m: "🏆" in m.content, w.channel)
     event_id = re.search(r"编号 `([0-9a-f]+)`", ann.content).group(1)
@@ -116,7 +116,8 @@ async def test_duplicate_event_same_walls_zero_sum_and_verified(double, start_bo
     from jxbot.game import Match
     from jxbot.game.rng import shuffled_wall
 
-    assert shuffled_wall(Match(f"{secret}/round/1").hand_seed(1))[0] == hands[0]["wall"]
+    round_secret = hashlib.sha256(b"jxbot-event-table\x00" + f"{secret}/round/1".encode()).hexdigest()
+    assert shuffled_wall(Match(round_secret).hand_seed(1))[0] == hands[0]["wall"]
     ok = await said(await w.players[3].slash("麻将 验牌", hand=event_id))
     assert "✅" in ok and event_id in ok and "2" in ok, ok
     assert "验牌" in end.content  # the end tells how to check
@@ -128,7 +129,7 @@ async def test_duplicate_event_same_walls_zero_sum_and_verified(double, start_bo
 async def test_swiss_event_of_eight_over_two_rounds_with_a_restart(double, start_bot, tmp_path):
     w = await start_world(double, start_bot, tmp_path, NAMES)
     admin = make_admin(w)
-    event_id, _ = await register_all(w, admin, "swiss", 2)
+    event_id, _ = await register_all(w, admin, "swiss", 2, stake=2)  # for silver: each table settles as any
     left = await w.players[7].slash("比赛 退出")
     assert "取消报名" in await said(left)
     assert "报名成功" in await said(await w.players[7].slash("比赛 报名"))
@@ -181,3 +182,12 @@ async def test_swiss_event_of_eight_over_two_rounds_with_a_restart(double, start
     finally:
         con.close()
     assert n == 4
+    # played for silver: each player's balance moved by exactly their hands' results (starting grant 1000)
+    from jxbot.store import Store
+
+    store = await Store.open(str(w.db), scope=None)
+    try:
+        for p in w.players:
+            assert await store.balance(w.guild.id, p.id) == 1000 + totals[p.name], p.name
+    finally:
+        await store.close()
