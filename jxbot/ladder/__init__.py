@@ -12,7 +12,7 @@ The interface (kept stable):
   ``(SettleResult, MatchOutcome | None)``; ``MatchOutcome(match_id, status, season, changes, repeated)``,
   ``RatingChange(user_id, level, place, total, escaped, before, after, .delta)``.
 * ``records``: ``Ladder(store)``: ``leaderboard``, ``ratings``, ``rank_data``, ``seasons``, ``current_season``,
-  ``start_season``, ``end_season``, ``outcome``, ``void_match``, ``matches_together``, ``recent_groups``.
+  ``start_season``, ``end_season``, ``outcome``, ``void_match``, ``finish_match``, ``matches_together``, ``recent_groups``.
 * ``queue``: ``MatchQueue(settings, clock)``: ``join``, ``leave``, ``form``, ``note``, ``note_keys``;
   ``QueueSettings``, ``Ticket``.
 * ``computers``: ``COMPUTER_RATINGS``, ``computer_rating(level)``.

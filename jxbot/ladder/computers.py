@@ -1,16 +1,17 @@
 """The computer levels' published ratings: a computer in a ranked seat plays at a fixed rating (it takes part in
 the others' update and is never updated itself). Measured by ``jxbot ladder simulate`` (docs/ranked.md,
-"Computer levels"): the mean μ and the spread of 8 players of each level after 600 matches of 24 players."""
+"Computer levels"): μ is the mean μ of the level's players after 600 matches among easy, normal and hard players
+in equal numbers; σ is the σ a player settles at (about 2.4), so the displayed rating reads like a person's."""
 
 from __future__ import annotations
 
 from jxbot.ladder.model import Rating
 
-# level -> (μ, σ); σ is the spread between players of the level measured by the simulation, not a newcomer's
-COMPUTER_RATINGS: dict[str, Rating] = {
-    "easy": Rating(21.0, 1.0),
-    "normal": Rating(25.5, 1.0),
-    "hard": Rating(26.0, 1.0),
+SETTLED_SIGMA = 2.4
+COMPUTER_RATINGS: dict[str, Rating] = {  # displayed: easy 290, normal 2,460, hard 2,550
+    "easy": Rating(10.1, SETTLED_SIGMA),
+    "normal": Rating(31.8, SETTLED_SIGMA),
+    "hard": Rating(32.7, SETTLED_SIGMA),
 }
 
 

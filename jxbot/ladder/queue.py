@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -86,12 +87,14 @@ class MatchQueue:
         for key, at in groups:
             self.note((int(u) for u in key.split(",") if u), at)
 
+    def _recent(self, now: float) -> Counter[frozenset[int]]:
+        self._groups = [(g, at) for g, at in self._groups if at > now - DAY]
+        return Counter(g for g, _ in self._groups)
+
     def together(self, user_ids: Iterable[int], now: float | None = None) -> int:
         """Rated tables these exact people formed in the 24 h before ``now``."""
         now = self.clock() if now is None else now
-        group = frozenset(user_ids)
-        self._groups = [(g, at) for g, at in self._groups if at > now - DAY]
-        return sum(1 for g, _ in self._groups if g == group)
+        return self._recent(now)[frozenset(user_ids)]
 
     # ------------------------------------------------------------------------- forming tables
     def _fits(self, group: Sequence[Ticket], now: float) -> bool:
@@ -105,6 +108,8 @@ class MatchQueue:
         now = self.clock() if now is None else now
         n = self.settings.table_size
         tables: list[tuple[Ticket, ...]] = []
+        recent = self._recent(now)
+        cap = self.settings.max_together_per_day
         left = self.waiting()
         i = 0
         while i < len(left) and len(left) >= n:
@@ -115,8 +120,7 @@ class MatchQueue:
             chosen = None
             for others in itertools.combinations(near, n - 1):  # nearest first (lexicographic over `near`)
                 group = (anchor, *others)
-                if self._fits(group, now) and \
-                        self.together([t.user_id for t in group], now) < self.settings.max_together_per_day:
+                if self._fits(group, now) and recent[frozenset(t.user_id for t in group)] < cap:
                     chosen = group
                     break
             if chosen is None:
@@ -125,6 +129,7 @@ class MatchQueue:
             table = tuple(sorted(chosen, key=lambda t: (t.joined_at, t.user_id)))
             tables.append(table)
             self.note([t.user_id for t in table], now)
+            recent[frozenset(t.user_id for t in table)] += 1
             for t in table:
                 self._tickets.pop(t.user_id, None)
             left = [t for t in left if t not in table]

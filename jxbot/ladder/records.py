@@ -272,6 +272,14 @@ class Ladder:
 
         return await self.store.in_transaction(op)
 
+    async def finish_match(self, match: RankedMatch, now: float) -> MatchOutcome:
+        """Rate a ranked match that ends without a last settlement (closed early: every player left or escaped) from
+        the hands settled so far, the same way (escapers last); once per match id, as the settlement's update."""
+        async def op(tx: Tx) -> MatchOutcome:
+            return await rate_match(tx, match, now)
+
+        return await self.store.in_transaction(op)
+
     async def matches_together(self, user_ids: Sequence[int], since: float) -> int:
         """How many rated matches exactly these people played together since ``since`` (the integrity rule)."""
         key = group_key(user_ids)

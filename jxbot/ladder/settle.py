@@ -159,7 +159,8 @@ async def _entrants(tx: Tx, match_id: str) -> list[_Entrant]:
                         "ORDER BY created_at, rowid", (match_id,))
     people: dict[int, _Entrant] = {}
     computers: dict[str, _Entrant] = {}
-    for n, (hand_id, seats_text, result_text) in enumerate(rows):
+    first = True
+    for hand_id, seats_text, result_text in rows:
         seats = json.loads(seats_text)
         stored: dict[str, Any] = json.loads(result_text) if result_text else {}
         inner = stored.get("result")
@@ -177,7 +178,7 @@ async def _entrants(tx: Tx, match_id: str) -> list[_Entrant]:
             if uid is None:
                 name = str((payments.get(i) or {}).get("name"))
                 level = _computer_level(name)
-                if n == 0 and level is not None:
+                if first and level is not None:  # the computers who sat from the first hand are entrants
                     computers[name] = _Entrant(None, level)
                 e = computers.get(name)
                 if e is None:
@@ -195,6 +196,7 @@ async def _entrants(tx: Tx, match_id: str) -> list[_Entrant]:
                     e.best_points, e.best_hand = pts, hand_id
             elif winner is not None and view.get("discarder") == i:
                 e.deal_ins += 1
+        first = False
     return list(people.values()) + list(computers.values())
 
 

@@ -21,7 +21,8 @@ class CheckPart(StoreBase):
         rows and each row's running balance; no player below 0; every operation and every hand sums
         to zero; each scope's wallets (house included) sum to zero; no half-settled hand (ledger rows
         without a settled result or the reverse); per-guild stats match the ledger; event logs have
-        no gaps.
+        no gaps; a ranked rating's match count is its history, the board's bucket counts are its rows, and no
+        rated match has an unsettled hand.
         """
         problems: list[Problem] = []
 
@@ -131,6 +132,31 @@ class CheckPart(StoreBase):
                     "SELECT hand_id, COUNT(*), MAX(idx) FROM hand_events GROUP BY hand_id HAVING COUNT(*) != MAX(idx) + 1",
                 ),
                 lambda r: f"hand {r[0]}: {r[1]} events but last index {r[2]}",
+            )
+            # the ranked ladders (docs/ranked.md): each rating's match count is its history, its board bucket counted
+            add(
+                "ladder_mismatch",
+                await self._all(
+                    db,
+                    "SELECT r.ladder, r.ruleset, r.season, r.user_id, r.matches, COUNT(h.match_id) FROM ladder_ratings r "
+                    "LEFT JOIN ladder_history h ON h.ladder = r.ladder AND h.ruleset = r.ruleset AND "
+                    "h.season = r.season AND h.user_id = r.user_id GROUP BY r.ladder, r.ruleset, r.season, r.user_id, "
+                    "r.matches HAVING r.matches != COUNT(h.match_id) "
+                    "UNION ALL SELECT b.ladder, b.ruleset, b.season, b.bucket, b.players, (SELECT COUNT(*) FROM "
+                    "ladder_ratings r WHERE r.ladder = b.ladder AND r.ruleset = b.ruleset AND r.season = b.season AND "
+                    "r.bucket = b.bucket) FROM ladder_buckets b WHERE b.players != (SELECT COUNT(*) FROM ladder_ratings r "
+                    "WHERE r.ladder = b.ladder AND r.ruleset = b.ruleset AND r.season = b.season AND r.bucket = b.bucket)",
+                ),
+                lambda r: f"ladder {r[0]} {r[1]} season {r[2]}: {r[3]} counts {r[4]} but the records hold {r[5]}",
+            )
+            add(
+                "ladder_unsettled",
+                await self._all(
+                    db,
+                    "SELECT m.match_id FROM ladder_matches m WHERE m.status = 'rated' AND EXISTS(SELECT 1 FROM hands h "
+                    "WHERE h.table_id = m.match_id AND h.status != 'settled')",
+                ),
+                lambda r: f"ranked match {r[0]} is rated but has a hand not settled",
             )
         return problems
 

@@ -98,3 +98,24 @@ def test_groups_from_the_store_count():
         q.join(u, 0)
     assert q.form() == []
     assert q.together([4, 3, 2, 1]) == 1
+
+
+def test_random_queues_form_only_tables_inside_every_band():
+    import random
+
+    rnd = random.Random(11)
+    for _ in range(30):
+        q, c = make(band=rnd.choice([50, 150, 400]), widen_per_minute=rnd.choice([0, 50, 200]))
+        for u in range(rnd.randrange(4, 40)):
+            q.join(u, rnd.randrange(0, 3000))
+            c.t += rnd.randrange(0, 120)
+        queued = {t.user_id: t for t in q.waiting()}
+        seen: set[int] = set()
+        for table in q.form():
+            ids = [t.user_id for t in table]
+            assert len(set(ids)) == 4 and not seen & set(ids)
+            seen |= set(ids)
+            lo, hi = min(t.rating for t in table), max(t.rating for t in table)
+            for t in table:
+                assert max(t.rating - lo, hi - t.rating) <= q.band_of(queued[t.user_id])
+        assert set(queued) - seen == {t.user_id for t in q.waiting()}

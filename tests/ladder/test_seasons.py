@@ -102,3 +102,11 @@ async def test_board_pages_and_positions_follow_the_ratings(store):
             (await tx.one("SELECT COUNT(*) FROM ladder_ratings"))[0]
     a, b = await store.in_snapshot(counts)
     assert a == b == len(ratings)
+    assert await store.check() == []
+
+    async def tamper(tx):
+        await tx.execute("UPDATE ladder_buckets SET players = players + 1 WHERE bucket = (SELECT MAX(bucket) FROM "
+                         "ladder_buckets)")
+        await tx.execute("UPDATE ladder_ratings SET matches = matches + 1 WHERE user_id = 21")
+    await store.in_transaction(tamper)
+    assert sorted(p.code for p in await store.check()) == ["ladder_mismatch", "ladder_mismatch"]

@@ -104,3 +104,12 @@ async def test_computer_plays_at_fixed_rating(store):
     assert len(cpu) == 1 and cpu[0].level == "hard" and cpu[0].place == 1 and cpu[0].before == cpu[0].after
     assert {c.user_id for c in out.changes if c.user_id} == {11, 12, 14}
     assert Rating().display == 0
+
+
+async def test_a_match_closed_early_is_rated_from_its_settled_hands(store):
+    m = await open_match(store, "t6", U)
+    await play_hand(store, m, 0, U, 0, 10, last=False, discarder=1)
+    out = await Ladder(store).finish_match(m, 3000.0)
+    assert out.status == "rated" and {c.user_id: c.place for c in out.changes} == {11: 1, 13: 2, 14: 2, 12: 4}
+    again = await Ladder(store).finish_match(m, 3001.0)
+    assert again.repeated and (await Ladder(store).rank_data(m.ladder, "jiaxing", 11)).matches == 1
