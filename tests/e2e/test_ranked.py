@@ -95,6 +95,9 @@ async def test_four_people_queue_play_a_ranked_match_and_each_rating_changes_onc
     rated = await w.players[0].wait_message(lambda m: "排位分变化：" in m.content, thread, timeout=10)
     for p in w.players:
         assert re.search(rf"<@{p.id}> \S+ \d+ \([+-]\d+\)", rated.content), rated.content
+    # the tier badge beside each name at the table (the result names them so; the pictures draw the same names)
+    results = "\n".join(m.content or "" for m in thread.messages)
+    assert all(f"{p.name} · 新人" in results for p in w.players), results[-600:]
     # /段位 shows the picture
     rank = await w.players[1].slash("段位")
     text = await said(rank)
