@@ -232,20 +232,23 @@ class Ladder:
                 "SELECT mu, sigma, score, matches, p1, p2, p3, p4, hands, wins, self_draws, deal_ins, best_points, "
                 "best_hand, bucket FROM ladder_ratings WHERE ladder = ? AND ruleset = ? AND season = ? AND user_id = ?",
                 (ladder, ruleset, s, user_id))
-            total = 0 if s is None else int((await tx.one(
-                "SELECT COALESCE(SUM(players), 0) FROM ladder_buckets WHERE ladder = ? AND ruleset = ? AND season = ?",
-                (ladder, ruleset, s)))[0])
             if row is None:
+                total = 0 if s is None else int((await tx.one(
+                    "SELECT COALESCE(SUM(players), 0) FROM ladder_buckets WHERE ladder = ? AND ruleset = ? "
+                    "AND season = ?", (ladder, ruleset, s)))[0])
                 r = Rating()
                 return RankData(user_id, ladder, ruleset, s, r.mu, r.sigma, r.display, None, total, 0, (0, 0, 0, 0),
                                 0, 0, 0, 0, 0, None, ())
-            # ahead: the players of the higher buckets (counted), then those ahead in the player's own bucket
-            (above,) = await tx.one(
+            # the board's size, and ahead: the players of the higher buckets (counted), then those ahead in the
+            # player's own bucket
+            (total, above) = await tx.one(
                 "SELECT (SELECT COALESCE(SUM(players), 0) FROM ladder_buckets WHERE ladder = ?1 AND ruleset = ?2 AND "
-                "season = ?3 AND bucket > ?6) + (SELECT COUNT(*) FROM ladder_ratings WHERE ladder = ?1 AND "
-                "ruleset = ?2 AND season = ?3 AND bucket = ?6 AND score > ?4) + (SELECT COUNT(*) FROM ladder_ratings "
-                "WHERE ladder = ?1 AND ruleset = ?2 AND season = ?3 AND bucket = ?6 AND score = ?4 AND user_id < ?5)",
-                (ladder, ruleset, s, row[2], user_id, row[14]))
+                "season = ?3), (SELECT COALESCE(SUM(players), 0) FROM ladder_buckets WHERE ladder = ?1 AND "
+                "ruleset = ?2 AND season = ?3 AND bucket > ?6) + (SELECT COUNT(*) FROM ladder_ratings WHERE "
+                "ladder = ?1 AND ruleset = ?2 AND season = ?3 AND bucket = ?6 AND score > ?4) + (SELECT COUNT(*) FROM "
+                "ladder_ratings WHERE ladder = ?1 AND ruleset = ?2 AND season = ?3 AND bucket = ?6 AND score = ?4 "
+                "AND user_id < ?5)", (ladder, ruleset, s, row[2], user_id, row[14]))
+            total = int(total)
             hist = await tx.all("SELECT at, rating_before, rating FROM ladder_history WHERE ladder = ? AND ruleset = ? "
                                 "AND season = ? AND user_id = ? ORDER BY at, match_id", (ladder, ruleset, s, user_id))
             history: list[tuple[float, int]] = []

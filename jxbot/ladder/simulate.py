@@ -282,6 +282,7 @@ def figures(roster: Sequence[SimPlayer], played: int, hands: int, gap_trace: Seq
             elif not ok:
                 after = None
         sep["hard_normal_gap_2se_after_matches"] = after
+        sep["hard_normal_gap_2se_first_at_matches"] = next((n for n, ok in gap_trace if ok), None)
     known = [p for p in roster if p.level in order]
     if len({p.level for p in known}) > 1:
         sep["spearman_level_rating"] = round(spearman([order[p.level] for p in known],
