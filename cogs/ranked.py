@@ -204,7 +204,7 @@ class RankedCog(commands.Cog):
         entrants = []
         for w in g.people:
             st = await ranked_ladder.standing(store, g.ladder, w.user_id, cfg.ruleset, lang)
-            entrants.append(ranked.Entrant(w.user_id, w.name, w.lang, st.badge))
+            entrants.append(ranked.Entrant(w.user_id, w.name, w.lang, st.badge, st.tier))
         where = await ranked.where_to_play(self.bot, first.channel_id, t("bot.ranked.thread", lang, table="…"),
                                            [w.user_id for w in g.people])
         opened = await ranked.open_table(tables, first.guild_id, where, entrants, cfg,

@@ -48,6 +48,11 @@ class Entrant:
     name: str
     lang: str = "zh"
     badge: str = ""  # e.g. "雀杰 1534" (their tier and rating, in the table's language)
+    tier: str = ""  # e.g. "雀杰": beside their name at the table (the table and result pictures show it)
+
+    @property
+    def seat_name(self) -> str:
+        return f"{self.name} · {self.tier}" if self.tier else self.name
 
 
 @dataclass
@@ -114,12 +119,12 @@ async def open_table(host: Any, guild_id: int, channel_id: int, entrants: list[E
     first = entrants[0]
     # the seats, one step with no await: every check above still holds
     try:
-        table = manager.create(guild_id, channel_id, first.user_id, first.name, config, lang=lang,
+        table = manager.create(guild_id, channel_id, first.user_id, first.seat_name, config, lang=lang,
                                owner_lang=first.lang)
     except LobbyError:  # no thread could be made and a table plays in the ranked channel itself
         return Opened(None, [], "channel_busy")
     for e in entrants[1:]:
-        manager.join(table, e.user_id, e.name, e.lang)
+        manager.join(table, e.user_id, e.seat_name, e.lang)
     for level in computers or []:
         table.add_computer(first.user_id, level)
     async with manager.lock(table.id):

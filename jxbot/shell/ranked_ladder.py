@@ -106,6 +106,22 @@ async def void_ranked(bot: Any, table: Any) -> None:
         log.warning("could not tell ranked table %s's channel that it is void", table.id)
 
 
+async def void_ranked_record(store: Any, rec: Any) -> None:
+    """At start: a stored table found suspended (its close did not reach the store) is a ranked match that will
+    never end: the ladder records it void (nothing if it is not ranked, or already rated or void)."""
+    config = rec.config if isinstance(rec.config, dict) else {}
+    ladder = config.get("ranked") or ""
+    if not ladder or store is None:
+        return
+    from jxbot.ladder import Ladder, RankedMatch
+
+    try:
+        await Ladder(store).void_match(RankedMatch(rec.table_id, ladder, config.get("ruleset", RANKED_RULESET),
+                                                   int(rec.guild_id)), time.time())
+    except Exception:
+        log.exception("recording ranked match %s as void failed", rec.table_id)
+
+
 @dataclass
 class Standing:
     rating: int  # the displayed rating (100 × (μ − 3σ))

@@ -137,6 +137,9 @@ async def void_suspended(cog: Any, default_lang: str = "zh", owns: Any = None) -
         if (owns is None or owns(rec.guild_id)) and (rec.state or {}).get("suspended"):
             # marked suspended but the close did not reach the store (closed only if the mark is still there)
             await store.close_table(rec.table_id, if_suspended=True)
+            from jxbot.shell.ranked_ladder import void_ranked_record
+
+            await void_ranked_record(store, rec)  # a ranked match that will never end changes no rating
     from jxbot.store import HandLive
 
     n = 0

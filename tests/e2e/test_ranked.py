@@ -3,14 +3,18 @@ people type ``/麻将 排位`` (each gets a private queue message with a Leave b
 fills), the fourth makes a match: a thread of the ranked channel opens with the four of them at a table with
 the ladder's settings; they play the short ranked match; each rating changes exactly once; ``/段位`` shows the
 picture; the season rolls over. The second test kills the bot (SIGKILL) in the middle of the ranked match and
-starts it again: the match resumes and still changes each rating exactly once."""
+starts it again: the match resumes and still changes each rating exactly once. The third: a person leaves the
+queue with its button; where the bot may not make threads the ranked table plays in the channel itself, and an
+admin who stops it leaves every rating unchanged (the match recorded void, the channel told)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
 
+from tests.e2e.double import state as st
 from tests.e2e.players import AutoPlayer, Player, Style, message_text
 from tests.e2e.scenario import check_png, gather_players, said, start_world, store_check
 from tests.e2e.test_admin_tables import make_admin
@@ -91,6 +95,9 @@ async def test_four_people_queue_play_a_ranked_match_and_each_rating_changes_onc
     rated = await w.players[0].wait_message(lambda m: "排位分变化：" in m.content, thread, timeout=10)
     for p in w.players:
         assert re.search(rf"<@{p.id}> \S+ \d+ \([+-]\d+\)", rated.content), rated.content
+    # the tier badge beside each name at the table (the result names them so; the pictures draw the same names)
+    results = "\n".join(m.content or "" for m in thread.messages)
+    assert all(f"{p.name} · 新人" in results for p in w.players), results[-600:]
     # /段位 shows the picture
     rank = await w.players[1].slash("段位")
     text = await said(rank)
@@ -137,7 +144,7 @@ async def test_a_ranked_match_killed_in_the_middle_resumes_and_rates_each_person
     assert rc == 0, out
 
 
-async def test_leaving_the_queue_and_a_ranked_table_stopped_by_an_admin_changes_no_rating(double, start_bot, tmp_path):
+async def test_leaving_the_queue_and_a_ranked_table_stopped_by_an_admin_in_the_channel_changes_no_rating(double, start_bot, tmp_path):
     w = await start_world(double, start_bot, tmp_path, ["alice", "bob", "carol", "dave", "erin"], env=ENV)
     admin = make_admin(w)
     await said(await admin.slash("管理 设置", 排位频道=w.channel))
@@ -148,9 +155,13 @@ async def test_leaving_the_queue_and_a_ranked_table_stopped_by_an_admin_changes_
     await w.double.wait_for(lambda: "已离开排位队列" in message_text(act.message), 10, "the queue message says left")
     assert left.response_type == 7, left.response_type
     w.players = w.players[:4]
+    # the bot may not make threads in the ranked channel: the table plays in the channel itself
+    double.deny_permissions(w.channel, perms=st.CREATE_PUBLIC_THREADS)
+    await asyncio.sleep(0.5)
     await queue_four(w, admin)
-    thread = await w.double.wait_for(lambda: thread_of(w), 15, "a thread for the ranked table")
+    thread = w.channel
     intro = await w.players[0].wait_message(lambda m: "排位赛开始了" in m.content, thread, timeout=15)
+    assert thread_of(w) is None
     assert f"<@{erin.id}>" not in intro.content
     table_id = re.search(r"牌桌 ([0-9a-z]+)", intro.content).group(1)
     done = await said(await admin.slash("管理 关桌", 牌桌=table_id))
