@@ -70,7 +70,8 @@ async def main(args: argparse.Namespace) -> dict:
                       JXBOT_LAG_LOG="10", LOG_LEVEL="INFO",
                       JXBOT_TOKEN_ROUTING="0" if getattr(args, "routing", "on") == "off" else "1")}
     web_port = free_port() if getattr(args, "web_viewers", 0) else None
-    if web_port is not None:  # the web companion inside the bot, every server shown, no per-address limit
+    web_proc = None
+    if web_port is not None and not args.web_separate:  # the web inside the bot, every server, no address limit
         env.update(JXBOT_WEB_PORT=str(web_port), JXBOT_WEB_ALL_SERVERS="1", JXBOT_WEB_RATE="0")
     argv = [str(REPO / "bench" / "profile_bot.py"), str(Path(args.profile).resolve()), "run"] if args.profile \
         else ["-m", "jxbot.cli", "run"]
@@ -112,9 +113,18 @@ async def main(args: argparse.Namespace) -> dict:
         web_stop = asyncio.Event()
         web_lat: dict[str, list[float]] = {k: [] for k in ("page", "json", "image", "errors", "non200")}
         web_feed: list[float] = []
-        web_tasks = await start_web_viewers(f"http://127.0.0.1:{web_port}", guild.id, args.web_viewers,  # type: ignore[attr-defined]
-                                            web_stop, web_lat, web_feed) if web_port is not None else []
+        if web_port is not None and args.web_separate:  # `jxbot web` in its own process over the bot's database
+            import subprocess
+
+            web_proc = subprocess.Popen([sys.executable, "-m", "jxbot.cli", "web", "--db", str(tmp / "load.sqlite3"),
+                                         "--port", str(web_port), "--all-servers", "--env-file", str(tmp / "none.env")],
+                                        env={**env, "JXBOT_WEB_RATE": "0"}, cwd=tmp, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        web_tasks, web_session = await start_web_viewers(f"http://127.0.0.1:{web_port}", guild.id,  # type: ignore[attr-defined]
+                                                         args.web_viewers, web_stop, web_lat, web_feed) \
+            if web_port is not None else ([], None)
         out["web_viewers"] = len(web_tasks)
+        out["web_separate_process"] = bool(web_proc)
 
         t0 = time.monotonic()
         wall0 = time.time()
@@ -155,6 +165,11 @@ async def main(args: argparse.Namespace) -> dict:
         for task in web_tasks:
             task.cancel()
         await asyncio.gather(*web_tasks, return_exceptions=True)
+        if web_session is not None:
+            await web_session.close()
+        if web_proc is not None:
+            web_proc.terminate()
+            web_proc.wait(30)
         if web_tasks:
             out.update({"web_pages": len(web_lat["page"]), "web_page_p50_ms": q(web_lat["page"], 0.50),
                         "web_page_p99_ms": q(web_lat["page"], 0.99), "web_json_p99_ms": q(web_lat["json"], 0.99),
@@ -297,7 +312,7 @@ def free_port() -> int:
 
 
 async def start_web_viewers(base: str, guild_id: int, n: int, stop: asyncio.Event, lat: dict,
-                            feed: list) -> list[asyncio.Task]:
+                            feed: list) -> tuple[list[asyncio.Task], object]:
     """``n`` web spectators spread over the running tables (bench/web.py's viewer: the page, its live feed,
     every picture announced, a reload and a JSON poll every 2-4 s)."""
     import aiohttp
@@ -308,22 +323,18 @@ async def start_web_viewers(base: str, guild_id: int, n: int, stop: asyncio.Even
     session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0),
                                     timeout=aiohttp.ClientTimeout(total=None, sock_read=60))
     tids: list[str] = []
-    for _ in range(100):
-        async with session.get(f"{base}/g/{guild_id}") as r:
-            tids = re.findall(r'href="/t/([^"?]+)', await r.text()) if r.status == 200 else []
+    for _ in range(300):  # a separate `jxbot web` may still be starting
+        try:
+            async with session.get(f"{base}/g/{guild_id}") as r:
+                tids = re.findall(r'href="/t/([^"?]+)', await r.text()) if r.status == 200 else []
+        except aiohttp.ClientConnectorError:
+            tids = []
         if tids:
             break
         await asyncio.sleep(0.2)
     tasks = [asyncio.create_task(viewer(session, base, tids[i % len(tids)], stop, lat, feed)) for i in range(n)] \
         if tids else []
-
-    async def close_session() -> None:
-        await stop.wait()
-        await asyncio.sleep(0.5)
-        await session.close()
-
-    closer = asyncio.create_task(close_session())
-    return [*tasks, closer]
+    return tasks, session
 
 
 async def web_compare(args: argparse.Namespace) -> dict:
@@ -664,6 +675,8 @@ if __name__ == "__main__":
                     "without watchers is measured first, for the ratio")
     ap.add_argument("--web-viewers", type=int, default=0, help="web spectators over the tables (the bot serves "
                     "the web companion); the same load without them is measured first, for the ratio")
+    ap.add_argument("--web-separate", action="store_true", help="with --web-viewers: serve them from `jxbot web` "
+                    "in its own process over the bot's database instead of inside the bot")
     ap.add_argument("--no-reference", dest="reference", action="store_false",
                     help="with --processes: skip the single-process SQLite run measured first")
     a = ap.parse_args()

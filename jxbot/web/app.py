@@ -33,6 +33,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
 SSE_PER_ADDRESS = 8  # open live feeds one address may hold
 SSE_SECONDS = 1800.0  # a feed ends after this long (the page's script reconnects)
 GUILD_PAGE_TTL = 2.0
+LIVE_PICTURE_EVERY = 2.0  # seconds: a live table's picture is drawn at most this often (per language)
 
 
 def _ui_font() -> Path:
@@ -100,6 +101,7 @@ class WebApp:
         self._feeds: dict[str, int] = {}
         self._live_ready: dict[tuple[str, str], tuple[str, int]] = {}  # (table, lang) -> (hand, step) drawn
         self._live_drawing: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._live_drawn_at: dict[tuple[str, str], float] = {}
         self._guild_pages: dict[tuple, tuple[float, str]] = {}
         self.app = web.Application(middlewares=[self._guard])
         self.app.on_cleanup.append(self._close)  # the drawing lane's worker stops with the app
@@ -336,7 +338,10 @@ class WebApp:
         between are skipped, and no viewer ever waits for a drawing."""
         key = (snap.table_id, lang)
         want = (snap.hand_id, snap.step)
-        if snap.running and self._live_ready.get(key) != want and key not in self._live_drawing:
+        due = time.monotonic() - self._live_drawn_at.get(key, 0.0) >= LIVE_PICTURE_EVERY
+        if snap.running and self._live_ready.get(key) != want and key not in self._live_drawing \
+                and (due or self._live_ready.get(key, ("",))[0] != snap.hand_id):
+            self._live_drawn_at[key] = time.monotonic()
             view, step = snap.view, snap.step
 
             async def draw() -> None:
@@ -351,6 +356,7 @@ class WebApp:
             self._live_drawing[key] = task
             if len(self._live_ready) > 10_000:
                 self._live_ready.clear()
+                self._live_drawn_at.clear()
         ready = self._live_ready.get(key)
         return pages.live_state(snap, lang, ready if ready is not None and ready[0] == snap.hand_id else None)
 

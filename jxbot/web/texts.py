@@ -36,7 +36,7 @@ register({
     "web.ladder": {"zh": "段位与赛季", "en": "Ratings and seasons"},
     "web.ladder.board": {"zh": "段位榜 · {ruleset} · 第 {season} 赛季", "en": "Ratings · {ruleset} · season {season}"},
     "web.ruleset.jiaxing": {"zh": "嘉兴", "en": "Jiaxing"},
-    "web.ruleset.caishen": {"zh": "財神", "en": "Caishen"},
+    "web.ruleset.caishen": {"zh": "财神", "en": "Caishen"},
     "web.live.title": {"zh": "进行中的牌桌", "en": "Live tables"},
     "web.live.none": {"zh": "现在没有进行中的牌桌。", "en": "No table is playing right now."},
     "web.live.delay": {"zh": "观战延迟 {n} 步：你看到的是 {n} 步之前的局面，只有公开信息。",
