@@ -131,7 +131,7 @@ class Settings:
     daily_amount: int = 100
     edit_interval: float = 1.0  # at most one edit per message per this many seconds
     edit_budget: float = 25.0  # table-message edits per second, all channels (Discord: ~50 requests/s in all; 0: no limit)
-    request_budget: float = 45.0  # counted requests per second of the bot token, all processes together (0: no limit)
+    request_budget: float = 40.0  # counted requests per second of the bot token, all processes together (0: no limit)
     token_routing: bool = True  # updates through interaction tokens (not counted) where one is fresh (issue 28)
     token_life: float = 900.0  # seconds an interaction token lives (Discord: 15 minutes; tests shorten it)
     computer_delay: float = 1.0  # pacing of computer moves, so people can follow them

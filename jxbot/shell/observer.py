@@ -14,7 +14,7 @@ import discord
 
 from jxbot.custom_ids import CustomId, MjButton, to_base36
 from jxbot.i18n import t
-from jxbot.request_budget import TokenRoute
+from jxbot.request_budget import KIND, TokenRoute
 from jxbot.safety import md
 from jxbot.seatnames import display_name
 from jxbot.shell.pictures import (
@@ -81,6 +81,7 @@ class ChannelObserver:
 
     async def push(self) -> None:
         table, bot = self.session.table, self.session.bot
+        KIND.set("table")  # its bot-token edits come after offers and panels (this task's requests only)
         if self.view is None:
             return
         sig = self.signature()
@@ -94,7 +95,6 @@ class ChannelObserver:
             try:
                 if content != self._text_shown:
                     if not await self._via_token(table.table_message_id, content=content):
-                        await bot.budget.take("table")
                         ch = bot.get_partial_messageable(table.channel_id)
                         await ch.get_partial_message(table.table_message_id).edit(content=content)
                     self._text_shown = content
@@ -116,7 +116,6 @@ class ChannelObserver:
             try:
                 if not await self._via_token(table.table_message_id, content=content, view=self.components(),
                                              attachments=files):
-                    await bot.budget.take("table")
                     files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
                     await ch.get_partial_message(table.table_message_id).edit(
                         content=content, view=self.components(), attachments=files)
@@ -126,7 +125,7 @@ class ChannelObserver:
                 table.table_message_id = None
         msg = await self._post_follow_up(content, png)
         if msg is None:
-            await bot.budget.take("panel")  # the table's new message: its players are looking for it
+            KIND.set("panel")  # the table's new message: its players are looking for it
             files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
             msg = await ch.send(content=content, view=self.components(), files=files)
         table.table_message_id = msg.id
