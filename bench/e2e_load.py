@@ -165,6 +165,18 @@ async def main(args: argparse.Namespace) -> dict:
         per_move = {k: round(v / moves, 2) for k, v in calls.items()} if moves else {}
         per_table_rps = sum(kinds["counted"].values()) / duration / max(1, args.tables) if duration else 0.0
         counted_n, free_n = sum(kinds["counted"].values()), sum(kinds["free"].values())
+        # the steady state after --settle s (the tables' one-off costs — a DM channel and first panel per
+        # person, the lobby — fall in the first seconds): what a long-running table costs per move
+        steady_kinds = calls_by_kind(double, since=t_settle, until=t_end)
+        steady_moves, _ = moves_in(tmp / "load.sqlite3", wall0 + (t_settle - t0), wall_end)
+        steady_counted = sum(steady_kinds["counted"].values())
+        steady_rps = steady_counted / max(1e-9, t_end - t_settle) / max(1, args.tables)
+        out.update({
+            "steady_counted_per_move": round(steady_counted / steady_moves, 3) if steady_moves else None,
+            "steady_free_per_move": round(sum(steady_kinds["free"].values()) / steady_moves, 3) if steady_moves else None,
+            "steady_counted_by_kind": steady_kinds["counted"], "steady_moves": steady_moves,
+            "steady_tables_per_token_at_50rps": int(50 / steady_rps) if steady_rps else None,
+        })
         out.update({
             # issue 28: what each request served, counted against the bot token's 50/s or free (interaction
             # endpoints), per move; tables per token from the counted ones alone
@@ -359,6 +371,8 @@ async def before_after(args: argparse.Namespace) -> dict:
     for mode, name in (("off", "before"), ("on", "after")):
         runs[name] = await main(argparse.Namespace(**{**vars(args), "routing": mode}))
     keys = ("counted_per_move", "free_per_move", "counted_per_move_by_kind", "counted_per_s",
+            "steady_counted_per_move", "steady_free_per_move", "steady_counted_by_kind", "steady_moves",
+            "steady_tables_per_token_at_50rps",
             "tables_per_token_at_50rps", "own_panel_p50_ms", "own_panel_p99_ms", "lag_ms", "global_429", "global_429_all",
             "invalid_requests", "moves", "seconds", "tables_finished", "errors", "load_avg_1m")
     out: dict = {"bench": "e2e_load_routing", "tables": args.tables, "humans_per_table": args.humans,

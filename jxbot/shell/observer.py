@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("jxbot.shell.observer")
 
+CANNOT_EDIT = 50005  # Discord: "Cannot edit a message authored by another user"
+
+
 def runner_will_stop(runner: Any) -> bool:
     """True when the match ends with the hand just finished (no next hand to wait for)."""
     mh = runner.config.max_hands
@@ -122,6 +125,13 @@ class ChannelObserver:
                 self._shown, self._text_shown = sig, content
                 return
             except discord.NotFound:
+                table.table_message_id = None
+            except discord.Forbidden as exc:
+                if exc.code != CANNOT_EDIT:
+                    raise
+                # a follow-up the bot token may not edit (its token expired): a new table message below
+                log.info("table %s: the table message cannot be edited without its token; posting a new one",
+                         table.id)
                 table.table_message_id = None
         msg = await self._post_follow_up(content, png)
         if msg is None:
