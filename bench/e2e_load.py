@@ -60,7 +60,6 @@ async def main(args: argparse.Namespace) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="jxbot-load-"))
     double = DiscordDouble()
     await double.start()
-    limit = double.enforce_global_limit(50)  # Discord's global limit per bot token (interaction endpoints exempt)
     timeline = Timeline(double)
     guild = double.add_guild("load", locale="zh-CN")
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO), **double.env(),
@@ -126,6 +125,9 @@ async def main(args: argparse.Namespace) -> dict:
         out["web_viewers"] = len(web_tasks)
         out["web_separate_process"] = bool(web_proc)
 
+        # Discord's global limit per bot token (interaction endpoints exempt), from when the tables play: the
+        # driver opens its tables --concurrency at a time, a burst of commands no server sees at once
+        limit = double.enforce_global_limit(50)
         t0 = time.monotonic()
         wall0 = time.time()
         cpu0, draw0 = cpu_seconds(bot), drawing_cpu_seconds(bot)
@@ -202,6 +204,18 @@ async def main(args: argparse.Namespace) -> dict:
         per_move = {k: round(v / moves, 2) for k, v in calls.items()} if moves else {}
         per_table_rps = sum(kinds["counted"].values()) / duration / max(1, args.tables) if duration else 0.0
         counted_n, free_n = sum(kinds["counted"].values()), sum(kinds["free"].values())
+        # the steady state after --settle s (the tables' one-off costs — a DM channel and first panel per
+        # person, the lobby — fall in the first seconds): what a long-running table costs per move
+        steady_kinds = calls_by_kind(double, since=t_settle, until=t_end)
+        steady_moves, _ = moves_in(tmp / "load.sqlite3", wall0 + (t_settle - t0), wall_end)
+        steady_counted = sum(steady_kinds["counted"].values())
+        steady_rps = steady_counted / max(1e-9, t_end - t_settle) / max(1, args.tables)
+        out.update({
+            "steady_counted_per_move": round(steady_counted / steady_moves, 3) if steady_moves else None,
+            "steady_free_per_move": round(sum(steady_kinds["free"].values()) / steady_moves, 3) if steady_moves else None,
+            "steady_counted_by_kind": steady_kinds["counted"], "steady_moves": steady_moves,
+            "steady_tables_per_token_at_50rps": int(50 / steady_rps) if steady_rps else None,
+        })
         out.update({
             # issue 28: what each request served, counted against the bot token's 50/s or free (interaction
             # endpoints), per move; tables per token from the counted ones alone
@@ -480,6 +494,8 @@ async def before_after(args: argparse.Namespace) -> dict:
     for mode, name in (("off", "before"), ("on", "after")):
         runs[name] = await main(argparse.Namespace(**{**vars(args), "routing": mode}))
     keys = ("counted_per_move", "free_per_move", "counted_per_move_by_kind", "counted_per_s",
+            "steady_counted_per_move", "steady_free_per_move", "steady_counted_by_kind", "steady_moves",
+            "steady_tables_per_token_at_50rps",
             "tables_per_token_at_50rps", "own_panel_p50_ms", "own_panel_p99_ms", "lag_ms", "global_429", "global_429_all",
             "invalid_requests", "moves", "seconds", "tables_finished", "errors", "load_avg_1m")
     out: dict = {"bench": "e2e_load_routing", "tables": args.tables, "humans_per_table": args.humans,
@@ -547,14 +563,15 @@ async def main_processes(args: argparse.Namespace) -> dict:
     double.shard_count = n
     guilds = [double.add_guild(f"load-{i}", locale="zh-CN", shard=i) for i in range(n)]
     bots: list[BotProcess] = []
-    out: dict = {"bench": "e2e_load_processes", "processes": n, "tables": args.tables,
+    out: dict = {"bench": "e2e_load_processes", "processes": n, "tables": args.tables, "routing": args.routing,
                  "humans_per_table": args.humans, "db": "postgresql"}
     try:
         for i in range(n):
             env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO), **double.env(),
                    **fast_env(dsn, JXBOT_COMPUTER_DELAY=str(args.computer_delay),
                               JXBOT_EDIT_INTERVAL=str(args.edit_interval), JXBOT_MAX_HANDS=str(args.hands),
-                              JXBOT_LAG_LOG="10", LOG_LEVEL="INFO")}
+                              JXBOT_LAG_LOG="10", LOG_LEVEL="INFO",
+                              JXBOT_TOKEN_ROUTING="0" if args.routing == "off" else "1")}
             env.pop("DEV_GUILD_ID", None)
             bot = BotProcess(["-m", "jxbot.cli", "run", "--shards", str(i), "--shard-count", str(n)], env,
                              tmp / f"bot{i}.log", tmp)
@@ -595,6 +612,13 @@ async def main_processes(args: argparse.Namespace) -> dict:
         for at, _m, tpl, _st in double.requests:
             if t0 <= at < t0 + duration and counted(tpl):
                 per_s[int(at - t0)] += 1
+        peak = per_s.index(max(per_s))
+        busiest: dict[str, int] = {}  # what the busiest second's counted requests were (status 429 apart)
+        for at, m_, tpl, st in double.requests:
+            if int(at - t0) == peak and t0 <= at and counted(tpl):
+                key = f"{m_} {tpl}" + (" 429" if st == 429 else "")
+                busiest[key] = busiest.get(key, 0) + 1
+        out["counted_busiest_second"] = {"second": peak, **busiest}
         out.update({"counted_by_kind": kinds["counted"], "free_by_kind": kinds["free"],
                     "counted_per_s": round(sum(kinds["counted"].values()) / duration, 1) if duration else None,
                     "counted_max_in_a_second": max(per_s), "global_429": limit.refused,

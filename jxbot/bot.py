@@ -35,7 +35,7 @@ from jxbot.edit_coalescer import EditCoalescer
 from jxbot.i18n import has, t
 from jxbot.interactions import ack_later, answer_quietly, cancel_guard, connection_closed, lang_of, reply
 from jxbot.readiness import OPEN_VERBS_AT_START, JxTree, ReadinessGate
-from jxbot.request_budget import ChannelTokens, RequestBudget
+from jxbot.request_budget import ChannelTokens, RequestBudget, meter
 
 log = logging.getLogger("jxbot.bot")
 
@@ -137,10 +137,9 @@ class JxBot(commands.Bot):
         self._own_store = store is None
         self._sync = sync
         self._extensions = extensions
-        # with token routing, the table messages' edits take from the request budget only when they are counted
-        self.coalescer = EditCoalescer(settings.edit_interval,
-                                       budget=0.0 if settings.token_routing else settings.edit_budget)
+        self.coalescer = EditCoalescer(settings.edit_interval, budget=settings.edit_budget)
         self.budget = RequestBudget(settings.request_budget)  # counted requests, in priority order
+        meter(self.http, self.budget)  # every counted REST request takes from it
         self.channel_tokens = ChannelTokens(settings.token_life)  # presses in guild channels, for follow-ups
         from jxbot.press_timing import PressTimes
 

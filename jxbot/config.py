@@ -160,7 +160,7 @@ class Settings:
     daily_amount: int = 100
     edit_interval: float = 1.0  # at most one edit per message per this many seconds
     edit_budget: float = 25.0  # table-message edits per second, all channels (Discord: ~50 requests/s in all; 0: no limit)
-    request_budget: float = 45.0  # counted requests per second of the bot token, all processes together (0: no limit)
+    request_budget: float = 40.0  # counted requests per second of the bot token, all processes together (0: no limit)
     token_routing: bool = True  # updates through interaction tokens (not counted) where one is fresh (issue 28)
     token_life: float = 900.0  # seconds an interaction token lives (Discord: 15 minutes; tests shorten it)
     watch_delay: int = 2  # a watcher's view is this many moves behind the table (at least 1), docs/watch.md

@@ -12,15 +12,16 @@ editing follow-ups), for 15 minutes. So
   and never tried again (a refused request is an *invalid* one: 10,000 in 10 minutes ban the IP);
 - :class:`ChannelTokens` keeps the last few presses of each guild channel, so a message posted there (a
   hand's table message) can be a follow-up of the freshest one;
-- :class:`RequestBudget` is this process's share of the counted requests, taken in priority order: claim
-  offers first (they may borrow ahead), then panels, then the channels' table messages (which leave a
-  reserve for the others). The share is the deployment's budget divided by its live processes
+- :class:`RequestBudget` is this process's share of the counted requests (at most so many in any second),
+  taken in priority order: claim offers first, then panels, then the channels' table messages (which leave
+  a reserve for the others). The share is the deployment's budget divided by its live processes
   (``set_processes``, from the cluster's heartbeat).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections import deque
 from collections.abc import Callable
@@ -108,19 +109,20 @@ class ChannelTokens:
 class RequestBudget:
     """This process's share of the counted requests a second, spent in priority order.
 
-    A token bucket holding one second's worth. ``offer`` may take even when it is empty (down to one
-    second's worth in debt: a claim offer is never held), ``panel`` takes when a whole request is there,
-    ``table`` only when ``reserve`` of the second is left besides, so table pictures slow down first and
-    panels never wait behind them. ``rate`` 0: no limit.
+    Discord's own model: at most ``rate`` requests in any one second (a sliding window of the requests
+    taken), so no burst ever exceeds it. A ``table`` message edit takes while less than ``1 − reserve`` of
+    the second is spent, a ``panel`` while less than 95 %, a claim ``offer`` up to the whole share: table
+    pictures slow down first, and an offer finds room when panels wait. ``rate`` 0: no limit.
     """
+
+    LEVEL = {"offer": 1.0, "panel": 0.95}
 
     def __init__(self, total: float, *, reserve: float = 0.3, clock: Callable[[], float] = time.monotonic) -> None:
         self.total = total  # the deployment's requests a second (JXBOT_REQUEST_BUDGET)
         self.processes = 1
         self.reserve = reserve
         self.clock = clock
-        self._tokens = total
-        self._filled = clock()
+        self._recent: deque[float] = deque()  # when the requests of the last second were taken
         self.taken = dict.fromkeys(PRIORITY, 0)  # counted requests by kind (observability and tests)
         self.waited = dict.fromkeys(PRIORITY, 0.0)
 
@@ -130,10 +132,7 @@ class RequestBudget:
 
     def set_processes(self, n: int) -> None:
         """``n`` live processes share the token: each takes 1/n of the budget."""
-        n = max(1, int(n))
-        if n != self.processes:
-            self.processes = n
-            self._tokens = min(self._tokens, self.rate)
+        self.processes = max(1, int(n))
 
     def try_take(self, kind: str) -> float:
         """Take one request for ``kind``: 0.0 if taken, else the seconds until it may be."""
@@ -142,17 +141,42 @@ class RequestBudget:
             self.taken[kind] += 1
             return 0.0
         now = self.clock()
-        self._tokens = min(rate, self._tokens + (now - self._filled) * rate)
-        self._filled = now
-        need = {"offer": 1.0 - rate, "panel": 1.0, "table": 1.0 + self.reserve * rate}[kind]
-        if self._tokens >= need:
-            self._tokens -= 1.0
+        q = self._recent
+        while q and q[0] <= now - 1.0:
+            q.popleft()
+        cap = max(1.0, rate * self.LEVEL.get(kind, 1.0 - self.reserve))
+        if len(q) + 1 <= cap:
+            q.append(now)
             self.taken[kind] += 1
             return 0.0
-        return (need - self._tokens) / rate
+        k = len(q) - int(cap)  # the window must lose this many (oldest first) before one more fits
+        return max(0.001, q[min(k, len(q) - 1)] + 1.0 - now)
 
     async def take(self, kind: str) -> None:
-        """Wait for a request of ``kind`` (a claim offer never waits)."""
+        """Wait for a request of ``kind``."""
         while (wait := self.try_take(kind)) > 0:
             self.waited[kind] += wait
             await asyncio.sleep(wait)
+
+
+# what the current task's counted requests are for (set by the panel and table message senders; anything
+# else — command answers, lobby edits, results — counts as a panel: a person is waiting for it)
+KIND: contextvars.ContextVar[str] = contextvars.ContextVar("jxbot_request_kind", default="panel")
+
+
+def counted_route(path: str) -> bool:
+    """A REST route Discord counts against the bot token's global limit (all but the interaction endpoints)."""
+    return not path.startswith(("/interactions/", "/webhooks/"))
+
+
+def meter(http: Any, budget: RequestBudget) -> None:
+    """Make every counted request of discord.py's ``HTTPClient`` take from ``budget`` first, as the kind
+    :data:`KIND` says (the interaction endpoints go through discord.py's webhook adapter, never here)."""
+    request = http.request
+
+    async def metered(route: Any, **kwargs: Any) -> Any:
+        if counted_route(str(getattr(route, "path", ""))):
+            await budget.take(KIND.get())
+        return await request(route, **kwargs)
+
+    http.request = metered

@@ -14,7 +14,7 @@ import discord
 
 from jxbot.custom_ids import CustomId, MjButton, to_base36
 from jxbot.i18n import t
-from jxbot.request_budget import TokenRoute
+from jxbot.request_budget import KIND, TokenRoute
 from jxbot.safety import md
 from jxbot.seatnames import display_name
 from jxbot.shell.pictures import (
@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from jxbot.shell.session import Session
 
 log = logging.getLogger("jxbot.shell.observer")
+
+CANNOT_EDIT = 50005  # Discord: "Cannot edit a message authored by another user"
+
 
 def runner_will_stop(runner: Any) -> bool:
     """True when the match ends with the hand just finished (no next hand to wait for)."""
@@ -84,6 +87,7 @@ class ChannelObserver:
 
     async def push(self) -> None:
         table, bot = self.session.table, self.session.bot
+        KIND.set("table")  # its bot-token edits come after offers and panels (this task's requests only)
         if self.view is None:
             return
         sig = self.signature()
@@ -97,7 +101,6 @@ class ChannelObserver:
             try:
                 if content != self._text_shown:
                     if not await self._via_token(table.table_message_id, content=content):
-                        await bot.budget.take("table")
                         ch = bot.get_partial_messageable(table.channel_id)
                         await ch.get_partial_message(table.table_message_id).edit(content=content)
                     self._text_shown = content
@@ -119,7 +122,6 @@ class ChannelObserver:
             try:
                 if not await self._via_token(table.table_message_id, content=content, view=self.components(),
                                              attachments=files):
-                    await bot.budget.take("table")
                     files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
                     await ch.get_partial_message(table.table_message_id).edit(
                         content=content, view=self.components(), attachments=files)
@@ -127,9 +129,16 @@ class ChannelObserver:
                 return
             except discord.NotFound:
                 table.table_message_id = None
+            except discord.Forbidden as exc:
+                if exc.code != CANNOT_EDIT:
+                    raise
+                # a follow-up the bot token may not edit (its token expired): a new table message below
+                log.info("table %s: the table message cannot be edited without its token; posting a new one",
+                         table.id)
+                table.table_message_id = None
         msg = await self._post_follow_up(content, png)
         if msg is None:
-            await bot.budget.take("panel")  # the table's new message: its players are looking for it
+            KIND.set("panel")  # the table's new message: its players are looking for it
             files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
             msg = await ch.send(content=content, view=self.components(), files=files)
         table.table_message_id = msg.id

@@ -13,7 +13,7 @@ import discord
 
 from jxbot.interactions import after_guard, take_response
 from jxbot.press_timing import press_age_ms
-from jxbot.request_budget import TokenRoute
+from jxbot.request_budget import KIND, TokenRoute
 from jxbot.shell.buttons import action_keys, panel_components
 from jxbot.shell.pictures import render_async
 from jxbot.shell.texts import panel_text
@@ -142,6 +142,7 @@ class DiscordSeat:
             return
         uid = occ.user_id
         offer = self._fresh_offer()
+        KIND.set("offer" if offer is not None else "panel")  # its counted requests' place in the budget
         sig = self.signature()
         if sig == self._pushed and (occ.dm_ok is False or self.session.table.panels.get(self.seat)):
             self._delivered(offer)  # already in front of the player
@@ -183,7 +184,6 @@ class DiscordSeat:
             return
         if where is not None:
             # a bot-token edit counts against Discord's global limit: a claim offer first, then panels
-            await self.session.bot.budget.take("offer" if offer is not None else "panel")
             ch = self.session.bot.get_partial_messageable(where[0])
             try:
                 await ch.get_partial_message(where[1]).edit(content=content, view=comps, attachments=files)
