@@ -36,6 +36,9 @@ async def test_an_expert_table_never_holds_the_event_loop():
     await runner.pause()
     done.set()
     await tick
+    from jxbot.ai import offload
+
+    offload.shutdown()  # the worker process ends with the test
     slow = sorted(runner.decision_ms)
     assert slow and max(slow) > 50, slow[-5:]  # real playouts were computed (the easy players' take < 1 ms)
     # the loop never waited for one: its longest stall is far below the longest expert decision
