@@ -106,12 +106,12 @@ def run(hands: int, budget_ms: int, jobs: int, seed: int, ruleset: str) -> dict:
         a["lost"] += r["lost"]
     levels = {}
     for lv in LEVELS:
-        a = per.get(lv)
-        if not a:
+        got = per.get(lv)
+        if not got:
             continue
-        levels[lv] = {"hands": a["hands"], "decisions": a["decisions"],
-                      "agreement": round(a["agreed"] / a["decisions"], 4) if a["decisions"] else None,
-                      "lost_per_hand": round(a["lost"] / a["hands"], 3)}
+        levels[lv] = {"hands": got["hands"], "decisions": got["decisions"],
+                      "agreement": round(got["agreed"] / got["decisions"], 4) if got["decisions"] else None,
+                      "lost_per_hand": round(got["lost"] / got["hands"], 3)}
     obvious = [o for r in rows for o in r["obvious"]]
     cpu = [r["cpu_s"] for r in rows]
     ag = {lv: levels[lv]["agreement"] for lv in levels}
