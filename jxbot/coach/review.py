@@ -9,10 +9,10 @@ seat's tiles — is the decision's input, and the event says what was played.
 
 An *evaluator* turns a decision into candidates: ``{"action", "ev", "win", "deal_in"}`` per action worth
 playing out, ``ev`` the expected silver of the hand for the seat, one of them marked ``expert``: what the
-``expert`` computer level plays there (:func:`expert`). A played action agrees when it is the expert's, or
-the evaluator does not show the expert's clearly better — by :data:`TIE` silver and :data:`Z` standard errors
-of the paired difference over the same sampled worlds, the rule by which the expert itself overrules the hard
-player; otherwise the decision *lost* the difference.
+``expert`` computer level plays there (:func:`expert`). A played action agrees when it is the expert's or the
+evaluator values it within :data:`TIE` silver of the expert's; a disagreement *lost* the difference only when
+the evaluator shows the expert's choice clearly better — also by :data:`Z` standard errors of the paired
+difference over the same sampled worlds, the rule by which the expert itself overrules the hard player.
 """
 
 from __future__ import annotations
@@ -127,14 +127,15 @@ def judge(point: Point, candidates: Sequence[dict], tie: float = TIE, z: float =
     played_ev = mine["ev"] if mine is not None else None
     gap = best["ev"] - played_ev if played_ev is not None else 0.0
     se = raw.get("se") if raw is not None else None
-    # the expert's own choice agrees; another one too unless the evaluator shows the expert's clearly better
-    # (by ``tie`` silver and ``z`` standard errors of the paired difference: the rule by which the expert itself
-    # leaves the hard player's proposal); an action the evaluator did not list is not held against the player
-    clear = gap > tie and (se is None or gap > z * se)
-    agree = mine is None or mine is best or not clear
+    # the expert's own choice agrees, and another one the evaluator values within ``tie`` silver of it; a
+    # disagreement *loses* silver only when the evaluator shows the expert's choice clearly better (by ``z``
+    # standard errors of the paired difference too: the rule by which the expert itself leaves the hard
+    # player's proposal); an action the evaluator did not list is not held against the player
+    agree = mine is None or mine is best or gap <= tie
+    clear = not agree and (se is None or gap > z * se)
     return {
         "n": point.n, "event": point.event, "played": dict(point.played), "best": dict(best["action"]),
-        "agree": agree, "loss": 0.0 if agree else round(gap, 4), "played_ev": played_ev, "candidates": cands,
+        "agree": agree, "loss": round(gap, 4) if clear else 0.0, "played_ev": played_ev, "candidates": cands,
     }
 
 

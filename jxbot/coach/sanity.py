@@ -67,12 +67,10 @@ def review_seat(events: list[dict], seat: int, budget_ms: int, limit: int | None
                               rv.seed_of(hand_id, seat, p.n), per)
         throw = rv.judge(rv.Point(p.n, p.event, p.view, {"type": "discard", "seat": seat, "tile": honour}), cands)
         brk = rv.judge(rv.Point(p.n, p.event, p.view, {"type": "discard", "seat": seat, "tile": set_tile}), cands)
-        # the wrong way round: throwing the honour flagged as a loss while breaking the set passes, or breaking
-        # the set valued clearly above throwing the honour
-        wrong = (not throw["agree"] and brk["agree"]) or (throw["played_ev"] is not None and brk["played_ev"] is not None
-                                                          and not throw["agree"] and brk["played_ev"] > throw["played_ev"])
+        # the wrong way round: throwing the honour flagged as a loss while breaking the set is not
+        wrong = throw["loss"] > 0 and brk["loss"] == 0
         breaks = brk["best"].get("type") == "discard" and brk["best"].get("tile") == set_tile
-        obvious.append({"hand": hand_id, "n": p.n, "honour": honour, "set_tile": set_tile, "wrong": wrong,
+        obvious.append({"hand": hand_id, "seat": seat, "n": p.n, "honour": honour, "set_tile": set_tile, "wrong": wrong,
                         "expert_breaks_set": breaks})
     return {"seat": seat, "decisions": len(r.decisions), "agreed": sum(d["agree"] for d in r.decisions),
             "lost": r.lost, "cpu_s": time.process_time() - t0, "obvious": obvious}

@@ -36,8 +36,7 @@ def test_an_obvious_move_is_never_flagged_the_wrong_way_round() -> None:
                 brk = rv.Point(p.n, p.event, p.view, {"type": "discard", "seat": seat, "tile": set_tile})
                 cands = rv.expert(throw, seed, 120)
                 t, b = rv.judge(throw, cands), rv.judge(brk, cands)
-                assert t["agree"] or not b["agree"], (t, b)  # throwing the honour flagged, breaking the set not
-                assert t["agree"] or b["played_ev"] <= t["played_ev"], (t, b)
+                assert not (t["loss"] > 0 and b["loss"] == 0), (t, b)  # the honour's throw flagged, the break not
                 found += 1
                 if found >= 12:
                     return
