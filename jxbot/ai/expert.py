@@ -27,7 +27,7 @@ MIN_WORLDS = 4
 MAX_DISCARDS = 4  # discards played out: the hard player's and the three nearest by shape
 MARGIN = 0.3  # silver an alternative must gain over the hard player's proposal
 Z = 1.5  # and by this many standard errors of the paired difference
-BUDGET_MS = 900.0  # CPU safety net per decision
+BUDGET_MS = 600.0  # CPU safety net per decision: no new world after this (a caishen world of 7 candidates can take 300 ms)
 
 
 def paired_gain(alt: Estimate, base: Estimate) -> tuple[float, float]:

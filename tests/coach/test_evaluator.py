@@ -76,3 +76,15 @@ def test_decisions_from_a_finished_hand() -> None:
     assert again.view == ds[-1].view and again.played == ds[-1].played
     c = evaluate(ds[-1], worlds=2, seed=1)
     assert any(x.action == ds[-1].played for x in c)
+
+
+def test_the_expert_is_the_hard_player_checked_by_playouts_and_deterministic() -> None:
+    h = _midhand("jiaxing", "expert-decision", 12)
+    seat = min(h.pending())
+    view = h.view(seat)
+    a = make_player("expert", "e1").choose(view)
+    p = make_player("expert", "e1")
+    b = p.choose(view)
+    assert a == b and a.to_json() in view["actions"]
+    if len(view["actions"]) > 1 and view["actions"][0]["type"] not in ("tsumo", "hu"):
+        assert p.last and all(e.n >= 4 for e in p.last)  # the proposal and its rivals were played out

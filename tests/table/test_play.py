@@ -89,8 +89,8 @@ def test_an_unknown_level_is_refused(monkeypatch, capsys):
     import pytest
 
     with pytest.raises(SystemExit):
-        main(["play", "--level", "expert"])
-    assert "invalid choice: 'expert'" in capsys.readouterr().err
+        main(["play", "--level", "grandmaster"])
+    assert "invalid choice: 'grandmaster'" in capsys.readouterr().err
 
 
 def test_quit_then_enter_stays_at_the_table(monkeypatch, capsys):
