@@ -73,7 +73,10 @@ def expert(point: Point, seed: int, budget_ms: int) -> list[dict]:
     view = point.view
     choice = make_player("expert", seed).choose(view).to_json()
     acts = candidates(view, include=[point.played, choice])
-    ests = evaluate_view(view, seed=seed, worlds=worlds_for(budget_ms, len(acts)), budget_ms=budget_ms, actions=acts)
+    # the worlds are planned from the budget; the CPU net is twice it, so that a busy moment does not cut the
+    # worlds short (a review stays reproducible for its seed)
+    ests = evaluate_view(view, seed=seed, worlds=worlds_for(budget_ms, len(acts)), budget_ms=2 * budget_ms,
+                         actions=acts)
     base = next((e for e in ests if key(e.action) == key(choice)), None)
     out = []
     for e in ests:
