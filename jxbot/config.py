@@ -190,7 +190,7 @@ class Settings:
     # the coach's reviews (docs/coach.md): worker processes evaluating decisions (0: threads inside the bot) and
     # the CPU milliseconds one hand's review may take in all (its decisions share it)
     review_processes: int = 1
-    review_budget_ms: int = 18_000
+    review_budget_ms: int = 15_000
 
     # the web companion (docs/web.md): served on this port by `jxbot run` (None: off), bound to this address
     web_port: int | None = None

@@ -45,6 +45,7 @@ register({
     "render.review.best": {"zh": "专家", "en": "Expert"},
     "render.review.agree": {"zh": "与专家一致", "en": "Same as the expert"},
     "render.review.loss": {"zh": "少赢 {x} 银", "en": "{x} silver lost"},
+    "render.review.differs": {"zh": "与专家不同（差别不明显）", "en": "Not the expert's (no clear cost)"},
     "render.review.claim": {"zh": "{who} 打出", "en": "{who} discarded"},
     "render.review.values": {"zh": "每个选择的期望（银）", "en": "Each choice's expected silver"},
     "render.review.win": {"zh": "胡 {p}%", "en": "win {p}%"},
@@ -224,10 +225,11 @@ def draw_decision(view: dict, lang: str = "zh") -> Image.Image:
         C.text(dr, (PAD, cy), label, TEXT, C.TEXT_DIM, anchor="lm")
         draw_action(img, dr, PAD + 100, cy, a, lang, wc, badge, fill=colour)
         if a is played:
-            verdict = (t("render.review.agree", lang) if agree
-                       else t("render.review.loss", lang, x=silver(float(view.get("loss", 0.0)))))
+            loss = float(view.get("loss", 0.0))
+            verdict = (t("render.review.agree", lang) if agree else t("render.review.loss", lang, x=silver(loss))
+                       if loss > 0 else t("render.review.differs", lang))
             C.pill(dr, WIDTH - PAD - C.text_w(C.fonts.safe_text(verdict), SMALL) - 20, cy - 15, verdict, SMALL,
-                   (40, 84, 68) if agree else (170, 44, 44), h=30, pad=10)
+                   (40, 84, 68) if agree else (170, 44, 44) if loss > 0 else (120, 70, 20), h=30, pad=10)
         y += 52
     y += 16
     C.text(dr, (PAD, y + 16), t("render.review.values", lang), TEXT, C.GOLD, anchor="lm")

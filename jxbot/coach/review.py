@@ -7,10 +7,12 @@ log is folded one event at a time (``Hand.replay``'s fold); just before the even
 the seat's own view — its tiles, every public fact, its legal actions, nothing of the wall or another
 seat's tiles — is the decision's input, and the event says what was played.
 
-An *evaluator* turns a view into candidates: ``{"action", "ev", "win", "deal_in"}`` per legal action,
-``ev`` the expected silver of the hand for the seat. The expert's choice is the highest ``ev``. A played
-action counts as agreeing when its value is within :data:`TIE` silver of the best one (two discards that
-the evaluator cannot tell apart are both the expert's); otherwise the decision *lost* the difference.
+An *evaluator* turns a decision into candidates: ``{"action", "ev", "win", "deal_in"}`` per action worth
+playing out, ``ev`` the expected silver of the hand for the seat, one of them marked ``expert``: what the
+``expert`` computer level plays there (:func:`expert`). A played action agrees when it is the expert's or the
+evaluator values it within :data:`TIE` silver of the expert's; a disagreement *lost* the difference only when
+the evaluator shows the expert's choice clearly better — also by :data:`Z` standard errors of the paired
+difference over the same sampled worlds, the rule by which the expert itself overrules the hard player.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ from typing import Any
 from jxbot.game import events as ev
 
 VERSION = 1  # of the stored review's shape and of the judging; a cached review of another version is redone
-TIE = 0.05  # silver: a played action this close to the best one agrees with the expert
+TIE = 0.3  # silver: a played action this close to the expert's agrees with it (the expert's own MARGIN)
+Z = 1.5  # … or not this many standard errors of the paired difference below it (the expert's own Z)
 COSTLIEST = 3
-BUDGET_HAND_MS = 18_000  # the whole hand's evaluation budget (≤ 20 s of worker CPU, docs/coach.md)
+BUDGET_HAND_MS = 15_000  # the whole hand's evaluation budget; with the expert's own choices ≤ 20 s of worker CPU
 BUDGET_MIN_MS, BUDGET_MAX_MS = 20, 900  # one decision's
 
 # (decision, seed, budget_ms) -> candidates (plain dicts); a top-level function to run in a process pool
@@ -56,12 +59,35 @@ def decision_points(events: Iterable[ev.Event | dict], seat: int) -> list[Point]
 
 
 def expert(point: Point, seed: int, budget_ms: int) -> list[dict]:
-    """The expert's evaluation of a decision (``jxbot.coach.evaluate``), as plain candidates; a top-level
-    function, so that it runs in a worker process."""
-    from .decision import Decision, evaluate
+    """The expert's evaluation of a decision, as plain candidates: its own choice (the ``expert`` computer
+    level, deterministic for the seed) marked ``"expert": True``, and every candidate's value from the
+    evaluator on the same sampled worlds, with ``se``, the standard error of its paired difference from the
+    expert's choice. A top-level function, so that it runs in a worker process."""
+    from jxbot.ai import make_player
+    from jxbot.ai.expert import paired_gain
+    from jxbot.ai.montecarlo import action_key as key
+    from jxbot.ai.montecarlo import candidates, evaluate_view
 
-    cands = evaluate(Decision(point.view, step=point.event, played=point.played), budget_ms=budget_ms, seed=seed)
-    return candidates_json(cands)
+    from .decision import worlds_for
+
+    view = point.view
+    choice = make_player("expert", seed).choose(view).to_json()
+    acts = candidates(view, include=[point.played, choice])
+    # the worlds are planned from the budget; the CPU net is twice it, so that a busy moment does not cut the
+    # worlds short (a review stays reproducible for its seed)
+    ests = evaluate_view(view, seed=seed, worlds=worlds_for(budget_ms, len(acts)), budget_ms=2 * budget_ms,
+                         actions=acts)
+    base = next((e for e in ests if key(e.action) == key(choice)), None)
+    out = []
+    for e in ests:
+        c = {"action": dict(e.action), "ev": round(e.ev, 4), "win": round(e.win, 4), "deal_in": round(e.deal_in, 4)}
+        if e is base:
+            c["expert"] = True
+        elif base is not None:
+            se = paired_gain(base, e)[1]
+            c["se"] = round(se, 4) if se != float("inf") else None
+        out.append(c)
+    return out
 
 
 def candidates_json(cands: Iterable[Any]) -> list[dict]:
@@ -88,22 +114,31 @@ def seed_of(hand_id: str, seat: int, n: int, base: int = 0) -> int:
     return int.from_bytes(d[:8], "big") >> 1
 
 
-def judge(point: Point, candidates: Sequence[dict], tie: float = TIE) -> dict:
-    """One decision's record: the candidates best first, the expert's choice, agreement and the loss."""
-    cands: list[dict[str, Any]] = sorted(({"action": dict(c["action"]), "ev": float(c["ev"]), "win": float(c.get("win", 0.0)),
-                     "deal_in": float(c.get("deal_in", 0.0))} for c in candidates),
-                   key=lambda c: -c["ev"])
+def judge(point: Point, candidates: Sequence[dict], tie: float = TIE, z: float = Z) -> dict:
+    """One decision's record: the candidates best first, the expert's choice (the candidate marked
+    ``expert``, else the best valued), agreement and the loss (the expert's value − the played one's)."""
+    cands: list[dict[str, Any]] = sorted(
+        ({"action": dict(c["action"]), "ev": float(c["ev"]), "win": float(c.get("win", 0.0)),
+          "deal_in": float(c.get("deal_in", 0.0))} | ({"expert": True} if c.get("expert") else {})
+         for c in candidates), key=lambda c: -c["ev"])
     if not cands:
         raise ValueError("an evaluation with no candidate")
-    best = cands[0]
+    best = next((c for c in cands if c.get("expert")), cands[0])
     played_key = action_key(point.played)
     mine = next((c for c in cands if action_key(c["action"]) == played_key), None)
+    raw = next((c for c in candidates if action_key(c["action"]) == played_key), None)
     played_ev = mine["ev"] if mine is not None else None
     gap = best["ev"] - played_ev if played_ev is not None else 0.0
-    agree = mine is None or gap <= tie  # an action the evaluator did not list is not held against the player
+    se = raw.get("se") if raw is not None else None
+    # the expert's own choice agrees, and another one the evaluator values within ``tie`` silver of it; a
+    # disagreement *loses* silver only when the evaluator shows the expert's choice clearly better (by ``z``
+    # standard errors of the paired difference too: the rule by which the expert itself leaves the hard
+    # player's proposal); an action the evaluator did not list is not held against the player
+    agree = mine is None or mine is best or gap <= tie
+    clear = not agree and (se is None or gap > z * se)
     return {
         "n": point.n, "event": point.event, "played": dict(point.played), "best": dict(best["action"]),
-        "agree": agree, "loss": 0.0 if agree else round(gap, 4), "played_ev": played_ev, "candidates": cands,
+        "agree": agree, "loss": round(gap, 4) if clear else 0.0, "played_ev": played_ev, "candidates": cands,
     }
 
 

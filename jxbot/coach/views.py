@@ -119,9 +119,10 @@ def decision_lines(review: Review, lang: str, top: int = 3) -> list[str]:
     out = []
     for d in review.decisions:
         best = "" if d["agree"] else t("coach.line_best", lang, best=action_text(d["best"], lang), loss=_fmt(d["loss"]))
+        mark = "  " if d["agree"] else "✗ " if d["loss"] > 0 else "~ "
         cands = " · ".join(t("coach.cand", lang, act=action_text(c["action"], lang), ev=f"{c['ev']:+.2f}",
                              win=round(100 * c["win"])) for c in d["candidates"][:top])
-        out.append(t("coach.line", lang, n=d["n"] + 1, mark="  " if d["agree"] else "✗ ",
+        out.append(t("coach.line", lang, n=d["n"] + 1, mark=mark,
                      played=action_text(d["played"], lang), best=best, cands=cands))
     return out
 

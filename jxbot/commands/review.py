@@ -31,13 +31,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=int, default=1, help="worker processes for the evaluation (default 1)")
     p.add_argument("--seed", type=int, default=0, help="the evaluation's seed (a review is reproducible)")
     p.add_argument("--budget-ms", type=int, default=None,
-                   help="CPU ms per decision (default: $JXBOT_REVIEW_BUDGET_MS or 18 s for the whole hand, "
+                   help="CPU ms per decision (default: $JXBOT_REVIEW_BUDGET_MS or 15 s for the whole hand, "
                         "shared by its decisions)")
     add_lang_argument(p)
 
 
 def hand_budget_ms() -> int:
-    """A whole hand's budget: ``JXBOT_REVIEW_BUDGET_MS`` (the bot's setting too), else 18 s of CPU."""
+    """A whole hand's budget: ``JXBOT_REVIEW_BUDGET_MS`` (the bot's setting too), else 15 s of CPU."""
     from jxbot.coach.review import BUDGET_HAND_MS
 
     v = os.environ.get("JXBOT_REVIEW_BUDGET_MS", "").strip()

@@ -65,6 +65,6 @@ def test_a_seed_makes_a_review_reproducible() -> None:
 
 def test_the_hand_budget_is_kept() -> None:
     for n in (1, 10, 25, 40, 80):
-        assert per_decision_budget(n) * n <= 18_000
+        assert per_decision_budget(n) * n <= 15_000
         assert per_decision_budget(n, 2_000) * n <= max(2_000, 20 * n)
-    assert per_decision_budget(25) * 25 <= 18_000
+    assert per_decision_budget(25) * 25 <= 15_000

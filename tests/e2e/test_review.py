@@ -27,7 +27,7 @@ from tests.e2e.scenario import (
 pytestmark = pytest.mark.e2e
 
 READY = "ready: every table resumed"
-ENV = {"JXBOT_CLAIM_WINDOW": "1", "JXBOT_REVIEW_PROCESSES": "1", "JXBOT_REVIEW_BUDGET_MS": "3000"}
+ENV = {"JXBOT_CLAIM_WINDOW": "1", "JXBOT_REVIEW_PROCESSES": "1", "JXBOT_REVIEW_BUDGET_MS": "1000"}
 
 
 def review_of(player) -> object:

@@ -182,7 +182,7 @@ def test_after_a_result_enter_deals_the_next_hand_and_quit_ends_the_match(monkey
     _winning_deal(monkeypatch)
     rc, out = run_play(monkeypatch, capsys, ["", "", "", "quit"], "--lang", "en", "--hands", "3")
     assert rc == 0
-    assert out.count("Enter for the next hand (wall = see the wall, quit = leave) > ") == 2
+    assert out.count("Enter for the next hand (r = review, wall = see the wall, quit = leave) > ") == 2
     assert "Hand 2 · " in out and "Hand 3 · " not in out  # Enter dealt hand 2; quit at the next pause
     assert "== Match over (2 hands) ==" in out
     assert "left the hand" not in out  # leaving between hands is no escape

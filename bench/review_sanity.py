@@ -1,0 +1,45 @@
+"""Sanity of the coach's review (issue 30), figures that can fail, as JSON.
+
+* Hands of self-play, one seat of each level (``expert``, ``hard``, ``normal``, ``easy``, rotated hand by hand),
+  every seat reviewed: the agreement with the expert and the estimated silver lost per hand, per level. The
+  expert's own hands must agree ≥ 95%; easy must agree less and lose more than normal, normal than hard.
+* Obvious moves: every decision in those hands where the seat held a complete set (a run of three
+  lone tiles) and a lone honour tile (no copy, not the wildcard) is reviewed twice — played as "throw the
+  honour" and as "break the set" — and must never be flagged the wrong way round (throwing the honour called a
+  loss while breaking the set passes or is valued higher). How often the expert's own suggestion breaks the
+  set is printed beside it (``obvious_expert_breaks_set``: a weakness of the expert level, not of the review).
+
+    python bench/review_sanity.py [--hands 8] [--budget-ms 6000] [--jobs 2] [--json]
+
+The reviews here use a smaller budget per hand than the bot (``--budget-ms``, the whole hand's) to keep the
+bench short; the machine the figures come from may be shared (note it beside them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from jxbot.coach.sanity import run  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--hands", type=int, default=8)
+    p.add_argument("--budget-ms", type=int, default=6000, help="CPU ms of one seat's whole review")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ruleset", default="jiaxing")
+    p.add_argument("--json", action="store_true", help="JSON only")
+    args = p.parse_args(argv)
+    res = run(args.hands, args.budget_ms, args.jobs, args.seed, args.ruleset)
+    print(json.dumps(res, ensure_ascii=False, indent=None if args.json else 1))
+    return 0 if res["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

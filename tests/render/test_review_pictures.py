@@ -1,0 +1,49 @@
+"""The coach's review pictures (render/review.py): drawn from plain view data, 720 px wide (550 px on a
+phone keeps the smallest text ≥ 15 px), in zh and en; a decision's picture holds the reviewed seat's own tiles
+at that moment and nothing of another seat's."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+import render
+from jxbot.coach import views
+from jxbot.coach.review import decision_points, review_hand
+from jxbot.game.hand import Hand
+from render.review import MIN_TEXT, WIDTH
+from tests.coach.review_helpers import counting_evaluator
+from tests.replay.helpers import played_hand
+
+
+def size(png: bytes) -> tuple[int, int]:
+    return Image.open(io.BytesIO(png)).size
+
+
+def test_summary_and_decision_pictures() -> None:
+    h = played_hand(6)
+    evs = h.events_json()
+    seat = 2
+    r = review_hand(evs, seat, counting_evaluator)
+    pts = decision_points(evs, seat)
+    wc, badge = views.wildcard_of(pts)
+    assert MIN_TEXT * 550 / WIDTH >= 15
+    seen = set()
+    for lang in ("zh", "en"):
+        sv = views.summary_view(r, "West (Carol)", lang, wildcard=wc, badge=badge)
+        assert len(sv["costliest"]) == min(3, sum(1 for d in r.decisions if d["loss"] > 0))
+        png = render.render_review_summary(sv, lang)
+        assert size(png)[0] == WIDTH
+        seen.add(png)
+        for p in pts[:4]:
+            dv = views.decision_view(r, p, "West (Carol)", lang)
+            # the seat's own concealed tiles at that moment, from the game's fold (and no other seat's)
+            state = Hand.replay(evs[:p.event])
+            mine = sorted(dv["hand"] + ([dv["drawn"]] if dv["drawn"] is not None else []))
+            assert mine == sorted(state.concealed[seat])
+            assert sum(c["played"] for c in dv["candidates"]) == 1
+            png = render.render_review_decision(dv, lang)
+            assert size(png)[0] == WIDTH and size(png)[1] < 1000
+            seen.add(png)
+    assert len(seen) == 10  # every picture its own
