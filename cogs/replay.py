@@ -36,6 +36,7 @@ from jxbot.replay_store import (
     verify_stored,
 )
 from jxbot.shell.binding import bot_message_in, own_ephemeral, refuse
+from jxbot.shell.replay_buttons import web_base
 from jxbot.store.models import REPLAY_HANDS
 from jxbot.web import links as web_links
 
@@ -207,18 +208,7 @@ class ReplayCog(commands.Cog):
 
     async def web_base(self, guild_id: int) -> str | None:
         """``JXBOT_WEB_URL`` when the web companion shows this server's pages, else None (docs/web.md)."""
-        settings = getattr(self.bot, "settings", None)
-        base = getattr(settings, "web_url", None)
-        if not base:
-            return None
-        if getattr(settings, "web_all_servers", False):
-            return base
-        try:
-            gs = await self.bot.store.get_guild_settings(guild_id)
-        except Exception:
-            log.exception("reading the settings of guild %s failed", guild_id)
-            return None
-        return base if getattr(gs, "web", False) else None
+        return await web_base(self.bot, guild_id)
 
     def _send_private(self, user: discord.User | discord.Member, hand_id: str, seat: int, base: str, lang: str) -> None:
         """A player's own full view of a finished hand: a signed, expiring link, in a DM, once per hand."""

@@ -25,6 +25,7 @@ from jxbot.shell.watch import (
     watch_of,
 )
 from jxbot.watch_view import delay_for
+from jxbot.web import links as web_links
 
 if TYPE_CHECKING:
     from cogs.tables import TablesCog
@@ -83,19 +84,22 @@ class WatchCog(commands.Cog):
     async def _open(self, interaction: discord.Interaction, table: Table, lang: str, *, update: bool) -> None:
         tw = watch_of(table.session)
         store = self.bot.store
-        if store is not None and time.monotonic() - tw.delay_read_at > DELAY_READ_EVERY:
-            # the server's own delay, when an admin set one (/admin settings watch_delay): read before the
-            # first view is cut, then at most once a minute (a press answered without waiting for the store)
+        if time.monotonic() - tw.delay_read_at > DELAY_READ_EVERY:
+            # the server's own delay, when an admin set one (/admin settings watch_delay), and whether its web
+            # pages are on: read before the first view is cut, then at most once a minute (a press answered
+            # without waiting for the store)
             tw.delay_read_at = time.monotonic()
-            try:
-                gs = await store.get_guild_settings(table.guild_id)
-            except Exception:
-                log.warning("watch: the settings of server %s could not be read; the bot's delay applies",
-                            table.guild_id)
-                gs = None
-            tw.set_delay(delay_for(self.bot.settings, gs))
+            gs = None
+            if store is not None:
+                try:
+                    gs = await store.get_guild_settings(table.guild_id)
+                except Exception:
+                    log.warning("watch: the settings of server %s could not be read; the bot's delay applies",
+                                table.guild_id)
+                tw.set_delay(delay_for(self.bot.settings, gs))
+            tw.web_url = web_links.full(web_links.base_for(self.bot.settings, gs), web_links.table_path(table.id))
         content = tw.text(tw.delayed(), lang)  # the text now; the picture follows from the watch lane
-        comps = refresh_components(table.id, lang)
+        comps = refresh_components(table.id, lang, tw.web_url)
         if interaction.user.id not in tw.watchers and len(tw.watchers) >= WATCHERS_MAX:
             await reply(interaction, t("watch.full", lang, n=len(tw.watchers)))
             return

@@ -229,12 +229,17 @@ class ChannelObserver:
             view.add_item(MjButton(CustomId("next", table.id, None, to_base36(self.session.hand_no)),
                                    label=t("bot.btn.next", lang), style=discord.ButtonStyle.primary))
         # Replay, and Fair deal: the wall and salt revealed now that the hand is over (cogs/replay.py)
-        from jxbot.shell.replay_buttons import hand_buttons, review_button
+        from jxbot.shell.replay_buttons import hand_buttons, hand_web_button, review_button
 
-        replay_buttons = hand_buttons(str(result.get("hand_id") or ""), lang)
-        review = review_button(str(result.get("hand_id") or ""), lang) if not result.get("void") else None
+        hand_id = str(result.get("hand_id") or "")
+        replay_buttons: list[discord.ui.Item[Any]] = list(hand_buttons(hand_id, lang))
+        review = review_button(hand_id, lang) if not result.get("void") else None
         if review is not None:  # the coach's review, private to each player who presses it (cogs/review.py)
             replay_buttons.append(review)
+        if replay_buttons:  # the hand's public replay on the web, when the companion is on (a link: no custom id)
+            web = await hand_web_button(bot, table.guild_id, hand_id, lang)
+            if web is not None:
+                replay_buttons.append(web)
         if replay_buttons:
             view = view or discord.ui.View(timeout=None)
             for b in replay_buttons:

@@ -78,10 +78,15 @@ register({
 STRINGS_LOADED = True  # (cogs/admin.py imports it: the option names above are registered before its commands)
 
 
-def refresh_components(table_id: str, lang: str) -> discord.ui.View:
+def refresh_components(table_id: str, lang: str, web_url: str | None = None) -> discord.ui.View:
+    """A watcher's buttons: Refresh, and the table's live page on the web when the companion is on."""
     v = discord.ui.View(timeout=None)
     v.add_item(MjButton(CustomId(VERB_REFRESH, table_id, None, "0"), label=t("watch.btn.refresh", lang),
                         style=discord.ButtonStyle.secondary, emoji="🔄"))
+    if web_url:
+        from jxbot.shell.replay_buttons import web_button
+
+        v.add_item(web_button(web_url, lang, "table"))
     return v
 
 
@@ -133,6 +138,7 @@ class TableWatch:
         self.version = 0  # bumped on every change the runner tells
         self._cache: dict[str, _Shown] = {}  # per language: the newest state drawn
         self.delay_read_at = -1e18  # when the server's own delay was last read (cogs/watch.py)
+        self.web_url: str | None = None  # the table's live page on the web, when the companion is on (cogs/watch.py)
 
     @property
     def lane(self) -> WatchLane:
@@ -304,7 +310,7 @@ class WatchLane:
         for tw in list(self._tables):
             for w in list(tw.watchers.values()):
                 edits.append(w.edit(content=_cap(t("watch.restarting", w.lang)),
-                                    view=refresh_components(tw.session.table.id, w.lang)))
+                                    view=refresh_components(tw.session.table.id, w.lang, tw.web_url)))
             tw.watchers.clear()
         self._tables.clear()
         if edits:
@@ -368,14 +374,14 @@ class WatchLane:
             await self._spend()
             try:
                 if expired:
-                    await w.edit(content=_cap(t("watch.expired", w.lang)), view=refresh_components(tw.session.table.id, w.lang))
+                    await w.edit(content=_cap(t("watch.expired", w.lang)), view=refresh_components(tw.session.table.id, w.lang, tw.web_url))
                     tw.watchers.pop(uid, None)
                     continue
                 assert shown is not None
                 kw: dict[str, Any] = {"content": shown.content}
                 if shown.png is not None:
                     kw["attachments"] = [discord.File(io.BytesIO(shown.png), filename="table.png")]
-                kw["view"] = None if shown.final else refresh_components(tw.session.table.id, w.lang)
+                kw["view"] = None if shown.final else refresh_components(tw.session.table.id, w.lang, tw.web_url)
                 await w.edit(**kw)
                 w.shown, w.last = shown.key, time.monotonic()
                 self.edits += 1

@@ -64,6 +64,17 @@ def guild_path(guild_id: int) -> str:
     return f"/g/{guild_id}"
 
 
+def base_for(settings: object, guild_settings: object) -> str | None:
+    """``JXBOT_WEB_URL`` when the web companion shows this server's pages (the server opted in with
+    ``/admin web on``, or ``JXBOT_WEB_ALL_SERVERS``), else None: the bot's messages then carry no web link."""
+    base = getattr(settings, "web_url", None)
+    if not base:
+        return None
+    if getattr(settings, "web_all_servers", False) or getattr(guild_settings, "web", False):
+        return str(base)
+    return None
+
+
 def full(base: str | None, path: str) -> str | None:
     """``JXBOT_WEB_URL`` + a path, or None when the bot has no web address."""
     return f"{base.rstrip('/')}{path}" if base else None

@@ -22,6 +22,7 @@ from tests.e2e.scenario import (
     hand_states,
     hands_of,
     open_table,
+    result_messages,
     start_world,
     wait_match_over,
 )
@@ -72,6 +73,8 @@ async def test_a_watcher_follows_the_delayed_public_table_to_its_end(double, sta
     assert not act.failed
     first = await watch_view(double, wendy)
     assert first.ephemeral_for == wendy.id and "只有你能看到" in first.content
+    # no web companion here (no JXBOT_WEB_URL): no link button, only Refresh
+    assert [b.get("label") for b in first.buttons()] == ["刷新观战"] and not any(b.get("url") for b in first.buttons())
     seats = await runner_seats(w.db)
     ap = AutoPlayer(alice, Style()).start()
     await wait_match_over(w)
@@ -81,6 +84,8 @@ async def test_a_watcher_follows_the_delayed_public_table_to_its_end(double, sta
     ended = await double.wait_for(lambda: "观战也结束了" in view.content and not view.buttons(), 15, "the end shown")
     assert ended and ("胡" in view.content or "荒" in view.content), view.content
 
+    (res,) = result_messages(w)  # nor a web link on the hand's result
+    assert "回放" in [b.get("label") for b in res.buttons()] and not any(b.get("url") for b in res.buttons())
     (summary,) = await hands_of(w.db, w.guild.id, alice.id)
     events = await events_of(w.db, summary.hand_id)
     states = hand_states(events)

@@ -3,7 +3,8 @@ admin turns the server's pages on with ``/管理 网页``; while Alice and three
 follows the live table over HTTP (its JSON and pictures: a step a few moves late, public only — no text names
 a concealed tile, the running hand's current move is never served); after the hand, the Replay viewer
 carries the link to the same step on the web, which the bot's web server opens, and Alice gets her private
-link in a DM (docs/web.md)."""
+link in a DM (docs/web.md). Wendy's Watch view carries a link button to the table's live page, the result
+message one to the hand's replay on the web; both open (200)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from tests.e2e.scenario import (
     wait_match_over,
 )
 from tests.e2e.test_admin_tables import make_admin
+from tests.e2e.test_watch import is_table_message, watch_view
 
 pytestmark = pytest.mark.e2e
 
@@ -41,10 +43,10 @@ def free_port() -> int:
 async def test_web_pages_beside_the_bot(double, start_bot, tmp_path):
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    w = await start_world(double, start_bot, tmp_path, ["alice"], env={
+    w = await start_world(double, start_bot, tmp_path, ["alice", "wendy"], env={
         "JXBOT_WEB_PORT": str(port), "JXBOT_WEB_URL": base, "JXBOT_WEB_SECRET": "e2e-web-secret-0123456789",
         "JXBOT_COMPUTER_DELAY": "0.15", "JXBOT_CLAIM_WINDOW": "1"})
-    (alice,) = w.players
+    alice, wendy = w.players
     admin = make_admin(w)
     async with aiohttp.ClientSession() as http:
         assert (await http.get(f"{base}/g/{w.guild.id}")).status == 404  # off until an admin turns it on
@@ -62,6 +64,14 @@ async def test_web_pages_beside_the_bot(double, start_bot, tmp_path):
                 break
             await asyncio.sleep(0.1)
         assert table_id is not None, "the live table is listed on the server's page"
+        # a watcher in Discord gets the table's live page as a link button beside Refresh, and it opens
+        table_msg = await wendy.wait_message(is_table_message, w.channel, timeout=30)
+        await (await wendy.click(table_msg, label="观战")).response()
+        watching = await watch_view(double, wendy)
+        (live_link,) = [b for b in watching.buttons() if b.get("style") == 5]
+        assert live_link["url"] == f"{base}/t/{table_id}" and live_link["label"] == "网页观战"
+        assert "刷新观战" in [b.get("label") for b in watching.buttons()]  # the custom-id button is still there
+        assert (await http.get(live_link["url"])).status == 200
         texts, shown, refused = [], set(), 0
         for _ in range(60):
             r = await http.get(f"{base}/api/t/{table_id}?lang=zh")
@@ -87,8 +97,14 @@ async def test_web_pages_beside_the_bot(double, start_bot, tmp_path):
         check_no_leak([x for x in texts if x], hand_states(events))
         salt = events[0]["salt"]
         assert not any(salt in x for x in texts)
-        # the replay viewer links to the web, and the link opens there
+        # the result message links to the hand's public replay on the web, beside its Replay button
         res = result_messages(w)[0]
+        (hand_link,) = [b for b in res.buttons() if b.get("style") == 5]
+        assert hand_link["url"] == f"{base}/h/{summary.hand_id}" and hand_link["label"] == "网页回放"
+        assert "回放" in [b.get("label") for b in res.buttons()]
+        page = await http.get(hand_link["url"])
+        assert page.status == 200 and summary.hand_id in await page.text()
+        # the replay viewer links to the web, and the link opens there
         act = await alice.click(res, label="回放")
         await act.settled()
         viewer = await alice.double.wait_for(

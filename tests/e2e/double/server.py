@@ -562,6 +562,10 @@ class DiscordDouble:
                     if cid in seen:
                         errors[f"{p}.custom_id"] = {"_errors": [{"code": "COMPONENT_CUSTOM_ID_DUPLICATED", "message": "Component custom id cannot be duplicated"}]}
                     seen.add(cid)
+                if c.get("type") == 2 and c.get("style") == 5 and (cid is not None or not str(c.get("url") or "").startswith(("http://", "https://"))):
+                    errors[f"{p}.url"] = {"_errors": [{"code": "BUTTON_COMPONENT_INVALID_URL", "message": "A link button needs a url and no custom_id"}]}
+                if c.get("type") == 2 and c.get("style") != 5 and c.get("url") is not None:
+                    errors[f"{p}.url"] = {"_errors": [{"code": "BUTTON_COMPONENT_URL_NOT_ALLOWED", "message": "Only link buttons carry a url"}]}
                 if c.get("type") == 2 and len(c.get("label") or "") > 80:
                     errors[f"{p}.label"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 80 or fewer in length."}]}
                 if isinstance(c.get("components"), list):
