@@ -123,7 +123,7 @@ def test_kong_when_it_costs_nothing(make_view):
 
 def test_unknown_level_is_refused():
     with pytest.raises(ValueError, match="unknown computer level"):
-        make_player("expert", 0)
+        make_player("grandmaster", 0)
 
 
 @pytest.mark.parametrize("level", ["normal", "easy"])

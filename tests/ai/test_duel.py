@@ -68,7 +68,7 @@ def test_progress_bar_on_a_terminal(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("argv, msg", [
-    (["--challenger", "expert"], "unknown --challenger level 'expert'"),
+    (["--challenger", "grandmaster"], "unknown --challenger level 'grandmaster'"),
     (["--field", "pro"], "unknown --field level 'pro'"),
     (["--hands", "0"], "--hands must be at least 1"),
     (["--jobs", "0"], "--jobs must be at least 1"),
@@ -83,5 +83,5 @@ def test_simulate_accepts_the_hard_level(capsys):
     assert cli.main(["simulate", "--hands", "3", "--players", "hard,normal,easy,hard", "--seed", "s", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["players"] == ["hard", "normal", "easy", "hard"] and d["hands"] == 3 and d["invariant_violations"] == 0
-    assert cli.main(["simulate", "--players", "hard,normal,easy,expert"]) == 2
-    assert "unknown level 'expert'; levels: easy, normal, hard" in capsys.readouterr().err
+    assert cli.main(["simulate", "--players", "hard,normal,easy,grandmaster"]) == 2
+    assert "unknown level 'grandmaster'; levels: easy, normal, hard, expert" in capsys.readouterr().err

@@ -44,8 +44,8 @@ def test_the_table_names_each_seat_and_the_rates(capsys):
 def test_bad_arguments_exit_2_with_a_reason(capsys):
     assert main(["simulate", "--players", "normal,easy"]) == 2
     assert "four levels" in capsys.readouterr().err
-    assert main(["simulate", "--players", "normal,easy,easy,expert"]) == 2
-    assert "unknown level 'expert'" in capsys.readouterr().err
+    assert main(["simulate", "--players", "normal,easy,easy,grandmaster"]) == 2
+    assert "unknown level 'grandmaster'" in capsys.readouterr().err
     assert main(["simulate", "--hands", "0"]) == 2
 
 
