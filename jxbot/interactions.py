@@ -125,3 +125,63 @@ async def answer_quietly(interaction: discord.Interaction, key: str) -> None:
         if not connection_closed(exc):
             raise
         log.info("interaction %s not answered: the bot is stopping (%s)", interaction.id, type(exc).__name__)
+
+
+class _Refusing429:
+    """An ``aiohttp`` request context that raises a 429 as :class:`discord.HTTPException` (with its
+    ``retry_after``) instead of handing it to discord.py's webhook adapter, which would sleep it out."""
+
+    def __init__(self, cm: Any) -> None:
+        self._cm = cm
+
+    async def __aenter__(self) -> Any:
+        resp = await self._cm.__aenter__()
+        if resp.status != 429:
+            return resp
+        try:
+            data = await discord.webhook.async_.json_or_text(resp)
+        except (ValueError, aiohttp.ClientError):
+            data = {}
+        await self._cm.__aexit__(None, None, None)
+        exc = discord.HTTPException(resp, data)
+        retry = data.get("retry_after") if isinstance(data, dict) else None
+        exc.retry_after = float(retry if retry is not None else resp.headers.get("Retry-After") or 1.0)  # type: ignore[attr-defined]
+        raise exc
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._cm.__aexit__(*exc)
+
+
+class _Session429:
+    def __init__(self, session: Any) -> None:
+        self._session = session
+
+    def request(self, *args: Any, **kwargs: Any) -> _Refusing429:
+        return _Refusing429(self._session.request(*args, **kwargs))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+
+class _NoWaitAdapter(discord.webhook.async_.AsyncWebhookAdapter):
+    """discord.py's webhook adapter, but a 429 is raised to the caller, never slept out inline."""
+
+    async def request(self, route: Any, session: Any, **kwargs: Any) -> Any:
+        return await super().request(route, _Session429(session), **kwargs)  # type: ignore[arg-type]
+
+
+_NO_WAIT = _NoWaitAdapter()
+
+
+class no_inline_429:  # noqa: N801 (a context manager, used as ``with no_inline_429():``)
+    """Within it, an interaction token's webhook requests (edit the original response, follow-ups) raise a
+    429 at once (``HTTPException``, ``status`` 429, ``retry_after``) instead of discord.py sleeping it out
+    (up to five times) inside the request: a panel update through a token holds its seat's lock while it
+    is sent, and the player's next press waits for that lock — the caller (the edit coalescer) waits the
+    429 out with no lock held and sends the newest state then."""
+
+    def __enter__(self) -> None:
+        self._token = discord.webhook.async_.async_context.set(_NO_WAIT)
+
+    def __exit__(self, *exc: Any) -> None:
+        discord.webhook.async_.async_context.reset(self._token)

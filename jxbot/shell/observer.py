@@ -14,6 +14,7 @@ import discord
 
 from jxbot.custom_ids import CustomId, MjButton, to_base36
 from jxbot.i18n import t
+from jxbot.interactions import no_inline_429
 from jxbot.request_budget import KIND, TokenRoute
 from jxbot.safety import md
 from jxbot.seatnames import display_name
@@ -182,7 +183,8 @@ class ChannelObserver:
             self.route = None
             return False
         try:
-            await route.interaction.followup.edit_message(message_id, **fields)
+            with no_inline_429():  # a 429 is waited out by the coalescer (the newest picture then)
+                await route.interaction.followup.edit_message(message_id, **fields)
         except discord.HTTPException as exc:
             if exc.status == 429:
                 raise

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from jxbot.interactions import after_guard, take_response
+from jxbot.interactions import after_guard, no_inline_429, take_response
 from jxbot.press_timing import press_age_ms
 from jxbot.request_budget import KIND, TokenRoute
 from jxbot.shell.buttons import action_keys, panel_components
@@ -285,7 +285,8 @@ class DiscordSeat:
         """Edit the panel through the token of the player's last press on it (Discord does not count it);
         False when there is none, it is too old, or Discord refused it (dropped then, never tried again:
         the caller edits with the bot token). A 429 of the token's own route is raised to the coalescer,
-        which sends the newest panel after its ``retry_after``."""
+        which sends the newest panel after its ``retry_after`` (never slept out here, inside ``_io``: the player's
+        next press waits for that lock; ``no_inline_429``)."""
         route = self.route
         if route is None:
             return False
@@ -294,7 +295,8 @@ class DiscordSeat:
             return False
         files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
         try:
-            await route.interaction.edit_original_response(content=content, view=comps, attachments=files)
+            with no_inline_429():  # a 429 is waited out by the coalescer, not here with the seat's lock held
+                await route.interaction.edit_original_response(content=content, view=comps, attachments=files)
         except discord.HTTPException as exc:
             if exc.status == 429:
                 raise

@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 import aiohttp
+import pytest
 
 from tests.e2e.double import DiscordDouble
 from tests.e2e.players import Player
@@ -120,3 +121,43 @@ async def test_per_route_limits_answer_429_with_their_scope(double: DiscordDoubl
             assert r.status == 200
     # the user-scoped 429 is an invalid request; the shared resource's is not (Discord's rule)
     assert [(m, st) for _, m, _, st in double.invalid_requests] == [("PATCH", 429)]
+
+
+async def test_a_token_routes_429_is_raised_to_the_caller_not_slept_out(double: DiscordDouble, monkeypatch) -> None:
+    """A panel update through a token holds its seat's lock while it is sent; discord.py's webhook adapter
+    would sleep a 429 out inside the request (up to five times), and the player's next press would wait for
+    that lock. Within ``no_inline_429`` the 429 comes back at once with its ``retry_after`` (the edit
+    coalescer waits it out with no lock held), and nothing else changes."""
+    import time
+
+    import discord
+
+    from jxbot.interactions import no_inline_429
+
+    guild = double.add_guild()
+    channel = double.add_text_channel(guild)
+    alice = Player.join(double, "alice", guild, channel)
+    adapter = discord.webhook.async_.async_context
+    monkeypatch.setattr(discord.webhook.async_.Route, "BASE", double.api_base.rstrip("/"))
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {double.token}"}) as s:
+        inter = await _pressed(double, s, alice, channel)
+
+        async def edit(text: str) -> Any:
+            return await adapter.get().edit_original_interaction_response(
+                str(double.application_id), inter.token, session=s, payload={"content": text})
+
+        double.rate_limit("PATCH /webhooks/*", times=1, retry_after=1.5)
+        t0 = time.monotonic()
+        with no_inline_429(), pytest.raises(discord.HTTPException) as refused:
+            await edit("panel v3")
+        assert time.monotonic() - t0 < 1.0, "the 429 was slept out inside the request"
+        assert refused.value.status == 429 and refused.value.retry_after == 1.5  # type: ignore[attr-defined]
+        assert inter.message.content == "panel v2"
+        with no_inline_429():
+            await edit("panel v4")  # no 429: sent as ever
+        assert inter.message.content == "panel v4"
+        # outside it (the press's own answer), discord.py's own handling is unchanged: waited out, then sent
+        double.rate_limit("PATCH /webhooks/*", times=1, retry_after=0.3)
+        t0 = time.monotonic()
+        await edit("panel v5")
+        assert time.monotonic() - t0 >= 0.3 and inter.message.content == "panel v5"
