@@ -164,13 +164,16 @@ class _Session429:
 
 
 class _NoWaitAdapter(discord.webhook.async_.AsyncWebhookAdapter):
-    """discord.py's webhook adapter, but a 429 is raised to the caller, never slept out inline."""
+    """The webhook adapter in use (discord.py's, or a test's stand-in), but a 429 is raised to the caller,
+    never slept out inline: every request (the inherited methods all call ``request``) goes to the adapter
+    in use through a session that refuses a 429."""
+
+    def __init__(self, inner: Any) -> None:
+        super().__init__()
+        self._inner = inner
 
     async def request(self, route: Any, session: Any, **kwargs: Any) -> Any:
-        return await super().request(route, _Session429(session), **kwargs)  # type: ignore[arg-type]
-
-
-_NO_WAIT = _NoWaitAdapter()
+        return await self._inner.request(route, _Session429(session), **kwargs)
 
 
 class no_inline_429:  # noqa: N801 (a context manager, used as ``with no_inline_429():``)
@@ -181,7 +184,8 @@ class no_inline_429:  # noqa: N801 (a context manager, used as ``with no_inline_
     429 out with no lock held and sends the newest state then."""
 
     def __enter__(self) -> None:
-        self._token = discord.webhook.async_.async_context.set(_NO_WAIT)
+        ctx = discord.webhook.async_.async_context
+        self._token = ctx.set(_NoWaitAdapter(ctx.get()))
 
     def __exit__(self, *exc: Any) -> None:
         discord.webhook.async_.async_context.reset(self._token)

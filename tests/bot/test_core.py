@@ -81,7 +81,8 @@ async def test_commands_sync_with_zh_localizations(fake, monkeypatch, store):
     assert mj["name_localizations"]["zh-CN"] == "麻将"
     subs = {o["name"]: o for o in mj["options"]}
     assert set(subs) == {"create", "join", "leave", "start", "addbot", "kick", "status", "hand", "autowin",
-                         "rules", "score", "replay", "verify", "howto", "ranked"}
+                         "rules", "score", "replay", "verify", "howto", "ranked", "review"}
+    assert subs["review"]["name_localizations"]["zh-CN"] == "复盘"  # issue 30 (cogs/review.py)
     assert subs["ranked"]["name_localizations"]["zh-CN"] == "排位"  # issue 29 (cogs/ranked.py)
     assert cmds["rank"]["name_localizations"]["zh-CN"] == "段位"
     assert {"season", "flags"} <= {o["name"] for o in cmds["admin"]["options"]}
