@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import importlib
 import logging
+import os
 import signal
 import sys
 import time
@@ -121,7 +122,10 @@ class JxBot(commands.Bot):
         quiet_voice_warnings()
         intents = discord.Intents.none()
         intents.guilds = True  # channels, roles and permissions; nothing privileged
-        self.web: Any = None  # jxbot.web.server.WebServer with JXBOT_WEB_PORT (docs/web.md)
+        self._web_proc: Any = None  # the `jxbot web` process with JXBOT_WEB_PORT (docs/web.md)
+        self._web_watch: asyncio.Task[None] | None = None
+        self._closing_web = False
+        self.web_address: str | None = None  # http://host:port/ once the web process serves
         self.metrics: Any = None  # jxbot.metrics.Metrics with JXBOT_METRICS_PORT (docs/ops.md)
         if settings.metrics_port is not None:
             from jxbot.metrics import Metrics
@@ -312,18 +316,67 @@ class JxBot(commands.Bot):
             log.error("metrics: cannot listen on %s:%s (%s); running without metrics (JXBOT_METRICS_PORT)",
                       host, port, exc.strerror or exc)
 
-    async def _start_web(self) -> None:
-        """The web companion (docs/web.md) beside the bot, over its store; one that cannot listen is logged."""
-        from jxbot.web.server import WebServer, config_from
+    def web_child_env(self) -> dict[str, str]:
+        """The web process's environment: the bot's, with every setting the pages read taken from the bot's
+        own settings (so a bot started with another ``--env-file`` serves what it was told to)."""
+        st = self.settings
+        env = dict(os.environ)
+        env.update(JXBOT_DB=str(st.db_path), JXBOT_WATCH_DELAY=str(st.watch_delay), JXBOT_WEB_RATE=str(st.web_rate),
+                   JXBOT_WEB_ALL_SERVERS="1" if st.web_all_servers else "0", JXBOT_WEB_HOST=st.web_host,
+                   PYTHONUNBUFFERED="1", JXBOT_WEB_PARENT=str(os.getpid()))
+        for var, value in (("JXBOT_WEB_URL", st.web_url), ("JXBOT_WEB_SECRET", st.web_secret)):
+            if value:
+                env[var] = value
+            else:
+                env.pop(var, None)
+        env.pop("DISCORD_TOKEN", None)  # the pages never talk to Discord
+        return env
 
-        server = WebServer(self.store, config_from(self.settings))
+    async def _start_web(self) -> None:
+        """The web companion (docs/web.md) in a process of its own over the same store — ``jxbot web``, started
+        and stopped with the bot — so that its readers never hold up a press on the bot's event loop (issue 31:
+        served inside the bot, 100 spectators doubled the players' own-panel p99; in a process of its own it
+        did not change). One that cannot start or listen is logged; the bot plays on."""
+        import subprocess
+
+        argv = [sys.executable, "-m", "jxbot.cli", "web", "--port", str(self.settings.web_port or 0),
+                "--env-file", os.devnull]
         try:
-            await server.start(self.settings.web_host, self.settings.web_port or 0)
+            proc = await asyncio.create_subprocess_exec(*argv, env=self.web_child_env(), stdin=subprocess.DEVNULL,
+                                                        stdout=subprocess.PIPE)
         except OSError as exc:
-            log.error("web: cannot listen on %s:%s (%s); running without the web pages (JXBOT_WEB_PORT)",
-                      self.settings.web_host, self.settings.web_port, exc.strerror or exc)
+            log.error("web: cannot start the web process (%s); running without the web pages (JXBOT_WEB_PORT)", exc)
             return
-        self.web = server
+        self._web_proc = proc
+        assert proc.stdout is not None
+        try:  # ready when it says where it serves (so the pages answer once the bot is up)
+            line = (await asyncio.wait_for(proc.stdout.readline(), 30.0)).decode(errors="replace").strip()
+        except TimeoutError:
+            line = ""
+        if "serving" in line:
+            self.web_address = line.split("serving", 1)[1].split()[0]
+            log.info("web: the pages are served by process %s at %s", proc.pid, self.web_address)
+        self._web_watch = asyncio.create_task(self._watch_web(proc), name="web-process")
+
+    async def _watch_web(self, proc: Any) -> None:
+        while await proc.stdout.readline():  # nothing more is expected; never let the pipe fill
+            pass
+        code = await proc.wait()
+        if not self._closing_web:
+            log.error("web: the web process exited (code %s); running without the web pages (JXBOT_WEB_PORT: %s)",
+                      code, self.settings.web_port)
+
+    async def _stop_web(self) -> None:
+        proc = getattr(self, "_web_proc", None)
+        if proc is None or proc.returncode is not None:
+            return
+        self._closing_web = True
+        proc.terminate()
+        try:
+            await asyncio.wait_for(proc.wait(), 5.0)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
 
     async def _sample_lag(self, every: float, tick: float = 0.05) -> None:
         """How late a ``tick``-second sleep wakes up = how long other work held the event loop."""
@@ -369,8 +422,7 @@ class JxBot(commands.Bot):
             await drawing.drawing().aclose()
             if self.metrics is not None:
                 await self.metrics.stop()
-            if self.web is not None:
-                await self.web.stop()
+            await self._stop_web()
             for task in list(self.coalescer._tasks.values()):
                 task.cancel()
             if self._own_store and self.store is not None and hasattr(self.store, "close"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import signal
 import sys
 
@@ -53,12 +54,25 @@ async def serve(args: argparse.Namespace, settings: object, stop: asyncio.Event 
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    orphan = asyncio.create_task(_stop_when_orphaned(stop))
     try:
         await stop.wait()
     finally:
+        orphan.cancel()
         await server.stop()
         await store.close()
     return 0
+
+
+async def _stop_when_orphaned(stop: asyncio.Event, every: float = 0.5) -> None:
+    """Started by ``jxbot run`` (``JXBOT_WEB_PARENT`` = the bot's pid), the pages end with the bot, even a
+    killed one: a SIGKILLed bot cannot stop its child, and the next start needs the port."""
+    parent = os.environ.get("JXBOT_WEB_PARENT")
+    if not parent:
+        return
+    while os.getppid() == int(parent):
+        await asyncio.sleep(every)
+    stop.set()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 import socket
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -120,3 +121,58 @@ async def test_web_pages_beside_the_bot(double, start_bot, tmp_path):
         r = await http.get(private)
         assert r.status == 200 and "/hand.png" in await r.text()
         assert (await http.get(private.replace("sig=", "sig=0"))).status == 403
+
+
+def _children(pid: int) -> list[tuple[int, str]]:
+    """(pid, command line) of the live processes whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            if ppid == pid:
+                out.append((int(d.name), (d / "cmdline").read_bytes().replace(b"\0", b" ").decode()))
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+async def _answers(url: str) -> bool:
+    try:
+        async with aiohttp.ClientSession() as http, http.get(url, timeout=aiohttp.ClientTimeout(total=2)) as r:
+            return r.status in (200, 404)
+    except (aiohttp.ClientError, TimeoutError):
+        return False
+
+
+async def test_the_pages_run_in_a_process_of_their_own_and_end_with_the_bot(double, start_bot, tmp_path):
+    """With JXBOT_WEB_PORT the bot serves the pages from a `jxbot web` process of its own (a busy audience
+    never holds up a press on the bot's event loop); they answer once the bot is up, and stop with it —
+    after a SIGTERM, and after a SIGKILL too (the next start needs the port)."""
+    import signal
+
+    from tests.e2e.scenario import fast_env
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {**fast_env(tmp_path / "web.sqlite3"), "DEV_GUILD_ID": "1", "JXBOT_WEB_PORT": str(port),
+           "JXBOT_WEB_ALL_SERVERS": "1"}
+    for how in (signal.SIGTERM, signal.SIGKILL):
+        bot = await start_bot(["-m", "jxbot.cli", "run"], env=env)
+        for _ in range(200):
+            if await _answers(f"{base}/"):
+                break
+            await asyncio.sleep(0.1)
+        assert await _answers(f"{base}/"), "the pages answer once the bot is up"
+        assert bot.proc is not None
+        webs = [c for c in _children(bot.proc.pid) if " web " in f"{c[1]} "]
+        assert len(webs) == 1, _children(bot.proc.pid)  # served by a child process, not the bot's own loop
+        bot.proc.send_signal(how)
+        await asyncio.wait_for(bot.proc.wait(), 30)
+        for _ in range(100):
+            if not await _answers(f"{base}/"):
+                break
+            await asyncio.sleep(0.1)
+        assert not await _answers(f"{base}/"), f"the pages stopped with the bot ({how.name})"
