@@ -257,7 +257,8 @@ class WebApp:
             raise web.HTTPNotFound()
         recent = await self.store.recent_hands(gid, uid, 15)
         lang = _lang(request)
-        return self._html(pages.profile(lang, gid, self._title(gs), player.name, stats, recent, history))
+        ratings = await self.data.rating_graphs(gid, uid, lang)
+        return self._html(pages.profile(lang, gid, self._title(gs), player.name, stats, recent, history, ratings))
 
     # ------------------------------------------------------------------ hands
     async def _stored(self, request: web.Request) -> Any:

@@ -69,6 +69,27 @@ class WebData:
                 self._hands.popitem(last=False)
         return stored if await self.guild(stored.record.guild_id) is not None else None
 
+    async def rating_graphs(self, guild_id: int, user_id: int, lang: str) -> list[dict]:
+        """A player's rating over the current season, per ruleset they are rated in (the ladder's history):
+        ``[{"title", "points": [(time, rating), ...]}]``; nothing while there is no ladder or no rated match."""
+        try:
+            from jxbot.ladder import Ladder, ladder_key
+        except ImportError:
+            return []
+        try:
+            key = ladder_key(guild_id, getattr(self.store, "scope", "guild"))
+            ladder = Ladder(self.store)
+            out = []
+            for ruleset in ("jiaxing", "caishen"):
+                rd = await ladder.rank_data(key, ruleset, user_id)
+                if rd.matches and rd.history:
+                    out.append({"title": t("web.rating.title", lang, ruleset=t(f"web.ruleset.{ruleset}", lang),
+                                           season=rd.season), "points": list(rd.history)})
+            return out
+        except Exception:  # the page shows the rest
+            log.exception("the ladder's history could not be read")
+            return []
+
     async def ladder_boards(self, guild_id: int, lang: str) -> list[dict]:
         """The ladder's boards, when the ratings package is there (see the module's docstring)."""
         try:

@@ -148,8 +148,10 @@ def _recent_section(lang: str, recent: Sequence[dict]) -> str:
 # ---------------------------------------------------------------------------------------------- a player
 
 
-def graph(points: Sequence[tuple[float, int]], lang: str, *, width: int = 520, height: int = 180) -> str:
-    """Silver over time as an inline SVG (no script, no style attribute)."""
+def graph(points: Sequence[tuple[float, int]], lang: str, *, width: int = 520, height: int = 180,
+          alt: str = "web.graph.alt") -> str:
+    """Silver (or, with ``alt="web.rating.alt"``, a rating) over time as an inline SVG (no script, no style
+    attribute)."""
     if len(points) < 1:
         return f'<p class="muted">{esc(t("web.graph.none", lang))}</p>'
     vals = [v for _, v in points]
@@ -160,7 +162,7 @@ def graph(points: Sequence[tuple[float, int]], lang: str, *, width: int = 520, h
     n = len(points)
     xy = [(pad_l + (w * i / (n - 1) if n > 1 else w / 2), pad_t + h - h * (v - lo) / span) for i, v in enumerate(vals)]
     poly = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
-    label = t("web.graph.alt", lang, a=f"{vals[0]:,}", b=f"{vals[-1]:,}", lo=f"{lo:,}", hi=f"{hi:,}")
+    label = t(alt, lang, a=f"{vals[0]:,}", b=f"{vals[-1]:,}", lo=f"{lo:,}", hi=f"{hi:,}")
     first, last = _when(points[0][0])[:10], _when(points[-1][0])[:10]
     return (
         f'<svg class="graph" viewBox="0 0 {width} {height}" role="img" aria-label="{esc(label)}">'
@@ -176,7 +178,7 @@ def graph(points: Sequence[tuple[float, int]], lang: str, *, width: int = 520, h
 
 
 def profile(lang: str, guild_id: int, guild_title: str, name: str, stats: Any, recent: Iterable[Any],
-            history: Sequence[tuple[float, int]]) -> str:
+            history: Sequence[tuple[float, int]], ratings: Sequence[dict] = ()) -> str:
     here = links.profile_path(guild_id, stats.user_id)
     cells = [("web.stat.balance", f"{stats.balance:,}"), ("web.stat.hands", f"{stats.hands:,}"),
              ("web.stat.wins", f"{stats.wins:,}"), ("web.stat.win_rate", f"{stats.win_rate:.0%}"),
@@ -198,7 +200,9 @@ def profile(lang: str, guild_id: int, guild_title: str, name: str, stats: Any, r
             f'<p><a href="{esc(_q(links.guild_path(guild_id), lang=lang))}">{esc(t("web.back", lang))}: {esc(guild_title)}</a></p>'
             f'<section class="stats">{grid}</section>'
             f"<section><h2>{esc(t('web.graph.title', lang))}</h2>{graph(history, lang)}</section>"
-            f"<section><h2>{esc(t('web.recent.title', lang))}</h2>{table}</section>")
+            + "".join(f"<section><h2>{esc(r['title'])}</h2>{graph(r['points'], lang, alt='web.rating.alt')}</section>"
+                      for r in ratings)
+            + f"<section><h2>{esc(t('web.recent.title', lang))}</h2>{table}</section>")
     return page(lang, t("web.profile.title", lang, name=name), body, here=here)
 
 

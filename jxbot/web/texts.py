@@ -35,6 +35,8 @@ register({
     "web.col.players": {"zh": "玩家", "en": "Players"},
     "web.ladder": {"zh": "段位与赛季", "en": "Ratings and seasons"},
     "web.ladder.board": {"zh": "段位榜 · {ruleset} · 第 {season} 赛季", "en": "Ratings · {ruleset} · season {season}"},
+    "web.rating.title": {"zh": "段位走势 · {ruleset} · 第 {season} 赛季", "en": "Rating over time · {ruleset} · season {season}"},
+    "web.rating.alt": {"zh": "段位从 {a} 到 {b}（最低 {lo}，最高 {hi}）", "en": "Rating from {a} to {b} (low {lo}, high {hi})"},
     "web.ruleset.jiaxing": {"zh": "嘉兴", "en": "Jiaxing"},
     "web.ruleset.caishen": {"zh": "财神", "en": "Caishen"},
     "web.live.title": {"zh": "进行中的牌桌", "en": "Live tables"},

@@ -254,3 +254,33 @@ async def test_the_ladder_hook_shows_a_ratings_board(site, monkeypatch):
     text = await (await client.get("/g/5?lang=en")).text()
     assert "Ratings · Jiaxing · season 3" in text and "1,960 · Master" in text
     assert "&lt;i&gt;Bob&lt;/i&gt;" in text and "<i>Bob" not in text
+
+
+async def test_a_rated_player_has_the_ladders_board_and_a_rating_graph(tmp_path):
+    """The real ladder (jxbot.ladder), no stand-in: after a rated match the server's page shows the season's
+    ratings board, and a rated player's profile a rating graph beside the silver one; an unrated player's
+    profile has none."""
+    from jxbot.store import Store
+    from tests.ladder.helpers import G, open_match, play_hand
+
+    store = await Store.open(str(tmp_path / "rated.sqlite3"))
+    users = [11, 12, 13, 14]
+    m = await open_match(store, "rt1", users)
+    await play_hand(store, m, 0, users, 0, 10, last=False, discarder=1)
+    await play_hand(store, m, 1, users, 2, 5, last=True)
+    await store.ensure_player(99, "p99")
+    await store.grant_starting(G, 99)
+    wa = WebApp(store, WebConfig(rate=0, all_servers=True))
+    client = TestClient(TestServer(wa.app))
+    await client.start_server()
+    try:
+        guild = await (await client.get(links.guild_path(G) + "?lang=en")).text()
+        assert "Ratings · Jiaxing · season 1" in guild and "p13" in guild
+        prof = await (await client.get(links.profile_path(G, 13) + "?lang=en")).text()
+        assert "Rating over time · Jiaxing · season 1" in prof and prof.count('<svg class="graph"') == 2
+        assert "Rating from 0 to" in prof  # a newcomer shows 0, then the rating after the match
+        other = await client.get(links.profile_path(G, 99) + "?lang=en")
+        assert other.status == 404 or "Rating over time" not in await other.text()
+    finally:
+        await client.close()
+        await store.close()
