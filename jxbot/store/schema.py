@@ -328,5 +328,15 @@ V_COACH = [
     "CREATE INDEX coach_reviews_user ON coach_reviews(guild_id, user_id) WHERE user_id IS NOT NULL",
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2, V_LADDER, V_EVENTS, V_COACH]
+# V_SEASON_SCHEDULE (issue 29, docs/ranked.md "Seasons"): a ladder whose seasons last ``days`` days; ``next_end`` is
+# when the open one ends (jxbot/ladder/schedule.py rolls it over there).
+V_SEASON_SCHEDULE = [
+    """CREATE TABLE ladder_schedules (
+        ladder TEXT PRIMARY KEY,
+        days INTEGER NOT NULL CHECK (days >= 1),
+        next_end REAL NOT NULL
+    )""",
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2, V_LADDER, V_EVENTS, V_COACH, V_SEASON_SCHEDULE]
 SCHEMA_VERSION = len(MIGRATIONS)
