@@ -241,6 +241,8 @@ class EventService:
                 return None
             ev.state["checkin_reminded"] = True
             await self.store.event_save(event_id, ev.status, ev.state)
+            if ev.config.start_at and self.clock() >= ev.config.start_at:
+                return []  # the whole window passed while the bot was down: too late to remind, the start is due
             regs = await self.store.event_players(event_id)
         return [int(r["user_id"]) for r in regs if not r["checked_in"]]
 

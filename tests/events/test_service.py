@@ -119,6 +119,11 @@ async def test_check_in_opens_only_its_window_before_the_start_and_reminds_once(
     await svc.check_in(ev.event_id, 1)
     assert await svc.checkin_reminder(ev.event_id) == [2, 3]  # the registered not checked in
     assert await svc.checkin_reminder(ev.event_id) is None  # once
+    # a window that passed whole while the bot was down: no reminder once the start is due
+    late = await svc.create(G, CH, EventConfig(name="late", rounds=1, start_at=clock.now + 60, checkin_minutes=30))
+    await svc.join(late.event_id, 1, "p1")
+    clock.now += 61
+    assert await svc.checkin_reminder(late.event_id) == []
     # without a scheduled start there is no window to count back from: check-in is open from registration on
     free = await svc.create(G, CH, EventConfig(name="open", rounds=1, checkin_minutes=30))
     await svc.join(free.event_id, 1, "p1")
