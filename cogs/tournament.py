@@ -158,7 +158,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             channel_id=ev.channel_id, seats=seats, ruleset=c.ruleset, rounds=c.table_rounds,
             max_hands=c.hands, stake=c.stake, claim_window=c.claim_window, secret=plan.secret,
             thread=f"{c.name} · R{plan.round} · T{plan.table_no + 1}", lang=self.bot.settings.lang, level=c.level,
-            data={"event": ev.event_id, "round": plan.round, "table": plan.table_no, "players": plan.players})
+            data={"event": ev.event_id, "round": plan.round, "table": plan.table_no, "players": plan.players},
+            duplicate=c.format == "duplicate")
         try:
             await arranged.open_table(self.bot, spec)
         except arranged.ArrangedError as err:

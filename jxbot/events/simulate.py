@@ -26,7 +26,8 @@ def play_event(players: Sequence[Player], level: dict[int, str], fmt: str, round
     tables: list[TableRecord] = []
     for r in range(1, rounds + 1):
         for plan in plan_round(players, tables, r, fmt, secret):
-            match = Match(plan.secret, ruleset=ruleset, max_hands=hands, rounds=99, match_id=f"r{r}t{plan.table_no}")
+            match = Match(plan.secret, ruleset=ruleset, max_hands=hands, rounds=99, match_id=f"r{r}t{plan.table_no}",
+                          duplicate=fmt == "duplicate")
             # a computer's random choices follow from the walls it plays and its seat: two computers of one level in
             # the same situation choose alike (in the duplicate format, at every table of the round)
             bots = [make_player(level[pid], f"{plan.secret}/seat/{s}") for s, pid in enumerate(plan.players)]
