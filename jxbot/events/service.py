@@ -161,6 +161,9 @@ class EventService:
             regs = await self.store.event_players(event_id)
             field = [Player(int(r["user_id"]), r["name"], order=i) for i, r in enumerate(regs)]
             late = [int(r["user_id"]) for r in regs if not r["checked_in"]]
+            opens = ev.config.checkin_opens
+            if opens is not None and self.clock() < opens:
+                late = []  # started before check-in opened: nobody had the chance, every registered player plays
             if len(late) == len(field):
                 raise EventError("too_few")
             field += fillers(len(field), ev.config.level)

@@ -119,6 +119,12 @@ async def test_check_in_opens_only_its_window_before_the_start_and_reminds_once(
     await svc.check_in(ev.event_id, 1)
     assert await svc.checkin_reminder(ev.event_id) == [2, 3]  # the registered not checked in
     assert await svc.checkin_reminder(ev.event_id) is None  # once
+    # an admin starting an event before its check-in opened: every registered player plays (none could check in)
+    early = await svc.create(G, CH, EventConfig(name="early", rounds=1, start_at=clock.now + 7200, checkin_minutes=30))
+    for uid in (1, 2, 3):
+        await svc.join(early.event_id, uid, f"p{uid}")
+    early = await svc.start(early.event_id)
+    assert early.state["absent"] == [] and early.state["waiting"] == []
     # a window that passed whole while the bot was down: no reminder once the start is due
     late = await svc.create(G, CH, EventConfig(name="late", rounds=1, start_at=clock.now + 60, checkin_minutes=30))
     await svc.join(late.event_id, 1, "p1")
