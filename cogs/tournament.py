@@ -65,6 +65,9 @@ register({
                               "en": "Check-in opens this many minutes before the start (0: registering is checking in)"},
     "tour.opt.substitute.name": {"zh": "电脑替补", "en": "substitute"},
     "tour.opt.substitute.desc": {"zh": "未签到者由电脑代打", "en": "Computers play for players not checked in"},
+    "tour.opt.wait.name": {"zh": "等待时长", "en": "wait"},
+    "tour.opt.wait.desc": {"zh": "不替补时，牌桌最多等未签到者几分钟，之后由电脑代打",
+                           "en": "Without substitutes: minutes a table waits for a no-show before a computer plays"},
     "tour.opt.event.name": {"zh": "比赛", "en": "event"},
     "tour.opt.event.desc": {"zh": "比赛编号（不填：本服务器最近的比赛）", "en": "The event's id (default: this server's latest)"},
     "tour.choice.swiss": {"zh": "瑞士制", "en": "Swiss"},
@@ -79,6 +82,13 @@ register({
     "tour.staked": {"zh": "底分 {stake}", "en": "stake {stake}"},
     "tour.players": {"zh": "已报名 {n} 人", "en": "{n} registered"},
     "tour.starts_at": {"zh": "开始时间：<t:{at}:R>", "en": "Starts <t:{at}:R>"},
+    "tour.checkin_opens": {"zh": "签到开放：<t:{at}:f>（<t:{at}:R>）", "en": "Check-in opens <t:{at}:f> (<t:{at}:R>)"},
+    "tour.reminder": {"zh": "⏰ **{name}** 签到已开放，比赛 <t:{start}:R> 开始。还没签到的请用 `/比赛 签到`：{who}",
+                      "en": "⏰ **{name}**: check-in is open; the event starts <t:{start}:R>. Not checked in yet? "
+                            "Use `/tournament checkin`: {who}"},
+    "tour.wait_expired": {"zh": "⌛ **{name}**：牌桌已等待 {m} 分钟，{who} 仍未签到，改由电脑代打（成绩归其本人）。",
+                          "en": "⌛ **{name}**: the tables waited {m} minutes; {who} did not check in, so a computer "
+                                "plays their seats (the result stays theirs)."},
     "tour.ok.created": {"zh": "比赛已创建。", "en": "Event created."},
     "tour.ok.joined": {"zh": "报名成功。", "en": "You are registered."},
     "tour.ok.left": {"zh": "已取消报名。", "en": "Registration withdrawn."},
@@ -96,6 +106,8 @@ register({
     "tour.err.not_joined": {"zh": "你没有报名这场比赛。", "en": "You are not registered for this event."},
     "tour.err.too_few": {"zh": "没有可参赛的选手。", "en": "Nobody to play."},
     "tour.err.ended": {"zh": "比赛已经结束。", "en": "The event is over."},
+    "tour.err.checkin_closed": {"zh": "签到尚未开放：<t:{at}:f>（<t:{at}:R>）开放。",
+                                "en": "Check-in is not open yet: it opens <t:{at}:f> (<t:{at}:R>)."},
     "tour.err.manage": {"zh": "需要“管理服务器”权限。", "en": "This needs the Manage Server permission."},
     "tour.err.no_store": {"zh": "比赛需要数据库。", "en": "Events need the database."},
     "tour.err.bad": {"zh": "参数无效：{what}", "en": "Invalid option: {what}"},
@@ -146,7 +158,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             channel_id=ev.channel_id, seats=seats, ruleset=c.ruleset, rounds=c.table_rounds,
             max_hands=c.hands, stake=c.stake, claim_window=c.claim_window, secret=plan.secret,
             thread=f"{c.name} · R{plan.round} · T{plan.table_no + 1}", lang=self.bot.settings.lang, level=c.level,
-            data={"event": ev.event_id, "round": plan.round, "table": plan.table_no, "players": plan.players})
+            data={"event": ev.event_id, "round": plan.round, "table": plan.table_no, "players": plan.players},
+            duplicate=c.format == "duplicate")
         try:
             await arranged.open_table(self.bot, spec)
         except arranged.ArrangedError as err:
@@ -208,6 +221,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                  rounds=c.rounds, hands=c.hands or "-", stake=stake, c=ev.commitment)
         if c.start_at:
             text += "\n" + t("tour.starts_at", lang, at=int(c.start_at))
+        if c.checkin_opens is not None:
+            text += "\n" + t("tour.checkin_opens", lang, at=int(c.checkin_opens))
         return text + "\n" + t("tour.players", lang, n=n)
 
     async def _standings_files(self, event_id: str, lang: str) -> list[discord.File]:
@@ -230,19 +245,21 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                          rounds=ls("tour.opt.rounds.name"), hands=ls("tour.opt.hands.name"),
                          ruleset=ls("bot.opt.ruleset.name"), stake=ls("tour.opt.stake.name"),
                          start_in=ls("tour.opt.start.name"), checkin=ls("tour.opt.checkin.name"),
-                         substitute=ls("tour.opt.substitute.name"), level=ls("bot.opt.level.name"))
+                         substitute=ls("tour.opt.substitute.name"), level=ls("bot.opt.level.name"),
+                         wait=ls("tour.opt.wait.name"))
     @app_commands.describe(name=ls("tour.opt.name.desc"), format=ls("tour.opt.format.desc"),
                            rounds=ls("tour.opt.rounds.desc"), hands=ls("tour.opt.hands.desc"),
                            ruleset=ls("bot.opt.ruleset.desc"), stake=ls("tour.opt.stake.desc"),
                            start_in=ls("tour.opt.start.desc"), checkin=ls("tour.opt.checkin.desc"),
-                           substitute=ls("tour.opt.substitute.desc"), level=ls("bot.opt.level.desc"))
+                           substitute=ls("tour.opt.substitute.desc"), level=ls("bot.opt.level.desc"),
+                           wait=ls("tour.opt.wait.desc"))
     @app_commands.choices(format=FORMAT_CHOICES, ruleset=RULESET_CHOICES, level=LEVEL_CHOICES)
     async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60],
                      format: str = "swiss", rounds: app_commands.Range[int, 1, 12] = 3,
                      hands: app_commands.Range[int, 1, 16] = 1, ruleset: str = "jiaxing",
                      stake: app_commands.Range[int, 0, 1000] = 0, start_in: app_commands.Range[int, 1, 10080] | None = None,
                      checkin: app_commands.Range[int, 0, 1440] = 0, substitute: bool = True,
-                     level: str = "normal") -> None:
+                     level: str = "normal", wait: app_commands.Range[int, 1, 240] = 10) -> None:
         lang = lang_of(interaction)
         if not _manager(interaction):
             await reply(interaction, t("tour.err.manage", lang))
@@ -255,7 +272,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             return
         config = EventConfig(name=name.strip(), ruleset=ruleset, format=format, rounds=rounds, hands=hands,
                              stake=stake, start_at=time.time() + 60 * start_in if start_in else None,
-                             checkin_minutes=checkin, substitute=substitute, level=level)
+                             checkin_minutes=checkin, substitute=substitute, level=level, wait_minutes=wait)
         ev = await self.service.create(interaction.guild_id or 0, interaction.channel_id or 0, config)
         view = discord.ui.View(timeout=None)
         view.add_item(MjButton(CustomId("treg", ev.event_id, None, "0"), label=t("tour.btn.register", lang),
@@ -333,7 +350,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         try:
             await self.service.check_in(ev.event_id, interaction.user.id)
         except EventError as err:
-            await reply(interaction, t(f"tour.err.{err.code}", lang))
+            await reply(interaction, t(f"tour.err.{err.code}", lang, at=int(err.at or 0)))
             return
         await reply(interaction, t("tour.ok.checked_in", lang))
 
@@ -413,19 +430,61 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             self._scheduler = asyncio.create_task(self._scheduled_starts(), name="events-scheduler")
 
     async def _scheduled_starts(self) -> None:
-        assert self.service is not None
+        """Every ``JXBOT_EVENT_TICK`` seconds (and at once after a start), from the store alone — so a restart
+        re-arms everything: the scheduled starts, the check-in reminders, the waiting tables' limits."""
         while True:
-            await asyncio.sleep(15)
             try:
-                for row in await self.bot.store.events_live():
-                    at = row["config"].get("start_at")
-                    if row["status"] == "open" and at and at <= time.time() and self.bot.owns_guild(row["guild_id"]):
-                        try:
-                            await self.service.start(row["event_id"])
-                        except EventError as err:
-                            log.info("event %s did not start: %s", row["event_id"], err.code)
+                await self.tick()
             except Exception:
-                log.exception("the events' scheduled starts failed")
+                log.exception("the events' scheduled work failed")
+            await asyncio.sleep(self.bot.settings.event_tick)
+
+    async def tick(self) -> None:
+        assert self.service is not None
+        for row in await self.bot.store.events_live():
+            if not self.bot.owns_guild(row["guild_id"]):
+                continue
+            event_id = row["event_id"]
+            try:
+                if row["status"] == "open":
+                    who = await self.service.checkin_reminder(event_id)
+                    if who:
+                        await self._remind(await self.service.get(event_id), who)
+                    at = row["config"].get("start_at")
+                    if at and at <= self.service.clock():
+                        await self.service.start(event_id)
+                elif row["status"] == "running" and row["state"].get("wait_until") is not None:
+                    late = await self.service.expire_waits(event_id)
+                    if late:
+                        await self._tell_expired(await self.service.get(event_id), late)
+            except EventError as err:
+                log.info("event %s: %s", event_id, err.code)
+
+    async def _remind(self, ev: Event, who: list[int]) -> None:
+        """The check-in reminder: a post in the event's channel that mentions (and pings) only the registered
+        players not checked in; long lists in several posts (a message holds 2,000 characters)."""
+        lang = self.bot.settings.lang
+        ch = self.bot.get_partial_messageable(ev.channel_id)
+        for i in range(0, len(who), 50):
+            part = who[i:i + 50]
+            text = t("tour.reminder", lang, name=md(ev.name), start=int(ev.config.start_at or 0),
+                     who=" ".join(f"<@{u}>" for u in part))
+            mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                               users=[discord.Object(u) for u in part])
+            try:
+                await ch.send(text, allowed_mentions=mentions)
+            except discord.HTTPException:
+                log.warning("could not remind event %s's players to check in", ev.event_id)
+
+    async def _tell_expired(self, ev: Event, late: list[int]) -> None:
+        names = {p.pid: p.name for p in ev.players()}
+        who = ", ".join(md(names.get(u, str(u))) for u in late)
+        try:
+            await self.bot.get_partial_messageable(ev.channel_id).send(
+                t("tour.wait_expired", self.bot.settings.lang, name=md(ev.name), m=ev.config.wait_minutes, who=who),
+                allowed_mentions=NONE)
+        except discord.HTTPException:
+            log.warning("could not tell event %s's channel of its waiting limit", ev.event_id)
 
     async def cog_unload(self) -> None:
         if self._scheduler is not None:

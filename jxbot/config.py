@@ -156,6 +156,7 @@ class Settings:
     turn_seconds: float = 20.0
     contract_seconds: float = 15.0
     next_hand_seconds: float = 10.0
+    event_tick: float = 15.0  # seconds between the events' checks (scheduled starts, check-in opening, wait limits)
     starting_grant: int = 1000
     daily_amount: int = 100
     edit_interval: float = 1.0  # at most one edit per message per this many seconds
@@ -215,6 +216,7 @@ class Settings:
         "turn_seconds": "JXBOT_TURN_SECONDS",
         "contract_seconds": "JXBOT_CONTRACT_SECONDS",
         "next_hand_seconds": "JXBOT_NEXT_HAND_SECONDS",
+        "event_tick": "JXBOT_EVENT_TICK",
         "starting_grant": "JXBOT_STARTING_GRANT",
         "daily_amount": "JXBOT_DAILY_AMOUNT",
         "edit_interval": "JXBOT_EDIT_INTERVAL",
@@ -293,7 +295,7 @@ class Settings:
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _int(cls.ENV[name], v, lo=lo, hi=hi)
         floats = {"claim_window": (1.0, 60.0), "turn_seconds": (3.0, 600.0), "contract_seconds": (3.0, 120.0),
-                  "next_hand_seconds": (0.0, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0),
+                  "next_hand_seconds": (0.0, 600.0), "event_tick": (0.1, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0),
                   "edit_budget": (0.0, 10000.0), "request_budget": (0.0, 10000.0), "token_life": (1.0, 900.0),
                   "watch_budget": (0.0, 1000.0), "watch_token_seconds": (1.0, 900.0),
                   "lag_log": (0.0, 3600.0), "test_resume_delay": (0.0, 60.0),

@@ -21,6 +21,8 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--hands", type=int, default=1, help="hands per table in a round (default 1)")
     s.add_argument("--events", type=int, default=10, help="events played per format (default 10)")
     s.add_argument("--seed", default="1", help="the events' secret (default 1)")
+    s.add_argument("--levels", default="hard,easy",
+                   help="the field's two computer levels, stronger first, registered alternately (default hard,easy)")
     s.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -31,17 +33,29 @@ def run(args: argparse.Namespace) -> int:
     if args.players < 4 or args.rounds < 1 or args.events < 1 or args.hands < 1:
         print("jxbot tournament simulate: --players ≥ 4, --rounds, --events and --hands ≥ 1")
         return 2
+    from jxbot.ai.strings import LEVEL_NAMES
+
+    levels = tuple(x.strip() for x in str(args.levels).split(","))
+    if len(levels) != 2 or not set(levels) <= set(LEVEL_NAMES) or levels[0] == levels[1]:
+        print(f"jxbot tournament simulate: --levels is two different levels of {', '.join(LEVEL_NAMES)}")
+        return 2
     from jxbot.events.simulate import simulate
 
     formats = ("swiss", "duplicate") if args.format == "both" else (args.format,)
-    out = simulate(args.players, args.rounds, str(args.seed), formats=formats, events=args.events, hands=args.hands)
+    out = simulate(args.players, args.rounds, str(args.seed), formats=formats, events=args.events, hands=args.hands,
+                   levels=(levels[0], levels[1]))
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    print(f"{args.players} players (alternately hard and easy computers), {args.rounds} rounds, "
+    print(f"{args.players} players ({out['field']}), {args.rounds} rounds, "
           f"{args.hands} hands a table, {args.events} events per format")
     for fmt in formats:
         top = ", ".join(f"{s['rank']}. {s['name']} {s['points']:+}" for s in out[fmt]["standings"][:4])
-        print(f"  {fmt:9}: a hard computer finishes above an easy one in {out[fmt]['hard_above_easy']:.1%} "
-              f"of pairs (last event: {top})")
+        lo, hi = out[fmt]["interval95"]
+        print(f"  {fmt:9}: the {levels[0]} computers finish above the {levels[1]} ones in {out[fmt]['hard_above_easy']:.1%} "
+              f"of pairs (95% interval {lo:.1%}-{hi:.1%}; last event: {top})")
+    if "duplicate_minus_swiss" in out:
+        d = out["duplicate_minus_swiss"]
+        print(f"  duplicate minus Swiss, event by event on the same secrets: {d['mean']:+.1%} "
+              f"(95% interval {d['interval95'][0]:+.1%} to {d['interval95'][1]:+.1%})")
     return 0

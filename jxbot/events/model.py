@@ -20,7 +20,8 @@ class EventConfig:
     stake: int = 0  # 0: points only (nobody's silver moves)
     start_at: float | None = None  # when check-in closes and round 1 starts (unix time), None: on /tournament start
     checkin_minutes: int = 0  # > 0: players must check in before the start (0: registering is checking in)
-    substitute: bool = True  # a seat not checked in: a computer plays it (else the table waits for the start)
+    substitute: bool = True  # a seat not checked in: a computer plays it (else the table waits for the player)
+    wait_minutes: int = 10  # substitute off: a table waits this long for a no-show, then a computer plays the seat
     level: str = "normal"  # the computers' level (fillers, substitutes, leavers' seats)
     claim_window: float = 5.0
 
@@ -29,6 +30,14 @@ class EventConfig:
             raise ValueError(f"format is one of {FORMATS}, not {self.format!r}")
         if self.rounds < 1:
             raise ValueError("an event plays at least one round")
+
+    @property
+    def checkin_opens(self) -> float | None:
+        """When check-in opens (unix time): ``checkin_minutes`` before a scheduled start; None: from registration
+        on (no window, or no scheduled start to count back from)."""
+        if self.checkin_minutes > 0 and self.start_at:
+            return self.start_at - 60 * self.checkin_minutes
+        return None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

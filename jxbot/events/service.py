@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,11 +25,13 @@ from jxbot.events.scoring import Standing, standings
 
 
 class EventError(Exception):
-    """``code``: not_found, not_open, already_joined, not_joined, too_few, not_running, ended."""
+    """``code``: not_found, not_open, already_joined, not_joined, too_few, not_running, ended, checkin_closed
+    (``at``: when check-in opens)."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, at: float | None = None) -> None:
         super().__init__(code)
         self.code = code
+        self.at = at
 
 
 @dataclass
@@ -72,10 +75,12 @@ def table_key(event_id: str, round_no: int, table_no: int) -> str:
 
 
 class EventService:
-    def __init__(self, store: Any, opener: Opener, notify: Notify | None = None) -> None:
+    def __init__(self, store: Any, opener: Opener, notify: Notify | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.opener = opener
         self.notify = notify
+        self.clock = clock
         self._locks: dict[str, asyncio.Lock] = {}
 
     def lock(self, event_id: str) -> asyncio.Lock:
@@ -133,6 +138,8 @@ class EventService:
                 ready = [p for p in ev.plans(ev.round) if user_id in p.players and not set(p.players) & set(waiting)]
             elif ev.status != "open":
                 raise EventError("not_open")
+            elif (opens := ev.config.checkin_opens) is not None and self.clock() < opens:
+                raise EventError("checkin_closed", at=opens)
             elif not await self.store.event_check_in(event_id, user_id):
                 raise EventError("not_joined")
         for plan in ready:
@@ -154,6 +161,9 @@ class EventService:
             regs = await self.store.event_players(event_id)
             field = [Player(int(r["user_id"]), r["name"], order=i) for i, r in enumerate(regs)]
             late = [int(r["user_id"]) for r in regs if not r["checked_in"]]
+            opens = ev.config.checkin_opens
+            if opens is not None and self.clock() < opens:
+                late = []  # started before check-in opened: nobody had the chance, every registered player plays
             if len(late) == len(field):
                 raise EventError("too_few")
             field += fillers(len(field), ev.config.level)
@@ -161,6 +171,8 @@ class EventService:
             # not checked in: a computer plays their seats (substitute), or their table waits until they check in
             ev.state["absent"] = late if ev.config.substitute else []
             ev.state["waiting"] = [] if ev.config.substitute else late
+            if ev.state["waiting"]:  # stored: the limit holds across restarts (expire_waits)
+                ev.state["wait_until"] = self.clock() + 60 * max(0, ev.config.wait_minutes)
             ev.status = "running"
             plans = await self._plan_and_save(ev, 1)
         await self._open(ev, plans)
@@ -220,6 +232,39 @@ class EventService:
         else:
             await self._open(ev, nxt)
         return ev
+
+    async def checkin_reminder(self, event_id: str) -> list[int] | None:
+        """Once check-in has opened: the registered players not checked in, to be reminded — once (the
+        reminder is marked sent in the event's state before it is sent: at most one, even across a restart).
+        None: nothing to send now."""
+        async with self.lock(event_id):
+            ev = await self.get(event_id)
+            opens = ev.config.checkin_opens
+            if ev.status != "open" or opens is None or self.clock() < opens or ev.state.get("checkin_reminded"):
+                return None
+            ev.state["checkin_reminded"] = True
+            await self.store.event_save(event_id, ev.status, ev.state)
+            if ev.config.start_at and self.clock() >= ev.config.start_at:
+                return []  # the whole window passed while the bot was down: too late to remind, the start is due
+            regs = await self.store.event_players(event_id)
+        return [int(r["user_id"]) for r in regs if not r["checked_in"]]
+
+    async def expire_waits(self, event_id: str) -> list[int]:
+        """A waiting table's limit: once ``wait_until`` (stored at the start) has passed, the players the tables
+        still wait for get a computer in their seats for the rest of the event, as if the event substituted,
+        and the tables that waited open. Returns those players (empty: nothing to do)."""
+        async with self.lock(event_id):
+            ev = await self.get(event_id)
+            waiting = list(ev.state.get("waiting") or [])
+            until = ev.state.get("wait_until")
+            if ev.status != "running" or not waiting or until is None or self.clock() < float(until):
+                return []
+            ev.state["absent"] = sorted(set(ev.state.get("absent") or []) | set(waiting))
+            ev.state["waiting"] = []
+            ev.state.pop("wait_until", None)
+            await self.store.event_save(event_id, ev.status, ev.state)
+        await self._open_quietly(ev)  # keyed: the tables already open are found, not doubled
+        return waiting
 
     async def cancel(self, event_id: str) -> Event:
         async with self.lock(event_id):

@@ -12,7 +12,7 @@ from jxbot.rules.ruleset import Ruleset, get_ruleset
 from jxbot.rulesets import behaviour
 
 from .errors import IllegalAction
-from .hand import Hand, HandContext, ruleset_from_json, ruleset_to_json
+from .hand import Hand, HandContext, HandResult, ruleset_from_json, ruleset_to_json
 from .rng import HashDrbg, derive_id, seed_bytes
 
 
@@ -22,11 +22,15 @@ class Match:
 
     ``rounds`` counts wind rounds (圈): one round ends when the deal returns to seat 0.
     ``max_hands`` (optional) ends the match after that many hands whatever the rounds.
+    ``duplicate`` (duplicate events, docs/tournaments.md): the deal passes after every hand, whoever won, and
+    no cumulative 番 is carried from one hand to the next — so hand ``n`` of every table on one secret is dealt
+    from the same wall to the same dealer in the same context, whatever happened at each table before.
     ``to_json()`` contains the seed, from which every future wall follows: keep it private.
     """
 
     def __init__(self, seed: int | str, *, ruleset: str | Ruleset = "jiaxing", rounds: int | None = None,
-                 stake: int = 1, fee: int = 0, max_hands: int | None = None, match_id: str | None = None) -> None:
+                 stake: int = 1, fee: int = 0, max_hands: int | None = None, match_id: str | None = None,
+                 duplicate: bool = False) -> None:
         seed_bytes(seed)  # validates
         self.seed = seed
         self.ruleset = get_ruleset(ruleset)
@@ -38,6 +42,7 @@ class Match:
         self.stake = stake
         self.fee = fee
         self.max_hands = max_hands
+        self.duplicate = duplicate
         self.match_id = match_id or derive_id(seed, "jxbot-match-id")
         self.dealer = 0
         self.rounds_done = 0
@@ -86,7 +91,7 @@ class Match:
         if self.max_hands is not None and len(self.results) + 1 >= self.max_hands:
             return True
         rounds_done = self.rounds_done
-        if not (r.drawn_game or r.winner == self.dealer) and (self.dealer + 1) % 4 == 0:
+        if self._passes(r) and (self.dealer + 1) % 4 == 0:
             rounds_done += 1  # the deal passes back to seat 0: a round is done (as in finish_hand)
         return rounds_done >= self.rounds
 
@@ -120,9 +125,9 @@ class Match:
         if per_ban is not None:
             rec["seating"] = list(self.seating)  # players may change seats after a 版 (caishen)
         self.results.append(rec)
-        self.queue = tuple(hand.queue)
+        self.queue = () if self.duplicate else tuple(hand.queue)
         self.previous_wildcard = hand.wildcard
-        if not (r.drawn_game or r.winner == self.dealer):
+        if self._passes(r):
             self.dealer = (self.dealer + 1) % 4
             self.dealer_streak = 0
             if self.dealer == 0:
@@ -132,6 +137,11 @@ class Match:
         else:
             self.dealer_streak += 1
         return rec
+
+    def _passes(self, r: HandResult) -> bool:
+        """Does the deal pass after a hand with result ``r``? (Not when the dealer wins or the hand is drawn,
+        except in a duplicate match, where it always does.)"""
+        return self.duplicate or not (r.drawn_game or r.winner == self.dealer)
 
     def _reseat(self) -> list[int]:
         """RULES B11: after a 版 each player draws one of 东南西北 (a deterministic draw from the seed);
@@ -163,13 +173,14 @@ class Match:
             "dealer": self.dealer, "rounds_done": self.rounds_done, "queue": list(self.queue),
             "previous_wildcard": self.previous_wildcard, "results": [dict(r) for r in self.results],
             "dealer_streak": self.dealer_streak, "seating": list(self.seating),
+            **({"duplicate": True} if self.duplicate else {}),
         }
 
     @classmethod
     def from_json(cls, d: dict) -> Match:
         m = cls(d["seed"], ruleset=ruleset_from_json(d["ruleset"], d.get("ruleset_overrides") or {}),
                 rounds=d["rounds"], stake=d["stake"], fee=d["fee"], max_hands=d.get("max_hands"),
-                match_id=d["match_id"])
+                match_id=d["match_id"], duplicate=bool(d.get("duplicate", False)))
         m.dealer = d["dealer"]
         m.rounds_done = d["rounds_done"]
         m.queue = tuple(d["queue"])

@@ -26,7 +26,9 @@ Interface (all a caller needs)::
     itself (one table per channel). ``max_hands`` ends the match after that many hands. ``data`` is handed back.
     A player already seated at another table when it opens is played by a computer (``absent`` in the result).
     Also: ``rounds`` (wind rounds; None: the ruleset's match), ``fee``, ``turn_seconds``, ``lang`` (the table's
-    channel texts), ``level`` (the computer that takes a leaver's or an absent player's seat). The bot's own
+    channel texts), ``level`` (the computer that takes a leaver's or an absent player's seat), ``duplicate``
+    (the deal passes after every hand and no cumulative 番 is carried: hand ``n`` of two tables on one secret
+    is the same deal, whatever happened before). The bot's own
     ``JXBOT_MAX_HANDS`` still caps every table. ``open_table`` raises :class:`ArrangedError`.
 
 The result (a JSON dict)::
@@ -115,6 +117,7 @@ class Spec:
     lang: str = "zh"
     level: str = "normal"  # who plays a seat whose player left or is absent
     data: dict[str, Any] = field(default_factory=dict)
+    duplicate: bool = False  # the deal passes every hand, no cumulative 番 carried (Match's ``duplicate``)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -193,7 +196,7 @@ async def open_table(bot: Any, spec: Spec) -> str:
     table = Table(table_id, spec.guild_id, channel_id, humans[0] if humans else 0, config, lang=spec.lang)
     table.arranged = {"key": spec.key, "kind": spec.kind, "points_only": spec.stake <= 0,
                       "max_hands": spec.max_hands, "data": spec.data, "seats": [asdict(s) for s in spec.seats],
-                      "absent": []}
+                      "absent": [], "duplicate": spec.duplicate}
     async with manager.lock(table.id):
         try:
             manager.check_channel(channel_id)
@@ -289,7 +292,8 @@ class ArrangedSession(Session):
             return {}
         c = self.runner_config()
         return {"match": Match(self.seed, ruleset=c.ruleset, rounds=c.rounds, stake=c.stake, fee=c.fee,
-                               max_hands=c.max_hands, match_id=f"{self.table.id}")}
+                               max_hands=c.max_hands, match_id=f"{self.table.id}",
+                               duplicate=bool(self.spec.get("duplicate")))}
 
     async def balances(self, seats: Sequence[Any]) -> list[int | None]:
         if self.spec.get("points_only"):

@@ -91,3 +91,80 @@ async def test_without_substitutes_a_table_waits_for_its_late_player(store):
     assert len(opened) == 2 and 8 in opened[1][2]
     await svc.reopen(ev.event_id)
     assert len(opened) == 4  # a restart asks for both (the arranged keys find them)
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_check_in_opens_only_its_window_before_the_start_and_reminds_once(store):
+    async def opener(ev, plan):
+        pass
+
+    clock = Clock(1_000_000.0)
+    svc = EventService(store, opener, clock=clock)
+    start = clock.now + 3600  # starts in an hour; check-in opens 30 minutes before
+    ev = await svc.create(G, CH, EventConfig(name="cup", rounds=1, start_at=start, checkin_minutes=30))
+    for uid in (1, 2, 3):
+        await svc.join(ev.event_id, uid, f"p{uid}")
+    with pytest.raises(EventError) as err:
+        await svc.check_in(ev.event_id, 1)
+    assert err.value.code == "checkin_closed" and err.value.at == start - 1800
+    assert await svc.checkin_reminder(ev.event_id) is None  # not yet open: nobody reminded
+    clock.now = start - 1800  # the window opens
+    await svc.check_in(ev.event_id, 1)
+    assert await svc.checkin_reminder(ev.event_id) == [2, 3]  # the registered not checked in
+    assert await svc.checkin_reminder(ev.event_id) is None  # once
+    # an admin starting an event before its check-in opened: every registered player plays (none could check in)
+    early = await svc.create(G, CH, EventConfig(name="early", rounds=1, start_at=clock.now + 7200, checkin_minutes=30))
+    for uid in (1, 2, 3):
+        await svc.join(early.event_id, uid, f"p{uid}")
+    early = await svc.start(early.event_id)
+    assert early.state["absent"] == [] and early.state["waiting"] == []
+    # a window that passed whole while the bot was down: no reminder once the start is due
+    late = await svc.create(G, CH, EventConfig(name="late", rounds=1, start_at=clock.now + 60, checkin_minutes=30))
+    await svc.join(late.event_id, 1, "p1")
+    clock.now += 61
+    assert await svc.checkin_reminder(late.event_id) == []
+    # without a scheduled start there is no window to count back from: check-in is open from registration on
+    free = await svc.create(G, CH, EventConfig(name="open", rounds=1, checkin_minutes=30))
+    await svc.join(free.event_id, 1, "p1")
+    await svc.check_in(free.event_id, 1)
+    assert await svc.checkin_reminder(free.event_id) is None
+
+
+async def test_a_waiting_table_waits_at_most_its_limit_then_a_computer_plays(store):
+    opened = []
+
+    async def opener(ev, plan):
+        opened.append((plan.round, plan.table_no, tuple(plan.players), tuple(ev.state.get("absent") or [])))
+
+    clock = Clock(2_000_000.0)
+    svc = EventService(store, opener, clock=clock)
+    ev = await svc.create(G, CH, EventConfig(name="cup", rounds=1, checkin_minutes=5, substitute=False,
+                                             wait_minutes=7))
+    for uid in range(1, 9):
+        await svc.join(ev.event_id, uid, f"p{uid}")
+        if uid != 8:
+            await svc.check_in(ev.event_id, uid)
+    ev = await svc.start(ev.event_id)
+    assert ev.state["waiting"] == [8] and ev.state["wait_until"] == clock.now + 420  # stored with the event
+    assert len(opened) == 1
+    clock.now += 419
+    assert await svc.expire_waits(ev.event_id) == [] and len(opened) == 1  # still within the limit
+    # a restart in between: a new service on the same store knows the deadline from the store alone
+    svc = EventService(store, opener, clock=clock)
+    clock.now += 1
+    assert await svc.expire_waits(ev.event_id) == [8]
+    late = [o for o in opened if 8 in o[2]]
+    assert len(late) == 1 and late[0][3] == (8,)  # p8's table opens, their seat a computer's
+    ev = await svc.get(ev.event_id)
+    assert ev.state["waiting"] == [] and "wait_until" not in ev.state and ev.state["absent"] == [8]
+    n = len(opened)
+    assert await svc.expire_waits(ev.event_id) == [] and len(opened) == n  # once
+    with pytest.raises(EventError):
+        await svc.check_in(ev.event_id, 8)  # too late: the computer plays their seats

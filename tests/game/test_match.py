@@ -175,3 +175,30 @@ def test_ends_with_tells_beforehand_which_hand_ends_the_match():
             ends = m.ends_with(h)
             m.finish_hand(h)
             assert ends == m.over, (seed, m.hand_number)
+
+
+def test_a_duplicate_match_passes_the_deal_every_hand_and_carries_no_cumulative_fan():
+    """Duplicate events (docs/tournaments.md): hand n of every table on one secret is the same deal — the same
+    wall to the same dealer in the same context — whatever the tables' players did before."""
+    from jxbot.ai.players import make_player
+    from jxbot.ai.selfplay import play_hand
+
+    def play(levels: list[str], duplicate: bool) -> Match:
+        m = Match("dup-secret", max_hands=8, rounds=99, match_id="".join(lv[0] for lv in levels), duplicate=duplicate)
+        bots = [make_player(lv, f"dup/seat/{s}") for s, lv in enumerate(levels)]
+        while not m.over:
+            hand = play_hand(m.next_hand(), bots)
+            hand.settle([None] * 4, fee=0)
+            m.finish_hand(hand)
+            assert m.queue == () or not duplicate
+            m = Match.from_json(m.to_json()) if len(m.results) == 3 else m  # a restart keeps the mode
+        return m
+
+    a = play(["hard", "easy", "hard", "easy"], True)
+    b = play(["easy", "hard", "easy", "hard"], True)
+    assert [r["dealer"] for r in a.results] == [r["dealer"] for r in b.results] == [0, 1, 2, 3, 0, 1, 2, 3]
+    # without it, a dealer who wins (or a drawn hand) keeps the deal: these tables part ways
+    plain = play(["hard", "easy", "hard", "easy"], False)
+    kept = [n for n, r in enumerate(plain.results[:-1]) if r["drawn_game"] or r["winner"] == r["dealer"]]
+    assert kept and [r["dealer"] for r in plain.results] != [0, 1, 2, 3, 0, 1, 2, 3]
+    assert "duplicate" not in plain.to_json()  # an ordinary match's stored state is unchanged

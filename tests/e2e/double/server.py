@@ -617,6 +617,7 @@ class DiscordDouble:
         msg.embeds = payload.get("embeds") or []
         msg.components = payload.get("components") or []
         msg.flags = (int(payload.get("flags") or 0) & ~st.EPHEMERAL) | flags_extra
+        msg.allowed_mentions = payload.get("allowed_mentions")
         if ephemeral_for is not None:
             msg.flags |= st.EPHEMERAL
             msg.ephemeral_for = ephemeral_for

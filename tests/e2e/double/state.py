@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import re
 import struct
 import time
 from dataclasses import dataclass, field
@@ -157,6 +158,15 @@ class Message:
     rest_edits: list[tuple[float, tuple[str, ...]]] = field(default_factory=list)  # (time, custom ids) per PATCH
     created_at: float = field(default_factory=time.monotonic)
     type: int = 0
+    allowed_mentions: dict[str, Any] | None = None  # as sent (None: not given, Discord's default: all parse)
+
+    def pinged_users(self) -> set[int]:
+        """The users Discord would notify for this message's ``<@id>`` mentions, under its allowed_mentions."""
+        named = {int(x) for x in re.findall(r"<@!?(\d+)>", self.content)}
+        am = self.allowed_mentions
+        if am is None or "users" in (am.get("parse") or []):
+            return named
+        return named & {int(u) for u in am.get("users") or []}
 
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
