@@ -95,7 +95,7 @@ class WebApp:
         self.store = store
         self.config = config
         self.data = WebData(store, all_servers=config.all_servers)
-        self.hub = LiveHub(store, delay=config.delay, ttl=config.poll)
+        self.hub = LiveHub(store, delay=config.delay, ttl=config.poll, settings=self.data.settings)
         self.pictures = Pictures()
         self.limiter = RateLimiter(config.rate)
         self._feeds: dict[str, int] = {}
@@ -365,7 +365,8 @@ class WebApp:
         snap = await self._snap(request)
         gs = await self.data.guild(snap.guild_id)
         lang = _lang(request)
-        return self._html(pages.table(lang, snap, self.hub.delay, guild_title=self._title(gs),
+        delay = snap.delay if snap.delay is not None else await self.hub.delay_at(snap.guild_id)
+        return self._html(pages.table(lang, snap, delay, guild_title=self._title(gs),
                                       state=self._live(snap, lang)))
 
     async def table_json(self, request: web.Request) -> web.Response:
@@ -401,6 +402,8 @@ class WebApp:
                 await asyncio.sleep(self.config.poll)
                 quiet += self.config.poll
                 snap = await self.hub.snapshot(snap.table_id)
+                if snap is not None and await self.data.guild(snap.guild_id) is None:
+                    snap = None  # the server's pages were turned off (/admin web off): its feeds end too
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
