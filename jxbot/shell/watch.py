@@ -44,6 +44,7 @@ log = logging.getLogger("jxbot.shell.watch")
 WATCH_EVERY = 2.0  # seconds: at most one edit of a watcher's view this often
 BUSY_WAIT = 2.0  # seconds a watcher's picture waits for the channels' queued pictures, at most
 WATCHERS_MAX = 50  # watchers of one table
+CLOSED_CHECK = 5.0  # seconds: how often the lane looks whether a watched table was closed without a match end
 STOP_TELL = 2.0  # seconds a stop gives the watchers' "restarting" edits
 TOKEN_SECONDS = 840.0  # Discord keeps an interaction token 15 min: the view says so a minute before
 VERB_REFRESH = "rewatch"
@@ -164,6 +165,11 @@ class TableWatch:
         if self.watchers:
             self.lane.wake(self)
 
+    @property
+    def gone(self) -> bool:
+        """The table was closed (``manager.end``: /admin close, a suspension) — with or without a match end."""
+        return getattr(self.session.table, "state", None) == "ended"
+
     def table_closed(self) -> None:
         """The table went away without a match end (closed, voided): the watchers are told it ended."""
         if self.summary is None:
@@ -233,6 +239,8 @@ class TableWatch:
     def _end_text(self, lang: str) -> str:
         table = self.session.table
         s = self.summary or {}
+        if not s:  # closed without a match end (an admin's stop, a suspension): no totals to tell
+            return _cap("\n".join([t("watch.head_over", lang, table=table.id), t("watch.gone", lang)]))
         totals = s.get("totals") or []
         computers = s.get("computers") or [True] * 4
         names = [display_name(n, lang, c) for n, c in zip(s.get("names") or [], computers, strict=False)]
@@ -287,6 +295,7 @@ class WatchLane:
         self._task: asyncio.Task[None] | None = None
         self.edits = 0  # observability and tests
         self.closed = False
+        self.check_every = CLOSED_CHECK
 
     def wake(self, tw: TableWatch) -> None:
         if self.closed:
@@ -331,6 +340,8 @@ class WatchLane:
                 if not tw.watchers:
                     self._tables.discard(tw)
                     continue
+                if tw.summary is None and tw.gone:
+                    tw.table_closed()  # closed by another road than its last hand: the watchers are told
                 wait = await self._serve(tw, now)
                 if wait is None and tw.summary is not None:
                     self._tables.discard(tw)  # the end was shown to every watcher
@@ -341,8 +352,10 @@ class WatchLane:
                     self._tables.discard(tw)
             if not self._tables:
                 break
+            # (at least every check_every seconds: a table closed without telling its observers is noticed)
+            wait_for = min(soonest if soonest is not None else 30.0, self.check_every)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), soonest if soonest is not None else 30.0)
+                await asyncio.wait_for(self._wake.wait(), wait_for)
 
     async def _serve(self, tw: TableWatch, now: float) -> float | None:
         """Bring ``tw``'s watchers up to date as far as pacing allows. Returns the seconds until one of them
