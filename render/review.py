@@ -49,6 +49,7 @@ register({
     "render.review.loss": {"zh": "少赢 {x} 银", "en": "{x} silver lost"},
     "render.review.differs": {"zh": "与专家不同（差别不明显）", "en": "Not the expert's (no clear cost)"},
     "render.review.claim": {"zh": "{who} 打出", "en": "{who} discarded"},
+    "render.review.rob": {"zh": "{who} 补杠", "en": "{who} added a kong with"},
     "render.review.values": {"zh": "每个选择的期望（银）", "en": "Each choice's expected silver"},
     "render.review.win": {"zh": "胡 {p}%", "en": "win {p}%"},
     "render.review.deal_in": {"zh": "铳 {p}%", "en": "deal-in {p}%"},

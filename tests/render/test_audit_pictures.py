@@ -48,3 +48,16 @@ def test_the_review_summary_counts_its_costliest_moments() -> None:
     assert costliest_title(1, "en") == "The costliest moment" and costliest_title(1, "zh") == "代价最大的一步"
     assert costliest_title(2, "en") == "The two costliest moments"
     assert costliest_title(3, "en") == "The three costliest moments"
+
+
+def test_a_rob_decision_does_not_say_the_kong_was_discarded() -> None:
+    """A decision to rob a kong: the tile was added to a kong, not discarded (the picture said 'discarded')."""
+    from cogs.review import claim_source
+
+    rob = {"phase": "rob", "pending_kong": {"seat": 1, "tile": 4}, "last_discard": {"seat": 3, "tile": 9}}
+    claim = {"phase": "claim", "pending_kong": None, "last_discard": {"seat": 3, "tile": 9}}
+    who = {1: "南（Bob）", 3: "北（Dan）"}.get
+    assert claim_source(rob, who, "en") == "南（Bob） added a kong with"
+    assert claim_source(rob, who, "zh") == "南（Bob） 补杠"
+    assert claim_source(claim, who, "en") == "北（Dan） discarded"
+    assert claim_source({"phase": "turn"}, who, "en") is None
