@@ -60,3 +60,27 @@ async def test_the_live_feed_stops_once_the_servers_pages_are_turned_off(tmp_pat
     finally:
         await client.close()
         await store.close()
+
+
+async def test_odd_ids_in_an_address_are_not_found_and_a_failure_is_a_page(tmp_path, monkeypatch):
+    """/g/<30 digits> and /g/5/p/<30 digits> gave a bare 500 (the store refuses ids beyond 64 bits) with no
+    safety headers and a traceback in the log per request; a failure of the store is a localized page."""
+    from jxbot.web.app import CSP
+
+    client, _live, wa, store = await _client(tmp_path)
+    try:
+        big = "9" * 30
+        for path in (f"/g/{big}", f"/g/5/p/{big}", f"/g/{2**63}", f"/g/5/p/{2**64}"):
+            r = await client.get(path)
+            assert r.status == 404, path
+            assert r.headers["Content-Security-Policy"] == CSP
+        async def broken(*a, **k):
+            raise RuntimeError("the database went away")
+        monkeypatch.setattr(store, "leaderboard", broken)
+        wa._guild_pages.clear()
+        r = await client.get("/g/5?lang=en")
+        assert r.status == 500 and r.headers["Content-Security-Policy"] == CSP
+        assert "try again" in await r.text()
+    finally:
+        await client.close()
+        await store.close()
