@@ -129,14 +129,19 @@ class LiveHub:
         return await self._refresh(table_id)
 
     async def _refresh(self, table_id: str) -> Snapshot | None:
+        if not any(r.table_id == table_id for r in await self.tables()):  # (cached): an unknown id keeps nothing
+            self._snaps.pop(table_id, None)
+            return None
         lock = self._locks.setdefault(table_id, asyncio.Lock())
         async with lock:
             snap = self._snaps.get(table_id)
             if snap is not None and time.monotonic() - snap.at < self.ttl:
                 return snap
             rec = next((r for r in await self.tables() if r.table_id == table_id), None)
-            if rec is None:
+            if rec is None:  # it ended meanwhile
                 self._snaps.pop(table_id, None)
+                self._follow.pop(table_id, None)
+                self._locks.pop(table_id, None)
                 return None
             snap = await self._build(rec)
             self._snaps[table_id] = snap

@@ -84,3 +84,16 @@ async def test_odd_ids_in_an_address_are_not_found_and_a_failure_is_a_page(tmp_p
     finally:
         await client.close()
         await store.close()
+
+
+async def test_unknown_table_ids_leave_nothing_behind(tmp_path):
+    """Every /api/t/<id> of a table that does not run left a lock in the hub, forever: a memory leak any
+    visitor could drive (20 requests a second, each a new id)."""
+    client, _live, wa, store = await _client(tmp_path)
+    try:
+        for i in range(300):
+            assert (await client.get(f"/api/t/nope{i}")).status == 404
+        assert len(wa.hub._locks) <= 1 and len(wa.hub._snaps) <= 1
+    finally:
+        await client.close()
+        await store.close()
