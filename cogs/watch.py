@@ -116,7 +116,7 @@ class WatchCog(commands.Cog):
             await after_guard(interaction)
             msg = await interaction.followup.send(content, ephemeral=True, view=comps, wait=True)
             w.message_id = msg.id
-        tw.add(w)
+        tw.add(w, new_message=not update)  # Watch pressed again (a double tap): the older view is told
 
 
 async def setup(bot: JxBot) -> None:

@@ -71,6 +71,8 @@ register({
                          "en": "⏸ The bot is restarting, so watching paused. Press Refresh in a minute to keep watching."},
     "watch.gone": {"zh": "这张牌桌已不在进行（已结束，或机器人重启后没有继续）。", "en": "This table is no longer running "
                    "(it has ended, or it did not go on after the bot restarted)."},
+    "watch.moved": {"zh": "👀 这条观战消息不再更新：你在下面又打开了一条，观战在那里继续。",
+                    "en": "👀 This view no longer updates: you opened a newer one below, and watching goes on there."},
     "watch.full": {"zh": "这张牌桌的观战人数已满（{n} 人），请稍后再试。",
                    "en": "This table already has {n} watchers; please try again later."},
 })
@@ -140,6 +142,7 @@ class TableWatch:
         self._cache: dict[str, _Shown] = {}  # per language: the newest state drawn
         self.delay_read_at = -1e18  # when the server's own delay was last read (cogs/watch.py)
         self.web_url: str | None = None  # the table's live page on the web, when the companion is on (cogs/watch.py)
+        self.retired: list[Watcher] = []  # views replaced by a newer one of the same person: told so, once
 
     @property
     def lane(self) -> WatchLane:
@@ -181,10 +184,15 @@ class TableWatch:
         self.follower.delay = effective_delay(delay)
 
     # -- watchers
-    def add(self, w: Watcher) -> str | None:
-        """Start (or renew) ``w``'s view. Returns an error key when the table has too many watchers."""
+    def add(self, w: Watcher, *, new_message: bool = False) -> str | None:
+        """Start (or renew) ``w``'s view. Returns an error key when the table has too many watchers.
+        ``new_message``: ``w`` is a new message (Watch pressed again, a double tap): the person's older view,
+        which would stay frozen with no word, is told that watching goes on in the newer one."""
         if w.user_id not in self.watchers and len(self.watchers) >= WATCHERS_MAX:
             return "watch.full"
+        old = self.watchers.get(w.user_id)
+        if new_message and old is not None and old is not w:
+            self.retired.append(old)
         self.watchers[w.user_id] = w
         self.lane.wake(self)
         return None
@@ -361,6 +369,14 @@ class WatchLane:
         """Bring ``tw``'s watchers up to date as far as pacing allows. Returns the seconds until one of them
         is due again (None: all are up to date)."""
         soonest: float | None = None
+        while tw.retired:  # a person's older view, replaced by a newer one: told once, without buttons
+            old = tw.retired.pop(0)
+            await self._spend()
+            try:
+                await old.edit(content=_cap(t("watch.moved", old.lang)), view=None)
+            except Exception as exc:  # its token ran out, or the message is gone: nothing to tell
+                log.info("an older watch view of user %s at table %s was not told: %r", old.user_id,
+                         tw.session.table.id, type(exc).__name__)
         for uid, w in list(tw.watchers.items()):
             if tw.watchers.get(uid) is not w:
                 continue

@@ -33,3 +33,33 @@ async def test_an_admin_stop_tells_the_watchers_the_table_is_gone(drawn):  # noq
     last = log[-2:]
     for _, _, kw in last:
         assert kw["view"] is None and "不在进行" in kw["content"]
+
+
+async def test_watch_pressed_twice_tells_the_older_view(drawn):  # noqa: F811
+    """A double tap on Watch opens two private views; the older one stopped updating with no word (it looked
+    live). It is told once, without buttons, that watching goes on in the newer one, which follows the table."""
+    from jxbot.shell.watch import Watcher
+    from tests.bot.test_watch_lane import FakeInteraction
+
+    hand = played_hand(3)
+    lane = WatchLane(budget=0.0, token_seconds=600.0, every=0.05)
+    log: list = []
+    events = list(hand.events[:30])
+    tw = table_with_watchers(1, lane, events, log)
+    first = tw.watchers[0].interaction
+    for _ in range(100):
+        if log:
+            break
+        await asyncio.sleep(0.02)
+    second = FakeInteraction(log)
+    tw.add(Watcher(0, "en", second, None, time.monotonic()), new_message=True)  # type: ignore[arg-type]
+    events.extend(hand.events[30:40])
+    await tw.notify({"seats": None, "phase": "turn", "hand_id": hand.hand_id}, None)
+    for _ in range(100):
+        if any(i is second for _, i, _ in log):
+            break
+        await asyncio.sleep(0.02)
+    told = [kw for _, i, kw in log if i is first]
+    assert "下面又打开" not in told[0]["content"] and "下面又打开" in told[-1]["content"]
+    assert told[-1]["view"] is None and sum("下面又打开" in kw["content"] for kw in told) == 1
+    assert any(i is second and kw["view"] is not None for _, i, kw in log)
