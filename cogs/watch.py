@@ -72,6 +72,11 @@ class WatchCog(commands.Cog):
             await refuse(interaction, cid.verb)
             return
         table = self._table(cid.table)
+        if table is not None and (table.guild_id != interaction.guild_id or table.channel_id != interaction.channel_id):
+            # a view is opened in its table's channel (Watch is taken from the table message only): a Refresh naming
+            # a table of another channel or server is a forged id, and must not open a table the presser may not see
+            await refuse(interaction, cid.verb)
+            return
         if table is None:
             if take_response(interaction):
                 await interaction.response.edit_message(content=t("watch.gone", lang), view=None)

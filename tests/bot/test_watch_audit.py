@@ -63,3 +63,48 @@ async def test_watch_pressed_twice_tells_the_older_view(drawn):  # noqa: F811
     assert "下面又打开" not in told[0]["content"] and "下面又打开" in told[-1]["content"]
     assert told[-1]["view"] is None and sum("下面又打开" in kw["content"] for kw in told) == 1
     assert any(i is second and kw["view"] is not None for _, i, kw in log)
+
+
+class _Response:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.edited: list[dict] = []
+
+    def is_done(self) -> bool:
+        return bool(self.sent or self.edited)
+
+    async def send_message(self, content=None, *, ephemeral=True, **kw) -> None:
+        self.sent.append(content)
+
+    async def edit_message(self, **kw) -> None:
+        self.edited.append(kw)
+
+
+async def test_a_forged_refresh_cannot_watch_a_table_of_another_channel():
+    """docs/bot.md's binding rests on no client check: a Refresh whose custom id names a table of another
+    channel or server (a private one), pressed on the presser's own watch view, must not open that table."""
+    from types import SimpleNamespace
+
+    from cogs.watch import WatchCog
+    from jxbot.config import Settings
+    from jxbot.custom_ids import CustomId
+    from jxbot.i18n import t
+    from jxbot.shell.watch import VERB_REFRESH
+
+    bot = SimpleNamespace(settings=Settings(), store=None, watch_lane=WatchLane(budget=0.0))
+    session = SimpleNamespace(bot=bot, runner=SimpleNamespace(hand=None), watch=None,
+                              table=SimpleNamespace(id="secret1", lang="zh", state="playing"))
+    table = SimpleNamespace(id="secret1", guild_id=2, channel_id=200, session=session)
+    bot.get_cog = lambda name: SimpleNamespace(manager=SimpleNamespace(get=lambda tid: table if tid == "secret1" else None))
+    cog = WatchCog.__new__(WatchCog)
+    cog.bot = bot
+    me = SimpleNamespace(id=7)
+    own_view = SimpleNamespace(id=555, flags=SimpleNamespace(ephemeral=True),
+                               interaction_metadata=SimpleNamespace(user=me))
+    for guild_id, channel_id in ((1, 100), (2, 201)):  # another server; the same server, another channel
+        inter = SimpleNamespace(locale="en-US", user=me, guild_id=guild_id, channel_id=channel_id, message=own_view,
+                                response=_Response(), extras={})
+        await cog.on_refresh(inter, CustomId(VERB_REFRESH, "secret1", None, "0"))  # type: ignore[arg-type]
+        assert inter.response.edited == [] and inter.response.sent == [t("bot.err.stale", "en")]
+        assert session.watch is None or not session.watch.watchers
+    bot.watch_lane.close()
