@@ -98,10 +98,12 @@ class WatchCog(commands.Cog):
             if store is not None:
                 try:
                     gs = await store.get_guild_settings(table.guild_id)
-                except Exception:
-                    log.warning("watch: the settings of server %s could not be read; the bot's delay applies",
-                                table.guild_id)
-                tw.set_delay(delay_for(self.bot.settings, gs))
+                except Exception:  # the delay it had stays (an admin's larger one is never undercut): read again next press
+                    log.warning("watch: the settings of server %s could not be read; the delay stays %d moves",
+                                table.guild_id, tw.follower.delay)
+                    tw.delay_read_at = -1e18
+                else:
+                    tw.set_delay(delay_for(self.bot.settings, gs))
             tw.web_url = web_links.full(web_links.base_for(self.bot.settings, gs), web_links.table_path(table.id))
         content = tw.text(tw.delayed(), lang)  # the text now; the picture follows from the watch lane
         comps = refresh_components(table.id, lang, tw.web_url)

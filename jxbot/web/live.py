@@ -89,6 +89,7 @@ class LiveHub:
         self.delay = effective_delay(delay)
         self.ttl = ttl
         self._settings = settings
+        self._delays: dict[int, int] = {}  # per server: the delay last read
         self._tables: tuple[float, list[Any]] = (0.0, [])
         self._tables_lock = asyncio.Lock()
         self._snaps: dict[str, Snapshot] = {}
@@ -177,10 +178,17 @@ class LiveHub:
 
     async def delay_at(self, guild_id: int) -> int:
         """The delay applied at a server: its own when an admin set one, else the bot's (at least one move)."""
-        gs = None
-        if self._settings is not None:
-            try:
-                gs = await self._settings(guild_id)
-            except Exception:  # the bot's delay applies (never less: a server's own is only ever chosen)
-                log.warning("the settings of server %s could not be read; the bot's watch delay applies", guild_id)
-        return effective_delay(delay_for(SimpleNamespace(watch_delay=self.delay), gs))
+        if self._settings is None:
+            return self.delay
+        try:
+            gs = await self._settings(guild_id)
+        except Exception:  # the delay it had stays (an admin's larger one is never undercut by a failed read)
+            known = self._delays.get(guild_id)
+            log.warning("the settings of server %s could not be read; the watch delay stays %s", guild_id,
+                        known if known is not None else self.delay)
+            return known if known is not None else self.delay
+        d = effective_delay(delay_for(SimpleNamespace(watch_delay=self.delay), gs))
+        self._delays[guild_id] = d
+        if len(self._delays) > 10_000:
+            self._delays.clear()
+        return d

@@ -108,3 +108,36 @@ async def test_a_forged_refresh_cannot_watch_a_table_of_another_channel():
         assert inter.response.edited == [] and inter.response.sent == [t("bot.err.stale", "en")]
         assert session.watch is None or not session.watch.watchers
     bot.watch_lane.close()
+
+
+async def test_a_failed_settings_read_keeps_the_watch_delay():
+    """The server's settings cannot be read at a press (a store hiccup): the 6 moves an admin chose stay, not
+    the bot's 2."""
+    from types import SimpleNamespace
+
+    from cogs.watch import WatchCog
+    from jxbot.config import Settings
+    from jxbot.custom_ids import CustomId
+    from jxbot.shell.watch import VERB_REFRESH, watch_of
+
+    async def broken(gid):
+        raise RuntimeError("the database went away")
+
+    bot = SimpleNamespace(settings=Settings(watch_delay=2), store=SimpleNamespace(get_guild_settings=broken),
+                          watch_lane=WatchLane(budget=0.0))
+    session = SimpleNamespace(bot=bot, runner=SimpleNamespace(hand=None), watch=None,
+                              table=SimpleNamespace(id="t1", lang="zh", state="playing"))
+    table = SimpleNamespace(id="t1", guild_id=1, channel_id=100, session=session)
+    bot.get_cog = lambda name: SimpleNamespace(manager=SimpleNamespace(get=lambda tid: table))
+    tw = watch_of(session)  # type: ignore[arg-type]
+    tw.set_delay(6)  # what an earlier press read: the admin's watch_delay
+    cog = WatchCog.__new__(WatchCog)
+    cog.bot = bot
+    me = SimpleNamespace(id=7)
+    own_view = SimpleNamespace(id=555, flags=SimpleNamespace(ephemeral=True), interaction_metadata=SimpleNamespace(user=me))
+    inter = SimpleNamespace(locale="en-US", user=me, guild_id=1, channel_id=100, message=own_view,
+                            response=_Response(), extras={})
+    await cog.on_refresh(inter, CustomId(VERB_REFRESH, "t1", None, "0"))  # type: ignore[arg-type]
+    assert inter.response.edited  # the view was answered
+    assert tw.follower.delay == 6
+    bot.watch_lane.close()

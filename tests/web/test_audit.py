@@ -97,3 +97,22 @@ async def test_unknown_table_ids_leave_nothing_behind(tmp_path):
     finally:
         await client.close()
         await store.close()
+
+
+async def test_a_failed_settings_read_keeps_the_servers_delay(tmp_path, monkeypatch):
+    """A store hiccup while reading the server's settings must not drop an admin's 6 moves to the bot's 2."""
+    client, live, wa, store = await _client(tmp_path, delay=2)
+    try:
+        await store.update_guild_settings(GUILD, watch_delay=6)
+        wa.data._guilds.clear()
+        assert await wa.hub.delay_at(GUILD) == 6
+
+        async def broken(gid):
+            raise RuntimeError("the database went away")
+
+        monkeypatch.setattr(wa.data, "settings", broken)
+        wa.hub._settings = broken
+        assert await wa.hub.delay_at(GUILD) == 6
+    finally:
+        await client.close()
+        await store.close()
