@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import render.review  # noqa: F401 (its strings: the words over a claim decision's picture are made here)
 from jxbot.bot import JxBot, ls
 from jxbot.coach import review as rv
 from jxbot.coach import views
@@ -57,6 +58,7 @@ register({
 NAV = ("⏮", "◀", "▶", "⏭")
 PROGRESS_EVERY = 1.0  # seconds between two progress edits
 POINTS_CACHE = 32
+CLAIM_NAME = 24  # characters of "南（name）" over a claim decision's picture
 
 
 class Private:
@@ -305,7 +307,9 @@ def claim_source(view: dict, who: Any, lang: str) -> str | None:
     src = view.get("pending_kong") if phase == "rob" else view.get("last_discard")
     if not src or phase not in ("claim", "rob"):
         return None
-    return t("render.review.rob" if phase == "rob" else "render.review.claim", lang, who=who(src["seat"]))
+    name = who(src["seat"])
+    name = name if len(name) <= CLAIM_NAME else name[: CLAIM_NAME - 1] + "…"  # the verb and the tile stay in the picture
+    return t("render.review.rob" if phase == "rob" else "render.review.claim", lang, who=name)
 
 
 def _cog(interaction: discord.Interaction) -> ReviewCog:

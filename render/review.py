@@ -218,7 +218,9 @@ def draw_decision(view: dict, lang: str = "zh") -> Image.Image:
     _header(img, dr, str(view.get("title", "")), str(view.get("subtitle", "")))
     y = HEADER_H + 16
     if claim:
-        x = PAD + C.text(dr, (PAD, y + 20), str(claim.get("from", "")), TEXT, C.TEXT_DIM, anchor="lm") + 10
+        room = WIDTH - 2 * PAD - ACTION_W - 12  # a long name is cut: the tile it answered stays in the picture
+        x = PAD + C.text(dr, (PAD, y + 20), C.fit(str(claim.get("from", "")), TEXT, room), TEXT, C.TEXT_DIM,
+                         anchor="lm") + 10
         tile = claim.get("tile")
         if isinstance(tile, int):
             g = geometry(ACTION_W)

@@ -61,3 +61,45 @@ def test_a_rob_decision_does_not_say_the_kong_was_discarded() -> None:
     assert claim_source(rob, who, "zh") == "南（Bob） 补杠"
     assert claim_source(claim, who, "en") == "北（Dan） discarded"
     assert claim_source({"phase": "turn"}, who, "en") is None
+
+
+def test_a_long_name_over_a_claim_keeps_the_claimed_tile_in_the_picture() -> None:
+    """'South (a very long name…) discarded [tile]': the name was drawn whole, pushing the tile the decision
+    answered off the picture's right edge; the name is cut instead, the tile stays."""
+    from render.review import ACTION_W, HEADER_H, PAD, WIDTH
+
+    base = {"title": "Decision 1 of 3 · South (Bob)", "subtitle": "Hand x · 80 tiles left", "n": 0, "of": 3,
+            "hand": [0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 31, 32], "drawn": None, "melds": [], "wildcard": None,
+            "badge": "wild", "played": {"type": "pass"}, "best": {"type": "pass"}, "agree": True, "loss": 0.0,
+            "candidates": [{"action": {"type": "pass"}, "ev": 0.0, "win": 0.0, "deal_in": 0.0, "played": True,
+                            "best": True}]}
+    long = "North (一个名字非常非常长的玩家 Carol the Magnificent of Jiaxing and Beyond) discarded"
+    for who in ("North (Dan) discarded", long):
+        img = Image.open(io.BytesIO(render.render_review_decision({**base, "claim": {"tile": 4, "from": who}},
+                                                                 "en"))).convert("RGB")
+        row = img.crop((PAD, HEADER_H + 16, WIDTH - PAD + 1, HEADER_H + 16 + 44))
+        light = sum(1 for r, g, b in row.getdata() if r > 225 and g > 225 and b > 200)
+        assert light > ACTION_W * 10, (who, light)  # the tile's face is in the picture
+
+
+def test_a_long_name_over_a_claim_keeps_its_verb() -> None:
+    from cogs.review import CLAIM_NAME, claim_source
+
+    long = "北（一个名字非常非常长的玩家 Carol the Magnificent of Jiaxing）"
+    text = claim_source({"phase": "claim", "last_discard": {"seat": 3, "tile": 9}}, lambda s: long, "en")
+    assert text is not None and text.endswith(" discarded") and len(text) <= CLAIM_NAME + len(" discarded")
+
+
+def test_the_claim_words_are_words_in_the_bots_own_process() -> None:
+    """The words over a claim decision ('北（Dan） discarded') are made in the bot's process, whose pictures are
+    drawn in worker processes: render.review's strings were never registered there, so the picture said
+    'render.review.claim'. A fresh interpreter, as the bot's."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from cogs.review import claim_source\n"
+            "print(claim_source({'phase': 'claim', 'last_discard': {'seat': 3, 'tile': 9}}, lambda s: 'D', 'en'))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": os.getcwd()}, check=True).stdout.strip()
+    assert out == "D discarded"
