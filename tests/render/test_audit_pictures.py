@@ -103,3 +103,17 @@ def test_the_claim_words_are_words_in_the_bots_own_process() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          env={**os.environ, "PYTHONPATH": os.getcwd()}, check=True).stdout.strip()
     assert out == "D discarded"
+
+
+def test_the_rank_cards_words_are_words_in_the_bots_own_process() -> None:
+    """/rank's view is made in the bot's process ('1,280 · 12 tai 5 fan'; the ranked board's '12 matches'), its
+    picture in a worker: without render.labels and render.rank there, the card said '12render.tai 5render.fan'."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import cogs.ranked\nfrom jxbot.i18n import t\n"
+            "print(t('render.tai', 'en'), t('render.fan', 'en'), t('render.rank.matches', 'en', n=2), sep='|')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": os.getcwd()}, check=True).stdout.strip()
+    assert "render." not in out and out.endswith("|2 matches"), out
