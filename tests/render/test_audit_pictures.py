@@ -13,6 +13,11 @@ from render import rank as R
 from tests.render.test_rank import VIEW
 
 
+def _pixels(img: Image.Image) -> list[tuple[int, int, int]]:
+    raw = img.convert("RGB").tobytes()
+    return [tuple(raw[i:i + 3]) for i in range(0, len(raw), 3)]  # type: ignore[misc]
+
+
 def _img(view: dict, lang: str) -> Image.Image:
     return Image.open(io.BytesIO(render.render_rank(view, lang))).convert("RGB")
 
@@ -31,7 +36,7 @@ def test_a_full_placement_bar_stops_before_its_count(counts: list[int]) -> None:
             continue
         bar = img.getpixel((x0 + 80 + 6, round(y + row_h / 2)))  # the bar's own colour (as the PNG keeps it)
         strip = img.crop((left - 4, round(y + 10), x1 - 16, round(y + row_h - 10)))
-        assert bar not in set(strip.getdata()), (counts, i)
+        assert bar not in set(_pixels(strip)), (counts, i)
 
 
 def test_one_match_is_not_1_matches() -> None:
@@ -78,7 +83,7 @@ def test_a_long_name_over_a_claim_keeps_the_claimed_tile_in_the_picture() -> Non
         img = Image.open(io.BytesIO(render.render_review_decision({**base, "claim": {"tile": 4, "from": who}},
                                                                  "en"))).convert("RGB")
         row = img.crop((PAD, HEADER_H + 16, WIDTH - PAD + 1, HEADER_H + 16 + 44))
-        light = sum(1 for r, g, b in row.getdata() if r > 225 and g > 225 and b > 200)
+        light = sum(1 for r, g, b in _pixels(row) if r > 225 and g > 225 and b > 200)
         assert light > ACTION_W * 10, (who, light)  # the tile's face is in the picture
 
 
