@@ -18,6 +18,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import jxbot.shell.ranked_strings  # noqa: F401  (the commands' names, registered before the decorators read them)
+import render.labels  # noqa: F401  (/rank's card: its "biggest hand" words are made here, the picture in a worker)
+import render.rank  # noqa: F401  (… and "12 matches", also the ranked leaderboard's lines)
 from jxbot.bot import JxBot, ls
 from jxbot.custom_ids import CustomId, MjButton
 from jxbot.i18n import t

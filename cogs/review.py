@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import render.review  # noqa: F401 (its strings: the words over a claim decision's picture are made here)
 from jxbot.bot import JxBot, ls
 from jxbot.coach import review as rv
 from jxbot.coach import views
@@ -39,6 +40,8 @@ log = logging.getLogger("jxbot.cogs.review")
 register({
     "bot.cmd.review.name": {"zh": "复盘", "en": "review"},
     "bot.cmd.review.desc": {"zh": "和专家比一比：你在一手牌里的每个决定", "en": "Your decisions in a hand, compared with the expert's"},
+    # (also cogs/replay.py's: registered here too, identical, so that this extension loads on its own)
+    "bot.opt.hand.name": {"zh": "牌局", "en": "hand"},
     "bot.opt.review_hand.desc": {"zh": "牌局编号（不填：你最近的一手）", "en": "The hand's id (empty: your latest hand)"},
     "bot.review.progress": {"zh": "复盘中… {pct}%", "en": "Reviewing… {pct}%"},
     "bot.review.head": {"zh": "**复盘** 牌局 `{hand}` · {who}", "en": "**Review** of hand `{hand}` · {who}"},
@@ -55,6 +58,7 @@ register({
 NAV = ("⏮", "◀", "▶", "⏭")
 PROGRESS_EVERY = 1.0  # seconds between two progress edits
 POINTS_CACHE = 32
+CLAIM_NAME = 24  # characters of "南（name）" over a claim decision's picture
 
 
 class Private:
@@ -215,9 +219,7 @@ class ReviewCog(commands.Cog):
         else:
             p = points[page - 1]
             v = p.view
-            src = v.get("pending_kong") if v.get("phase") == "rob" else v.get("last_discard")
-            claim_from = (t("render.review.claim", lang, who=rp.who(src["seat"], lang))
-                          if src and v.get("phase") in ("claim", "rob") else None)
+            claim_from = claim_source(v, lambda seat: rp.who(seat, lang), lang)
             png = await render_async("review_decision", views.decision_view(review, p, who_plain, lang, claim_from),
                                      lang, urgent=True)
             d = review.decisions[page - 1]
@@ -296,6 +298,18 @@ class ReviewCog(commands.Cog):
             if review is None:
                 return
         await self.show(out, stored, cid.seat, review, int(cid.nonce, 36))
+
+
+def claim_source(view: dict, who: Any, lang: str) -> str | None:
+    """The words over the tile a claim or rob decision answered: "东（Ann）打出" for a discard, "东（Ann）补杠"
+    for a kong that could be robbed (it was not discarded)."""
+    phase = view.get("phase")
+    src = view.get("pending_kong") if phase == "rob" else view.get("last_discard")
+    if not src or phase not in ("claim", "rob"):
+        return None
+    name = who(src["seat"])
+    name = name if len(name) <= CLAIM_NAME else name[: CLAIM_NAME - 1] + "…"  # the verb and the tile stay in the picture
+    return t("render.review.rob" if phase == "rob" else "render.review.claim", lang, who=name)
 
 
 def _cog(interaction: discord.Interaction) -> ReviewCog:

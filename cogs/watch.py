@@ -72,6 +72,11 @@ class WatchCog(commands.Cog):
             await refuse(interaction, cid.verb)
             return
         table = self._table(cid.table)
+        if table is not None and (table.guild_id != interaction.guild_id or table.channel_id != interaction.channel_id):
+            # a view is opened in its table's channel (Watch is taken from the table message only): a Refresh naming
+            # a table of another channel or server is a forged id, and must not open a table the presser may not see
+            await refuse(interaction, cid.verb)
+            return
         if table is None:
             if take_response(interaction):
                 await interaction.response.edit_message(content=t("watch.gone", lang), view=None)
@@ -93,10 +98,12 @@ class WatchCog(commands.Cog):
             if store is not None:
                 try:
                     gs = await store.get_guild_settings(table.guild_id)
-                except Exception:
-                    log.warning("watch: the settings of server %s could not be read; the bot's delay applies",
-                                table.guild_id)
-                tw.set_delay(delay_for(self.bot.settings, gs))
+                except Exception:  # the delay it had stays (an admin's larger one is never undercut): read again next press
+                    log.warning("watch: the settings of server %s could not be read; the delay stays %d moves",
+                                table.guild_id, tw.follower.delay)
+                    tw.delay_read_at = -1e18
+                else:
+                    tw.set_delay(delay_for(self.bot.settings, gs))
             tw.web_url = web_links.full(web_links.base_for(self.bot.settings, gs), web_links.table_path(table.id))
         content = tw.text(tw.delayed(), lang)  # the text now; the picture follows from the watch lane
         comps = refresh_components(table.id, lang, tw.web_url)
@@ -116,7 +123,7 @@ class WatchCog(commands.Cog):
             await after_guard(interaction)
             msg = await interaction.followup.send(content, ephemeral=True, view=comps, wait=True)
             w.message_id = msg.id
-        tw.add(w)
+        tw.add(w, new_message=not update)  # Watch pressed again (a double tap): the older view is told
 
 
 async def setup(bot: JxBot) -> None:

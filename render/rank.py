@@ -34,6 +34,7 @@ TIER_COLOURS = [(150, 150, 150), (120, 170, 110), (80, 150, 210), (170, 110, 210
 STRINGS: dict[str, dict[str, str]] = {
     "render.rank.rating": {"zh": "评分", "en": "Rating"},
     "render.rank.matches": {"zh": "{n} 场", "en": "{n} matches"},
+    "render.rank.matches_one": {"zh": "{n} 场", "en": "{n} match"},
     "render.rank.provisional": {"zh": "定级中", "en": "provisional"},
     "render.rank.history": {"zh": "本赛季评分走势", "en": "Rating this season"},
     "render.rank.no_history": {"zh": "本赛季还没有排位赛", "en": "No ranked match this season yet"},
@@ -53,6 +54,11 @@ PLACE_COLOURS = [(240, 196, 80), (180, 200, 210), (200, 140, 90), (150, 110, 110
 
 def L(key: str, lang: str, **kw: object) -> str:  # noqa: N802
     return i18n.t(f"render.rank.{key}", lang, **kw)
+
+
+def matches_text(n: int, lang: str) -> str:
+    """"12 matches", "1 match" (zh: "12 场")."""
+    return L("matches_one" if n == 1 else "matches", lang, n=n)
 
 
 def tier_colour(index: int) -> tuple[int, int, int]:
@@ -103,18 +109,21 @@ def _placements(dr: ImageDraw.ImageDraw, box: tuple[int, int, int, int], counts:
     dr.rounded_rectangle(box, radius=10, fill=C.PANEL, outline=C.PANEL_LINE, width=2)
     C.text(dr, (x0 + 12, y0 + 8), L("placements", lang), BODY, C.TEXT_DIM)
     total = sum(counts) or 1
+    counts = [counts[i] if i < len(counts) else 0 for i in range(4)]
+    labels = [f"{c} · {c * 100 / total:.0f}%" for c in counts]
     bar_x0 = x0 + 80
-    bar_x1 = x1 - 110
+    # the bars end before the widest count ("1 · 100%", "1234 · 97%"): a full bar never runs under its count
+    bar_x1 = min(x1 - 110, x1 - 16 - max(C.text_w(C.fonts.safe_text(lb), BODY) for lb in labels) - 12)
     row_h = (y1 - y0 - 48) / 4
     for i in range(4):
         y = y0 + 44 + i * row_h
-        c = counts[i] if i < len(counts) else 0
+        c = counts[i]
         C.text(dr, (x0 + 16, y + row_h / 2), L("place", lang, n=i + 1, suffix=SUFFIX[i + 1]), BODY, C.TEXT, anchor="lm")
         dr.rounded_rectangle((bar_x0, y + 6, bar_x1, y + row_h - 6), radius=6, fill=(10, 30, 24))
         w = (bar_x1 - bar_x0) * c / total
         if c:
             dr.rounded_rectangle((bar_x0, y + 6, bar_x0 + max(w, 12), y + row_h - 6), radius=6, fill=PLACE_COLOURS[i])
-        C.text(dr, (x1 - 16, y + row_h / 2), f"{c} · {c * 100 / total:.0f}%", BODY, C.TEXT, anchor="rm")
+        C.text(dr, (x1 - 16, y + row_h / 2), labels[i], BODY, C.TEXT, anchor="rm")
 
 
 def draw_rank(view: dict, lang: str = "zh") -> Image.Image:
@@ -135,7 +144,7 @@ def draw_rank(view: dict, lang: str = "zh") -> Image.Image:
     w = C.text(dr, (tx, 58), f"{rating:.0f}", BIG, C.GOLD, shadow=True)
     C.text(dr, (tx + w + 10, 74), f"± {sigma:.0f}", BODY, C.TEXT_DIM)
     sub = [str(view.get("ladder") or ""), str(view.get("season") or ""),
-           L("matches", lang, n=int(view.get("matches") or 0))]
+           matches_text(int(view.get("matches") or 0), lang)]
     if view.get("provisional"):
         sub.append(L("provisional", lang))
     C.text(dr, (tx, 112), C.fit(" · ".join(s for s in sub if s), SMALL + 2, WIDTH - tx - PAD), SMALL + 2, C.TEXT_DIM)

@@ -39,6 +39,8 @@ register({
     "render.review.lost": {"zh": "估计少赢", "en": "Estimated loss"},
     "render.review.silver": {"zh": "{x} 银", "en": "{x} silver"},
     "render.review.costliest": {"zh": "代价最大的三步", "en": "The three costliest moments"},
+    "render.review.costliest_1": {"zh": "代价最大的一步", "en": "The costliest moment"},
+    "render.review.costliest_2": {"zh": "代价最大的两步", "en": "The two costliest moments"},
     "render.review.none_lost": {"zh": "没有比专家差的决策", "en": "No decision worse than the expert's"},
     "render.review.decision_n": {"zh": "第 {n} 步", "en": "Decision {n}"},
     "render.review.played": {"zh": "你", "en": "You"},
@@ -47,6 +49,7 @@ register({
     "render.review.loss": {"zh": "少赢 {x} 银", "en": "{x} silver lost"},
     "render.review.differs": {"zh": "与专家不同（差别不明显）", "en": "Not the expert's (no clear cost)"},
     "render.review.claim": {"zh": "{who} 打出", "en": "{who} discarded"},
+    "render.review.rob": {"zh": "{who} 补杠", "en": "{who} added a kong with"},
     "render.review.values": {"zh": "每个选择的期望（银）", "en": "Each choice's expected silver"},
     "render.review.win": {"zh": "胡 {p}%", "en": "win {p}%"},
     "render.review.deal_in": {"zh": "铳 {p}%", "en": "deal-in {p}%"},
@@ -67,6 +70,11 @@ BAR_GOOD = (102, 214, 132)
 BAR = (120, 150, 190)
 BAR_PLAYED = (236, 110, 100)
 ROW_HI = (26, 58, 48)
+
+
+def costliest_title(n: int, lang: str) -> str:
+    """The heading over the costliest decisions: as many as there are ("The costliest moment" for one)."""
+    return t({1: "render.review.costliest_1", 2: "render.review.costliest_2"}.get(n, "render.review.costliest"), lang)
 
 
 def silver(x: float, sign: bool = False) -> str:
@@ -137,7 +145,7 @@ def draw_summary(view: dict, lang: str = "zh") -> Image.Image:
         C.text(dr, (x + half // 2, y + 80), big, BIG + 8, colour, anchor="mm", shadow=True)
         C.text(dr, (x + half // 2, y + 128), C.fit(small, SMALL, half - 20), SMALL, C.TEXT_DIM, anchor="mm")
     y += 150 + 24
-    C.text(dr, (PAD, y + 16), t("render.review.costliest", lang), TEXT, C.GOLD, anchor="lm")
+    C.text(dr, (PAD, y + 16), costliest_title(len(costly), lang), TEXT, C.GOLD, anchor="lm")
     y += 40
     if not costly:
         C.text(dr, (WIDTH // 2, y + row_h // 2), t("render.review.none_lost", lang), TEXT, C.GREEN, anchor="mm")
@@ -210,7 +218,9 @@ def draw_decision(view: dict, lang: str = "zh") -> Image.Image:
     _header(img, dr, str(view.get("title", "")), str(view.get("subtitle", "")))
     y = HEADER_H + 16
     if claim:
-        x = PAD + C.text(dr, (PAD, y + 20), str(claim.get("from", "")), TEXT, C.TEXT_DIM, anchor="lm") + 10
+        room = WIDTH - 2 * PAD - ACTION_W - 12  # a long name is cut: the tile it answered stays in the picture
+        x = PAD + C.text(dr, (PAD, y + 20), C.fit(str(claim.get("from", "")), TEXT, room), TEXT, C.TEXT_DIM,
+                         anchor="lm") + 10
         tile = claim.get("tile")
         if isinstance(tile, int):
             g = geometry(ACTION_W)

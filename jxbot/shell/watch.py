@@ -44,6 +44,7 @@ log = logging.getLogger("jxbot.shell.watch")
 WATCH_EVERY = 2.0  # seconds: at most one edit of a watcher's view this often
 BUSY_WAIT = 2.0  # seconds a watcher's picture waits for the channels' queued pictures, at most
 WATCHERS_MAX = 50  # watchers of one table
+CLOSED_CHECK = 5.0  # seconds: how often the lane looks whether a watched table was closed without a match end
 STOP_TELL = 2.0  # seconds a stop gives the watchers' "restarting" edits
 TOKEN_SECONDS = 840.0  # Discord keeps an interaction token 15 min: the view says so a minute before
 VERB_REFRESH = "rewatch"
@@ -70,6 +71,8 @@ register({
                          "en": "⏸ The bot is restarting, so watching paused. Press Refresh in a minute to keep watching."},
     "watch.gone": {"zh": "这张牌桌已不在进行（已结束，或机器人重启后没有继续）。", "en": "This table is no longer running "
                    "(it has ended, or it did not go on after the bot restarted)."},
+    "watch.moved": {"zh": "👀 这条观战消息不再更新：你在下面又打开了一条，观战在那里继续。",
+                    "en": "👀 This view no longer updates: you opened a newer one below, and watching goes on there."},
     "watch.full": {"zh": "这张牌桌的观战人数已满（{n} 人），请稍后再试。",
                    "en": "This table already has {n} watchers; please try again later."},
 })
@@ -139,6 +142,7 @@ class TableWatch:
         self._cache: dict[str, _Shown] = {}  # per language: the newest state drawn
         self.delay_read_at = -1e18  # when the server's own delay was last read (cogs/watch.py)
         self.web_url: str | None = None  # the table's live page on the web, when the companion is on (cogs/watch.py)
+        self.retired: list[Watcher] = []  # views replaced by a newer one of the same person: told so, once
 
     @property
     def lane(self) -> WatchLane:
@@ -164,6 +168,11 @@ class TableWatch:
         if self.watchers:
             self.lane.wake(self)
 
+    @property
+    def gone(self) -> bool:
+        """The table was closed (``manager.end``: /admin close, a suspension) — with or without a match end."""
+        return getattr(self.session.table, "state", None) == "ended"
+
     def table_closed(self) -> None:
         """The table went away without a match end (closed, voided): the watchers are told it ended."""
         if self.summary is None:
@@ -175,10 +184,15 @@ class TableWatch:
         self.follower.delay = effective_delay(delay)
 
     # -- watchers
-    def add(self, w: Watcher) -> str | None:
-        """Start (or renew) ``w``'s view. Returns an error key when the table has too many watchers."""
+    def add(self, w: Watcher, *, new_message: bool = False) -> str | None:
+        """Start (or renew) ``w``'s view. Returns an error key when the table has too many watchers.
+        ``new_message``: ``w`` is a new message (Watch pressed again, a double tap): the person's older view,
+        which would stay frozen with no word, is told that watching goes on in the newer one."""
         if w.user_id not in self.watchers and len(self.watchers) >= WATCHERS_MAX:
             return "watch.full"
+        old = self.watchers.get(w.user_id)
+        if new_message and old is not None and old is not w:
+            self.retired.append(old)
         self.watchers[w.user_id] = w
         self.lane.wake(self)
         return None
@@ -233,6 +247,8 @@ class TableWatch:
     def _end_text(self, lang: str) -> str:
         table = self.session.table
         s = self.summary or {}
+        if not s:  # closed without a match end (an admin's stop, a suspension): no totals to tell
+            return _cap("\n".join([t("watch.head_over", lang, table=table.id), t("watch.gone", lang)]))
         totals = s.get("totals") or []
         computers = s.get("computers") or [True] * 4
         names = [display_name(n, lang, c) for n, c in zip(s.get("names") or [], computers, strict=False)]
@@ -287,6 +303,7 @@ class WatchLane:
         self._task: asyncio.Task[None] | None = None
         self.edits = 0  # observability and tests
         self.closed = False
+        self.check_every = CLOSED_CHECK
 
     def wake(self, tw: TableWatch) -> None:
         if self.closed:
@@ -331,6 +348,8 @@ class WatchLane:
                 if not tw.watchers:
                     self._tables.discard(tw)
                     continue
+                if tw.summary is None and tw.gone:
+                    tw.table_closed()  # closed by another road than its last hand: the watchers are told
                 wait = await self._serve(tw, now)
                 if wait is None and tw.summary is not None:
                     self._tables.discard(tw)  # the end was shown to every watcher
@@ -341,13 +360,23 @@ class WatchLane:
                     self._tables.discard(tw)
             if not self._tables:
                 break
+            # (at least every check_every seconds: a table closed without telling its observers is noticed)
+            wait_for = min(soonest if soonest is not None else 30.0, self.check_every)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), soonest if soonest is not None else 30.0)
+                await asyncio.wait_for(self._wake.wait(), wait_for)
 
     async def _serve(self, tw: TableWatch, now: float) -> float | None:
         """Bring ``tw``'s watchers up to date as far as pacing allows. Returns the seconds until one of them
         is due again (None: all are up to date)."""
         soonest: float | None = None
+        while tw.retired:  # a person's older view, replaced by a newer one: told once, without buttons
+            old = tw.retired.pop(0)
+            await self._spend()
+            try:
+                await old.edit(content=_cap(t("watch.moved", old.lang)), view=None)
+            except Exception as exc:  # its token ran out, or the message is gone: nothing to tell
+                log.info("an older watch view of user %s at table %s was not told: %r", old.user_id,
+                         tw.session.table.id, type(exc).__name__)
         for uid, w in list(tw.watchers.items()):
             if tw.watchers.get(uid) is not w:
                 continue

@@ -81,6 +81,12 @@ def _lang(request: web.Request) -> str:
     return pick_lang(request.query, request.headers.get("Accept-Language"))
 
 
+def _id(text: str | None) -> int | None:
+    """A Discord id from an address (a positive 64-bit integer), or None: anything else is "not found"."""
+    n = _int(text)
+    return n if n is not None and 0 < n < 2**63 else None
+
+
 def _int(text: str | None, default: int | None = None) -> int | None:
     if text is None or text == "":
         return default
@@ -95,7 +101,7 @@ class WebApp:
         self.store = store
         self.config = config
         self.data = WebData(store, all_servers=config.all_servers)
-        self.hub = LiveHub(store, delay=config.delay, ttl=config.poll)
+        self.hub = LiveHub(store, delay=config.delay, ttl=config.poll, settings=self.data.settings)
         self.pictures = Pictures()
         self.limiter = RateLimiter(config.rate)
         self._feeds: dict[str, int] = {}
@@ -142,6 +148,11 @@ class WebApp:
             except NoPicture:
                 resp = web.Response(status=503, text="the picture could not be drawn\n",
                                     headers={"Cache-Control": "no-store", "Retry-After": "2"})
+            except web.HTTPException:
+                raise
+            except Exception:  # a bug or a store that failed: the page says so, the log has the details
+                log.exception("web: %s %s failed", request.method, request.path)
+                resp = self._error(request, 500)
         if not resp.prepared:
             h = resp.headers
             h["Content-Security-Policy"] = CSP
@@ -201,7 +212,7 @@ class WebApp:
                             headers={"Cache-Control": "public, max-age=604800, immutable"})
 
     async def guild(self, request: web.Request) -> web.Response:
-        gid = _int(request.match_info["guild"])
+        gid = _id(request.match_info["guild"])
         gs = await self._guild_or_404(gid)
         assert gid is not None
         lang = _lang(request)
@@ -243,8 +254,8 @@ class WebApp:
         return hands
 
     async def profile(self, request: web.Request) -> web.Response:
-        gid = _int(request.match_info["guild"])
-        uid = _int(request.match_info["user"])
+        gid = _id(request.match_info["guild"])
+        uid = _id(request.match_info["user"])
         gs = await self._guild_or_404(gid)
         if gid is None or uid is None or uid <= 0:
             raise web.HTTPNotFound()
@@ -365,7 +376,8 @@ class WebApp:
         snap = await self._snap(request)
         gs = await self.data.guild(snap.guild_id)
         lang = _lang(request)
-        return self._html(pages.table(lang, snap, self.hub.delay, guild_title=self._title(gs),
+        delay = snap.delay if snap.delay is not None else await self.hub.delay_at(snap.guild_id)
+        return self._html(pages.table(lang, snap, delay, guild_title=self._title(gs),
                                       state=self._live(snap, lang)))
 
     async def table_json(self, request: web.Request) -> web.Response:
@@ -401,6 +413,8 @@ class WebApp:
                 await asyncio.sleep(self.config.poll)
                 quiet += self.config.poll
                 snap = await self.hub.snapshot(snap.table_id)
+                if snap is not None and await self.data.guild(snap.guild_id) is None:
+                    snap = None  # the server's pages were turned off (/admin web off): its feeds end too
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:

@@ -40,6 +40,11 @@ class WebData:
 
     async def guild(self, guild_id: int) -> Any | None:
         """The guild's settings when its pages are on, else None."""
+        gs = await self.settings(guild_id)
+        return gs if (self.all_servers or getattr(gs, "web", False)) else None
+
+    async def settings(self, guild_id: int) -> Any:
+        """The guild's settings, pages on or off (read at most every :data:`GUILD_TTL` seconds)."""
         hit = self._guilds.get(guild_id)
         if hit is not None and time.monotonic() - hit[0] < GUILD_TTL:
             gs = hit[1]
@@ -48,7 +53,7 @@ class WebData:
             self._guilds[guild_id] = (time.monotonic(), gs)
             if len(self._guilds) > 10_000:
                 self._guilds.clear()
-        return gs if (self.all_servers or getattr(gs, "web", False)) else None
+        return gs
 
     async def hand(self, hand_id: str) -> StoredHand | None:
         """A settled hand of a server whose pages are on, else None."""

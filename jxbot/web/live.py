@@ -12,13 +12,18 @@ whatever the number of viewers, folds only the new events, and hands every viewe
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from jxbot.game import events as ev
 from jxbot.seatnames import display_name
-from jxbot.watch_view import DelayedPublic, caption, effective_delay
+from jxbot.watch_view import DelayedPublic, caption, delay_for, effective_delay
+
+log = logging.getLogger("jxbot.web")
 
 
 @dataclass
@@ -31,6 +36,12 @@ class Snapshot:
     names: list[str | None] = field(default_factory=lambda: [None] * 4)
     computers: list[bool] = field(default_factory=lambda: [False] * 4)
     at: float = 0.0
+
+    @property
+    def delay(self) -> int | None:
+        """The moves the view is behind (the server's own watch delay), None when nothing is shown."""
+        d = (self.view or {}).get("delayed") or {}
+        return d.get("delay")
 
     @property
     def running(self) -> bool:
@@ -66,12 +77,19 @@ class _Follow:
 
 
 class LiveHub:
-    """One snapshot per live table, refreshed at most every ``ttl`` seconds (one reader per table)."""
+    """One snapshot per live table, refreshed at most every ``ttl`` seconds (one reader per table).
 
-    def __init__(self, store: Any, *, delay: int = 2, ttl: float = 1.0) -> None:
+    ``delay`` is the bot's ``JXBOT_WATCH_DELAY``; a server whose admin set its own (``/admin settings
+    watch_delay``) gets that one, as Discord's Watch does (``jxbot.watch_view.delay_for``), read through
+    ``settings(guild_id)`` (the web's cached guild settings)."""
+
+    def __init__(self, store: Any, *, delay: int = 2, ttl: float = 1.0,
+                 settings: Callable[[int], Awaitable[Any]] | None = None) -> None:
         self.store = store
         self.delay = effective_delay(delay)
         self.ttl = ttl
+        self._settings = settings
+        self._delays: dict[int, int] = {}  # per server: the delay last read
         self._tables: tuple[float, list[Any]] = (0.0, [])
         self._tables_lock = asyncio.Lock()
         self._snaps: dict[str, Snapshot] = {}
@@ -112,14 +130,19 @@ class LiveHub:
         return await self._refresh(table_id)
 
     async def _refresh(self, table_id: str) -> Snapshot | None:
+        if not any(r.table_id == table_id for r in await self.tables()):  # (cached): an unknown id keeps nothing
+            self._snaps.pop(table_id, None)
+            return None
         lock = self._locks.setdefault(table_id, asyncio.Lock())
         async with lock:
             snap = self._snaps.get(table_id)
             if snap is not None and time.monotonic() - snap.at < self.ttl:
                 return snap
             rec = next((r for r in await self.tables() if r.table_id == table_id), None)
-            if rec is None:
+            if rec is None:  # it ended meanwhile
                 self._snaps.pop(table_id, None)
+                self._follow.pop(table_id, None)
+                self._locks.pop(table_id, None)
                 return None
             snap = await self._build(rec)
             self._snaps[table_id] = snap
@@ -143,10 +166,29 @@ class LiveHub:
         if len(stored) < len(follow.events):  # never expected (a log only grows): start over
             follow.events, follow.delayed = [], None
         follow.events.extend(ev.event_from_json(e) for e in stored[len(follow.events):])
+        delay = await self.delay_at(rec.guild_id)
         if follow.delayed is None:
-            follow.delayed = DelayedPublic(self.delay)
+            follow.delayed = DelayedPublic(delay)
+        follow.delayed.delay = delay  # an admin's change reaches the spectators at the next read
         seat_fields = [{"name": n, "is_computer": c} for n, c in zip(names, computers, strict=True)]
         # the fold of the new events only (the watch view keeps the hand): small enough for the loop
         view = follow.delayed.update(follow.events, seats=seat_fields) if follow.events else None
         number = view.get("hand_number") if view is not None else None
         return Snapshot(rec.table_id, rec.guild_id, hand_id, number, view, names, computers, at=now)
+
+    async def delay_at(self, guild_id: int) -> int:
+        """The delay applied at a server: its own when an admin set one, else the bot's (at least one move)."""
+        if self._settings is None:
+            return self.delay
+        try:
+            gs = await self._settings(guild_id)
+        except Exception:  # the delay it had stays (an admin's larger one is never undercut by a failed read)
+            known = self._delays.get(guild_id)
+            log.warning("the settings of server %s could not be read; the watch delay stays %s", guild_id,
+                        known if known is not None else self.delay)
+            return known if known is not None else self.delay
+        d = effective_delay(delay_for(SimpleNamespace(watch_delay=self.delay), gs))
+        self._delays[guild_id] = d
+        if len(self._delays) > 10_000:
+            self._delays.clear()
+        return d

@@ -53,7 +53,7 @@ def home(lang: str) -> str:
 
 
 def error(lang: str, status: int) -> str:
-    key = {403: "web.err.403", 429: "web.err.429"}.get(status, "web.err.404")
+    key = {403: "web.err.403", 429: "web.err.429", 500: "web.err.500"}.get(status, "web.err.404")
     body = f"<h1>{esc(t('web.err.title', lang))}</h1><p class=\"err\">{esc(t(key, lang))}</p>"
     return page(lang, t("web.err.title", lang), body, here="/")
 

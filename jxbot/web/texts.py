@@ -86,6 +86,7 @@ register({
     "web.err.404": {"zh": "没有这一页（或这个服务器没有打开网页）。", "en": "No such page (or this server has not turned its pages on)."},
     "web.err.403": {"zh": "这个私人链接无效或已经过期。", "en": "This private link is not valid or has expired."},
     "web.err.429": {"zh": "请求太多，请稍后再试。", "en": "Too many requests: try again in a moment."},
+    "web.err.500": {"zh": "这一页暂时出不来，请稍后再试。", "en": "This page could not be made just now: try again in a moment."},
     "web.err.title": {"zh": "出错了", "en": "Something is wrong"},
     "web.back": {"zh": "返回服务器", "en": "Back to the server"},
     "web.footer": {"zh": "只读网页 · 不显示进行中牌局的任何暗牌 · 公平发牌可以验证",
