@@ -49,9 +49,13 @@ def default_seat(computers: Sequence[bool]) -> int:
 
 
 def review_events(events: list[Any], seat: int, *, jobs: int = 1, seed: int = 0, budget_ms: int | None = None,
-                  out: Any = sys.stderr, total_ms: int | None = None) -> Any:
-    """The review of ``seat`` (evaluated here, or in ``jobs`` worker processes), with a progress line."""
+                  out: Any = "stderr", total_ms: int | None = None) -> Any:
+    """The review of ``seat`` (evaluated here, or in ``jobs`` worker processes), with a progress line on ``out``
+    (the standard error as it is when called — not as it was when this module was imported; None: none)."""
     from jxbot.coach import review as rv
+
+    if out == "stderr":
+        out = sys.stderr
 
     points = rv.decision_points(events, seat)
     first = events[0]
