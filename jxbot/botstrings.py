@@ -98,6 +98,7 @@ STRINGS.update({
     "bot.err.no_table": {"zh": "这个频道没有牌桌。用 /麻将 开桌 开一张。", "en": "No table in this channel. Use /mahjong create to open one."},
     "bot.err.table_exists": {"zh": "这个频道已经有一张牌桌了。", "en": "This channel already has a table."},
     "bot.err.at_other_table": {"zh": "你已经坐在另一张牌桌（<#{channel}>）。", "en": "You are already at another table (<#{channel}>)."},
+    "bot.err.at_dm_table": {"zh": "你已经坐在另一张牌桌（在私信里）。", "en": "You are already at another table (in your DMs)."},
     # a table this process stopped (several processes: its lease moved) while the store still runs it
     "bot.err.channel_restarting": {"zh": "这个频道的牌桌正在重启，请几秒钟后再试。",
                                    "en": "This channel's table is restarting. Please try again in a few seconds."},

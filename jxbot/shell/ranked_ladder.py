@@ -99,9 +99,11 @@ async def void_ranked(bot: Any, table: Any) -> None:
             log.exception("recording ranked match %s as void failed", match.match_id)
     import discord
 
-    try:
-        await bot.get_partial_messageable(table.channel_id).send(
-            t("bot.ranked.void", table.lang, table=table.id), allowed_mentions=discord.AllowedMentions.none())
+    from jxbot.shell.dmtable import channel_of
+
+    try:  # (a DM table: each player's DM)
+        await channel_of(bot, table).send(t("bot.ranked.void", table.lang, table=table.id),
+                                          allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:
         log.warning("could not tell ranked table %s's channel that it is void", table.id)
 
