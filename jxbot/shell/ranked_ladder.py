@@ -18,6 +18,10 @@ log = logging.getLogger("jxbot.shell.ranked_ladder")
 
 GLOBAL = "global"
 DAY = 86_400.0
+# the guild id of every cross-server (DM) ranked table: no server's. Its wallets are the global ladder's own (with
+# SILVER_SCOPE=guild each player's silver for cross-server matches; with SILVER_SCOPE=global the one wallet), its
+# settings the defaults; shard 0 (the process Discord sends DMs to) resumes its tables (docs/ranked.md)
+GLOBAL_GUILD = 1
 
 
 def ladder_key(settings: Any, guild_id: int, scope: str = "guild") -> str:

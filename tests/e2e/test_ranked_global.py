@@ -1,0 +1,168 @@
+"""End to end, the cross-server ranked queue (issue 29, docs/ranked.md "The cross-server queue", "Tables in DMs"):
+two ``jxbot run`` processes (one Discord shard each) on one PostgreSQL database; four people from two servers (one
+on each process) type ``/麻将 排位 范围:全服``; one queue in the database matches them; the table runs in their
+DMs — each DM gets the table picture and the person's own panel, nobody's concealed tiles reach another's DM —;
+they play the short ranked match and each global rating changes exactly once. A person whose DMs are closed is
+refused with a message saying why. The second test: a DM table's process is killed (SIGKILL) mid-hand and
+started again: the match resumes, the DM table messages are edited again (none posted twice), each rating
+changes once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.e2e.players import AutoPlayer, Player, Style, message_text
+from tests.e2e.scenario import BOT_ARGV, said
+from tests.e2e.test_processes import two_processes
+from tests.pgdb import fresh_database
+
+pytestmark = pytest.mark.e2e
+
+ENV = {"JXBOT_COMPUTER_DELAY": "0", "JXBOT_CLAIM_WINDOW": "1", "JXBOT_TURN_SECONDS": "4"}
+
+
+def table_messages(p: Player) -> list:
+    """The table messages in a player's DM: the bot's DMs with the table picture (the panel has its hand.png)."""
+    return [m for m in p.dm_messages() if any(a.filename == "table.png" for a in m.attachments)]
+
+
+def panels(p: Player) -> list:
+    return [m for m in p.dm_messages() if any(a.filename == "hand.png" for a in m.attachments)]
+
+
+async def global_rows(dsn: str) -> tuple[list, dict[int, int], int]:
+    import asyncpg
+
+    conn = await asyncpg.connect(dsn)
+    try:
+        matches = [tuple(r) for r in await conn.fetch("SELECT match_id, ladder, status FROM ladder_matches")]
+        counts = {int(r[0]): int(r[1]) for r in await conn.fetch(
+            "SELECT user_id, COUNT(*) FROM ladder_history WHERE ladder = 'global' GROUP BY user_id")}
+        queued = int(await conn.fetchval("SELECT COUNT(*) FROM ranked_queue"))
+    finally:
+        await conn.close()
+    return matches, counts, queued
+
+
+async def queue_globally(double, players: list[Player]) -> list:
+    acts = []
+    for p in players:
+        act = await p.slash("麻将 排位", 范围="global")
+        acts.append(act)
+        text = await said(act)
+        assert act.ephemeral and ("跨服排位队列" in text or "匹配成功" in text), text
+        assert any("跨服排位队列" in m.content for m in p.dm_messages()), "a DM says the table will come there"
+    for act in acts:
+        await double.wait_for(lambda act=act: "匹配成功" in message_text(act.message), 30, "told they were matched")
+        assert "私信" in message_text(act.message)
+    return acts
+
+
+async def play_out(double, players: list[Player], timeout: float = 150.0) -> None:
+    aps = [AutoPlayer(p, Style()).start() for p in players]
+    try:
+        for p in players:
+            await p.wait_dm(lambda m: "牌局结束" in m.content, timeout=timeout)
+    finally:
+        for ap in aps:
+            await ap.stop()
+    for ap in aps:
+        assert not [c for c in ap.clicks if c[3].failed], ap.errors
+
+
+def assert_dm_table(players: list[Player]) -> None:
+    """Each DM: one table message per hand (the same text in every DM: the public view), the player's own panel."""
+    shown = []
+    for p in players:
+        tms = table_messages(p)
+        assert len(tms) == 1, (p.name, [m.content for m in tms])  # one hand: one table message, edited
+        assert tms[0].edit_count >= 1, "the table message follows the play"
+        assert tms[0].image() is not None
+        shown.append(tms[0].content)
+        mine = panels(p)
+        assert mine, f"{p.name} got their panel by DM"
+        for m in mine:  # a panel's buttons are the seat's own
+            seats = {(b.get("custom_id") or "").split(":")[3] for b in m.buttons()
+                     if (b.get("custom_id") or "").startswith("mj:") and len(b["custom_id"].split(":")) == 5}
+            assert len(seats) <= 1, seats
+    assert len(set(shown)) == 1, "every DM shows the same public table (nobody's concealed tiles)"
+
+
+async def test_four_people_from_two_servers_queue_globally_and_play_in_their_dms(double, start_bot):
+    dsn, (wa, wb), (p0, p1) = await two_processes(double, start_bot, **ENV)
+    alice, bob = wa.players[0], wb.players[0]
+    carol = Player.join(double, "carol", wa.guild, wa.channel)
+    dave = Player.join(double, "dave", wb.guild, wb.channel)
+    closed = Player.join(double, "erin", wb.guild, wb.channel, dms_open=False)
+    act = await closed.slash("麻将 排位", 范围="global")
+    assert "私信" in await said(act) and "允许" in await said(act), act.texts()
+    players = [alice, bob, carol, dave]
+    await queue_globally(double, players)
+    matches, counts, _ = await global_rows(dsn)
+    assert matches == [] and counts == {}
+    for p in players:  # the table's messages come by DM: nothing in the servers' channels
+        await p.wait_dm(lambda m: "排位赛开始了" in m.content, timeout=15)
+        await p.wait_dm(lambda m: any(a.filename == "table.png" for a in m.attachments), timeout=20)
+    await play_out(double, players)
+    assert_dm_table(players)
+    for w in (wa, wb):
+        assert not [m for m in w.channel.messages if "排位赛开始了" in m.content or m.attachments], \
+            "no table message in a server's channel"
+    await double.wait_for(lambda: True, 1)
+    for _ in range(20):
+        matches, counts, queued = await global_rows(dsn)
+        if matches:
+            break
+        await asyncio.sleep(0.5)
+    assert [(m[1], m[2]) for m in matches] == [("global", "rated")], matches
+    assert counts == {p.id: 1 for p in players}, counts  # each global rating changed exactly once
+    assert queued == 0, "the queue's rows were cleared once the players were told"
+    # the results say the rating changes (in each DM)
+    for p in players:
+        assert any("排位分" in m.content for m in p.dm_messages()), p.name
+    for bot in (p0, p1):
+        assert "Traceback" not in bot.log(), bot.tail(80)
+    assert "cross-server ranked table" in p0.log() + p1.log()
+
+
+async def test_a_dm_table_survives_a_sigkill_without_posting_its_messages_twice(double, start_bot):
+    dsn = await fresh_database()
+    from tests.e2e.scenario import fast_env
+
+    g = double.add_guild("one", locale="zh-CN")
+    ch = double.add_text_channel(g, "mahjong")
+    players = [Player.join(double, n, g, ch) for n in ("alice", "bob", "carol", "dave")]
+    bot = await start_bot(BOT_ARGV, env={"DEV_GUILD_ID": str(g.id), **fast_env(dsn, **ENV)})
+    await double.wait_commands(timeout=30)
+    await bot.wait_log("ready: every table resumed", timeout=30)
+    await queue_globally(double, players)
+    aps = [AutoPlayer(p, Style()).start() for p in players]
+    await double.wait_for(lambda: sum(len(ap.clicks) for ap in aps) >= 6, 60, "a few moves")
+    for ap in aps:
+        ap.paused = True
+    before = {p.id: [m.id for m in table_messages(p)] for p in players}
+    assert all(len(v) == 1 for v in before.values()), before
+    await bot.kill()
+    await bot.start()
+    await bot.wait_log("ready: every table resumed", timeout=40)
+    for ap in aps:
+        ap.paused = False
+    double.notify()
+    try:
+        for p in players:
+            await p.wait_dm(lambda m: "牌局结束" in m.content, timeout=150)
+    finally:
+        for ap in aps:
+            await ap.stop()
+    after = {p.id: [m.id for m in table_messages(p)] for p in players}
+    assert after == before, "the DM table messages from before the restart were edited, none posted again"
+    for _ in range(20):
+        matches, counts, _ = await global_rows(dsn)
+        if matches:
+            break
+        await asyncio.sleep(0.5)
+    assert [(m[1], m[2]) for m in matches] == [("global", "rated")], matches
+    assert counts == {p.id: 1 for p in players}, counts
+    assert "Traceback" not in bot.log(), bot.tail(80)
