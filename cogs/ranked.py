@@ -22,7 +22,7 @@ import jxbot.shell.ranked_strings  # noqa: F401  (the commands' names, registere
 from jxbot.bot import JxBot, ls
 from jxbot.custom_ids import CustomId, MjButton
 from jxbot.i18n import t
-from jxbot.interactions import lang_of, reply
+from jxbot.interactions import after_guard, lang_of, reply, take_response
 from jxbot.safety import display_name
 from jxbot.shell import ranked, ranked_ladder
 from jxbot.shell.lobby import LobbyError
@@ -120,7 +120,7 @@ class RankedCog(commands.Cog):
             await reply(interaction, t("bot.ranked.no_channel", lang))
             return
         user = interaction.user
-        if self.queues.queued(user.id) is not None:
+        if self.queues.queued(user.id) is not None or user.id in self.global_waiting:
             await reply(interaction, t("bot.ranked.already", lang), view=leave_view(lang))
             return
         try:
@@ -280,42 +280,53 @@ class RankedCog(commands.Cog):
         lang = lang_of(interaction)
         store, tables = self.bot.store, self.tables
         if store is None or tables is None:
-            await reply(interaction, t("bot.err.no_store", lang))
+            await self._answer(interaction, t("bot.err.no_store", lang))
             return
         user = interaction.user
         shared = self.shared_queue()
         if self.queues.queued(user.id) is not None or (await shared.entries([user.id])).get(user.id) is not None:
-            await reply(interaction, t("bot.ranked.already", lang), view=leave_view(lang))
+            await self._answer(interaction, t("bot.ranked.already", lang), view=leave_view(lang))
             return
         try:
             tables.manager.check_free(user.id)
         except LobbyError as err:
-            await reply(interaction, t(f"bot.err.{err.code}", lang, **err.kw))
+            await self._answer(interaction, t(f"bot.err.{err.code}", lang, **err.kw))
             return
         ladder, gid = ranked_ladder.GLOBAL, ranked_ladder.GLOBAL_GUILD
         cfg = await ranked_ladder.table_config(store, ladder, self.bot.settings)
         await tables.ensure_player(gid, user, lang)  # the cross-server tables' wallet (docs/ranked.md)
         check = await store.can_sit(gid, user.id, cfg.stake)
         if check.balance < check.required:
-            await reply(interaction, t("bot.ranked.poor", lang, stake=cfg.stake, need=check.required, have=check.balance))
+            await self._answer(interaction, t("bot.ranked.poor", lang, stake=cfg.stake, need=check.required, have=check.balance))
             return
         try:  # the table will be in their DMs: they must be open (a player who cannot be sent one is not matched)
             dm = await user.create_dm()
             await dm.send(t("bot.rq.global.dm", lang))
         except discord.HTTPException:
-            await reply(interaction, t("bot.rq.global.dm_closed", lang))
+            await self._answer(interaction, t("bot.rq.global.dm_closed", lang))
             return
         standing = await ranked_ladder.standing(store, ladder, user.id, cfg.ruleset, lang)
         if not await shared.join(user.id, ladder, interaction.guild_id or 0, standing.rating, display_name(user), lang):
-            await reply(interaction, t("bot.ranked.already", lang))
+            await self._answer(interaction, t("bot.ranked.already", lang))
             return
         g = self.global_waiting[user.id] = GlobalWait(interaction, lang, standing.badge)
         n = len(await shared.waiting(ladder))
         g.refreshed = t("bot.rq.global.waiting", lang, badge=g.badge or "—", n=n, waited=0)
-        await reply(interaction, g.refreshed, view=leave_view(lang))
+        await self._answer(interaction, g.refreshed, view=leave_view(lang))
         log.info("the cross-server ranked queue: a player joined (%d waiting)", n)
         if self._task is None:
             self._task = asyncio.create_task(self._loop(), name="ranked-queue")
+
+    @staticmethod
+    async def _answer(interaction: discord.Interaction, text: str, view: discord.ui.View | None = None) -> None:
+        """The private answer to ``/mahjong ranked scope:global``, which becomes the queue message: the interaction's
+        original response (edited later), whether or not the acknowledgement guard deferred it meanwhile."""
+        kw: dict[str, Any] = {"view": view} if view is not None else {}
+        if take_response(interaction):
+            await interaction.response.send_message(text, ephemeral=True, **kw)
+            return
+        await after_guard(interaction)
+        await interaction.edit_original_response(content=text, **kw)
 
     async def global_pass(self, refresh: bool) -> None:
         """Every tick, in every process: match the cross-server queue (one matcher at a time, in the store), open
@@ -369,6 +380,11 @@ class RankedCog(commands.Cog):
         ladder = ranked_ladder.GLOBAL
         first = g.people[0]
         try:
+            busy = await ranked_ladder.seated_in_store(store, [e.user_id for e in g.people])
+            if busy:  # sat down somewhere (maybe in another process) since they queued: they leave the queue
+                log.info("cross-server ranked group not opened: %d of them sit at a table", len(busy))
+                await shared.release(g, busy)
+                return
             cfg = await ranked_ladder.table_config(store, ladder, self.bot.settings)
             entrants = []
             for e in g.people:

@@ -58,6 +58,18 @@ async def recent_groups(store: Any, now: float) -> list[tuple[str, float]]:
     return await Ladder(store).recent_groups(now - DAY)
 
 
+async def seated_in_store(store: Any, user_ids: list[int]) -> list[int]:
+    """Of ``user_ids``, those the store seats at a running table (of any process: a cross-server group is formed
+    by one process while its people's servers may be another's, whose tables this one does not hold)."""
+    want, busy = set(user_ids), set()
+    for rec in await store.running_tables():
+        seats = ((rec.state or {}).get("bot_table") or {}).get("seats") or []
+        for occ in seats:
+            if occ and not occ.get("is_computer") and occ.get("user_id") in want:
+                busy.add(int(occ["user_id"]))
+    return sorted(busy)
+
+
 RANKED_RULESET = "jiaxing"
 RANKED_ROUNDS = 1  # one East round
 RANKED_STAKE = 5
