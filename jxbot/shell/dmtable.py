@@ -46,6 +46,12 @@ def is_dm_key(channel_id: int) -> bool:
     return 0 < channel_id < DM_KEY_LIMIT
 
 
+def dm_hand_of(rec: Any, user_id: int) -> bool:
+    """A hand record of a DM table (no server's) that ``user_id`` played: its players replay and review it from
+    their DM (cogs/replay.py, cogs/review.py)."""
+    return rec is not None and is_dm_key(int(rec.channel_id or 0)) and user_id in set(rec.seats)
+
+
 def humans(table: Any) -> list[int]:
     """The user ids whose DM carries the table: its human players now (a player who left is no longer told)."""
     return [int(o.user_id) for _, o in table.humans if o.user_id is not None]

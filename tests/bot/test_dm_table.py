@@ -92,3 +92,51 @@ def test_public_messages_go_to_each_human_players_dm_and_edits_post_only_where_n
         assert sorted(u for u, _, _ in log) == [22, 33] and set(t.dm_messages) == {11, 22, 33}
 
     asyncio.run(run())
+
+
+async def test_an_arranged_table_in_dms_shows_each_player_the_table_and_a_restart_edits_the_same_messages(
+        fake, monkeypatch, store):
+    """``arranged.Spec(dm=True)`` (a tournament may call it): no channel gets anything, each human's DM gets the
+    table message (its picture) and their panel; after a restart the saved DM table messages are edited again."""
+    from jxbot.shell import arranged
+    from jxbot.table import FakeClock
+    from tests.bot.conftest import CHANNEL, GUILD, Harness, _shutdown, make_bot, restarted
+
+    alice, bob = 101, 102
+    bot1 = await make_bot(fake, monkeypatch, store=store)
+    h1 = Harness(bot1, fake)
+    cog1 = bot1.get_cog("TablesCog")
+    cog1.clock, cog1.computer_delay = FakeClock(), 0.0
+    spec = arranged.Spec(key="t:dm/1", kind="test", guild_id=GUILD, channel_id=CHANNEL, dm=True,
+                         seats=[arranged.Seat(alice, "alice"), arranged.Seat(bob, "bob"),
+                                arranged.Seat(None, "#1"), arranged.Seat(None, "#2")], max_hands=1, secret="s")
+    tid = await arranged.open_table(bot1, spec)
+    await h1.settle()
+    table = cog1.manager.get(tid)
+    assert table.dm and not fake.channel(CHANNEL), "nothing in any channel"
+
+    def table_msgs(uid):
+        return [m for m in fake.dms(uid) if "table.png" in m.attachments]
+
+    for uid in (alice, bob):
+        assert len(table_msgs(uid)) == 1, [m.content for m in fake.dms(uid)]
+        assert any("hand.png" in m.attachments for m in fake.dms(uid)), "their panel"
+    assert table_msgs(alice)[0].content == table_msgs(bob)[0].content  # the public view: the same for both
+    saved = {u: table.dm_messages[u][1] for u in (alice, bob)}
+    assert saved == {u: table_msgs(u)[0].id for u in (alice, bob)}
+    await table.session.runner.pause()  # the process dies: everything so far is in the store
+    await _shutdown(bot1)
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+    edits = {u: table_msgs(u)[0].edits for u in (alice, bob)}
+    n_dms = {u: len(fake.dms(u)) for u in (alice, bob)}
+    assert await cog2.resume_all() == 1
+    await h2.settle()
+    t2 = cog2.manager.get(tid)
+    assert t2.dm and {u: t2.dm_messages[u][1] for u in (alice, bob)} == saved
+    for uid in (alice, bob):
+        assert [m.id for m in table_msgs(uid)] == [saved[uid]], "no table message posted twice"
+        assert table_msgs(uid)[0].edits > edits[uid], "the one from before is edited again"
+        assert len(fake.dms(uid)) == n_dms[uid], [(m.content, m.attachments) for m in fake.dms(uid)[n_dms[uid]:]]
+    assert not fake.channel(CHANNEL)
+    await _shutdown(bot2)

@@ -24,12 +24,15 @@ ENV = {"JXBOT_COMPUTER_DELAY": "0", "JXBOT_CLAIM_WINDOW": "1", "JXBOT_TURN_SECON
 
 
 def table_messages(p: Player) -> list:
-    """The table messages in a player's DM: the bot's DMs with the table picture (the panel has its hand.png)."""
-    return [m for m in p.dm_messages() if any(a.filename == "table.png" for a in m.attachments)]
+    """The table messages in a player's DM: the bot's DMs with the table picture (the panel has its hand.png; a
+    replay viewer, opened from a result, is an answer to the player's press)."""
+    return [m for m in p.dm_messages() if any(a.filename == "table.png" for a in m.attachments)
+            and m.ephemeral_for is None and m.interaction_metadata is None]
 
 
 def panels(p: Player) -> list:
-    return [m for m in p.dm_messages() if any(a.filename == "hand.png" for a in m.attachments)]
+    return [m for m in p.dm_messages() if any(a.filename == "hand.png" for a in m.attachments)
+            and m.ephemeral_for is None and m.interaction_metadata is None]
 
 
 async def global_rows(dsn: str) -> tuple[list, dict[int, int], int]:
@@ -107,6 +110,13 @@ async def test_four_people_from_two_servers_queue_globally_and_play_in_their_dms
         await p.wait_dm(lambda m: any(a.filename == "table.png" for a in m.attachments), timeout=20)
     await play_out(double, players)
     assert_dm_table(players)
+    # the hand's Replay, pressed on the result in a player's DM, opens the replay (a DM table's result is bound to
+    # its players' DMs)
+    res = next(m for m in reversed(carol.dm_messages()) if any(b.get("label") == "回放" for b in m.buttons()))
+    act = await carol.click(res, label="回放")
+    await act.settled(timeout=15)
+    shown = " ".join(act.texts())
+    assert "**回放**" in shown and "过期" not in shown, act.texts()
     for w in (wa, wb):
         assert not [m for m in w.channel.messages if "排位赛开始了" in m.content or m.attachments], \
             "no table message in a server's channel"
