@@ -225,6 +225,8 @@ class Session:
         return ch
 
     async def tell_dm_closed(self, user_id: int, key: str = "bot.dm.closed") -> None:
+        if self.table.dm:  # no "Show my hand" at a DM table: the others are told a computer plays the seat meanwhile
+            key = "bot.dm.closed_dm_table"
         ch = self.channel()
         try:
             await ch.send(t(key, self.table.lang, user=user_id), allowed_mentions=ping(user_id))
