@@ -151,10 +151,15 @@ class RankedCog(commands.Cog):
     async def on_leave(self, interaction: discord.Interaction, cid: CustomId) -> None:
         lang = lang_of(interaction)
         w = self.queues.leave(interaction.user.id)
-        if self.bot.store is not None and w is None:  # the cross-server queue: its row, from any process
-            await self.shared_queue().leave(interaction.user.id)
-            self.global_waiting.pop(interaction.user.id, None)
         text = t("bot.rq.left", lang)
+        if self.bot.store is not None and w is None:  # the cross-server queue: its row, from any process
+            shared = self.shared_queue()
+            if await shared.leave(interaction.user.id):
+                self.global_waiting.pop(interaction.user.id, None)
+            else:
+                e = (await shared.entries([interaction.user.id])).get(interaction.user.id)
+                if e is not None and e.claimed is not None:  # matched this second: their table opens in their DMs
+                    text = t("bot.rq.global.too_late", lang)
         try:
             if not interaction.response.is_done():
                 await interaction.response.edit_message(content=text, view=None)

@@ -51,6 +51,8 @@ register({
               "messages from server members in your privacy settings and try again.",
     },
     "bot.rq.global.gone": {"zh": "你已不在跨服排位队列里。", "en": "You are no longer in the cross-server ranked queue."},
+    "bot.rq.global.too_late": {"zh": "你刚刚已经匹配成功，离不开队列了：牌桌正在你的私信里打开。",
+                               "en": "You were matched just now, too late to leave: the table is opening in your DMs."},
 })
 
 
