@@ -25,7 +25,8 @@ Interface (all a caller needs)::
     the table in a new public thread of ``channel_id`` with this name where the bot may, else in the channel
     itself (one table per channel). ``dm=True``: the table runs in its players' DMs, no channel shared
     (``channel_id`` and ``thread`` unused; jxbot/shell/dmtable.py: each player's DM carries the table
-    message and their panel; no spectators). ``max_hands`` ends the match after that many hands. ``data`` is handed back.
+    message, the results and their panel; no spectators; the result's ``channel_id`` is then the table's key,
+    no channel, and ``dm`` is true). ``max_hands`` ends the match after that many hands. ``data`` is handed back.
     A player already seated at another table when it opens is played by a computer (``absent`` in the result).
     Also: ``rounds`` (wind rounds; None: the ruleset's match), ``fee``, ``turn_seconds``, ``lang`` (the table's
     channel texts), ``level`` (the computer that takes a leaver's or an absent player's seat). The bot's own
@@ -33,7 +34,7 @@ Interface (all a caller needs)::
 
 The result (a JSON dict)::
 
-    {"key", "kind", "table_id", "channel_id", "hands", "hand_ids": [...], "data": {...},
+    {"key", "kind", "table_id", "channel_id", "dm", "hands", "hand_ids": [...], "data": {...},
      "seats": [{"seat", "user_id", "name", "is_computer", "level", "total", "placement", "left", "absent"}, ...],
      "hand_deltas": [[d0, d1, d2, d3], ...]}   # each hand's result by starting seat
 
