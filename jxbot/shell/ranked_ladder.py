@@ -25,8 +25,8 @@ GLOBAL_GUILD = 1
 
 
 def ladder_key(settings: Any, guild_id: int, scope: str = "guild") -> str:
-    """The ladder a server's ranked play counts on: its own, or the global one when asked for (the global
-    ladder is for a shared store, ``SILVER_SCOPE=global``; docs/ranked.md)."""
+    """The ladder a server's ranked play counts on: its own, or the global one when asked for (the global ladder is
+    the cross-server queue's, for a store shared by every server; docs/ranked.md)."""
     from jxbot.ladder import ladder_key as key
 
     return key(guild_id, "global" if scope == "global" else "guild")
