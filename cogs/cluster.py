@@ -38,8 +38,9 @@ log = logging.getLogger("jxbot.cogs.cluster")
 
 TIMINGS_EVERY = 20  # heartbeats (a minute) between two log lines of forwarding timings
 
-# the buttons of a DM panel (cogs/play.py); other DM buttons (a replay viewer in /history…) are no table's
-FORWARDED_VERBS = frozenset(ACTION_VERBS | {"autowin"})
+# the buttons of a DM panel (cogs/play.py) and a DM table's Next (jxbot/shell/dmtable.py); other DM buttons (a
+# replay viewer in /history…) are no table's
+FORWARDED_VERBS = frozenset(ACTION_VERBS | {"autowin", "next"})
 
 register({
     "bot.err.table_restarting": {

@@ -150,7 +150,7 @@ class PlayCog(commands.Cog):
         if table is None or session is None or cid.nonce != to_base36(session.hand_no) or session.runner.hand_running:
             await reply(interaction, t("bot.err.stale", lang))
             return
-        if not pressed_on(interaction, session.result_message_id):
+        if not pressed_on(interaction, session.result_message_id, *session.result_messages):
             await refuse(interaction, cid.verb)
             return
         seat = table.seat_of(interaction.user.id)

@@ -36,6 +36,7 @@ from jxbot.replay_store import (
     verify_stored,
 )
 from jxbot.shell.binding import bot_message_in, own_ephemeral, refuse
+from jxbot.shell.dmtable import dm_hand_of
 from jxbot.shell.replay_buttons import web_base
 from jxbot.store.models import REPLAY_HANDS
 from jxbot.web import links as web_links
@@ -179,14 +180,15 @@ class ReplayCog(commands.Cog):
         if self.bot.store is None:
             await reply(interaction, t("bot.err.no_store", lang))
             return None
-        if interaction.guild_id is None:
-            await reply(interaction, t("bot.err.guild_only", lang))
-            return None
         none = discord.AllowedMentions.none()
         shown = hand_id.replace("`", "'")
         hit = self._hands.get(hand_id)
         rec = hit[1].record if hit is not None else await self.bot.store.get_hand(hand_id)
-        if rec is None or rec.guild_id != interaction.guild_id:  # another server's hand: not even its existence
+        if interaction.guild_id is None and not dm_hand_of(rec, interaction.user.id):
+            await reply(interaction, t("bot.err.guild_only", lang))
+            return None
+        if rec is None or (rec.guild_id != interaction.guild_id  # another server's hand: not even its existence
+                           and not dm_hand_of(rec, interaction.user.id)):
             await reply(interaction, t("bot.replay.unknown", lang, hand=shown), allowed_mentions=none)
             return None
         try:
@@ -310,7 +312,7 @@ class ReplayCog(commands.Cog):
         store = self.bot.store
         hit = self._hands.get(hand_id)
         rec = hit[1].record if hit is not None else (await store.get_hand(hand_id) if store is not None else None)
-        return rec is not None and bot_message_in(interaction, rec.channel_id)
+        return rec is not None and bot_message_in(interaction, rec.channel_id, rec.seats)
 
     async def on_open(self, interaction: discord.Interaction, cid: CustomId) -> None:
         hand_id = hand_from_code(cid.table)

@@ -33,6 +33,7 @@ from jxbot.i18n import register, t
 from jxbot.interactions import after_guard, lang_of, reply, take_response
 from jxbot.replay_store import ReplayUnavailable, StoredHand, hand_code, hand_from_code, load_hand
 from jxbot.shell.binding import bot_message_in, own_ephemeral, refuse
+from jxbot.shell.dmtable import dm_hand_of
 from jxbot.shell.pictures import render_async
 
 log = logging.getLogger("jxbot.cogs.review")
@@ -147,7 +148,8 @@ class ReviewCog(commands.Cog):
             await reply(interaction, t("bot.err.no_store", lang))
             return None
         rec = await self.bot.store.get_hand(hand_id)
-        if rec is None or rec.guild_id != interaction.guild_id:  # another server's hand: not even its existence
+        if rec is None or (rec.guild_id != interaction.guild_id  # another server's hand: not even its existence
+                           and not dm_hand_of(rec, interaction.user.id)):  # (a DM table's: its players)
             await reply(interaction, t("bot.review.unknown", lang, hand=shown), allowed_mentions=none)
             return None
         try:
@@ -271,7 +273,7 @@ class ReviewCog(commands.Cog):
             await reply(interaction, t("bot.err.stale", lang_of(interaction)))
             return
         rec = await self.bot.store.get_hand(hand_id) if self.bot.store is not None else None
-        if rec is None or not (bot_message_in(interaction, rec.channel_id) or own_ephemeral(interaction)):
+        if rec is None or not (bot_message_in(interaction, rec.channel_id, rec.seats) or own_ephemeral(interaction)):
             await refuse(interaction, cid.verb)  # taken from the hand's result (or the presser's own message) only
             return
         await self.open(interaction, hand_id)

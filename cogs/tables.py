@@ -30,6 +30,7 @@ from jxbot.shell import arranged, resume, stop
 from jxbot.shell.binding import pressed_on, refuse
 from jxbot.shell.buttons import lobby_buttons
 from jxbot.shell.channels import channel_refusal
+from jxbot.shell.dmtable import channel_of
 from jxbot.shell.lobby import LobbyError, Table, TableConfig, TableManager
 from jxbot.shell.pictures import rules_png
 from jxbot.shell.ranked_ladder import ranked_match
@@ -398,7 +399,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                     return
                 if table.seats[seat] is occ:
                     occ.dm_ok = False
-                ch = self.bot.get_partial_messageable(table.channel_id)
+                ch = channel_of(self.bot, table, self.dm_channel)  # (a DM table: the others' DMs)
                 try:
                     await ch.send(t("bot.dm.closed", table.lang, user=user_id), allowed_mentions=ping(user_id))
                 except discord.HTTPException:

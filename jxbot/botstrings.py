@@ -98,6 +98,7 @@ STRINGS.update({
     "bot.err.no_table": {"zh": "这个频道没有牌桌。用 /麻将 开桌 开一张。", "en": "No table in this channel. Use /mahjong create to open one."},
     "bot.err.table_exists": {"zh": "这个频道已经有一张牌桌了。", "en": "This channel already has a table."},
     "bot.err.at_other_table": {"zh": "你已经坐在另一张牌桌（<#{channel}>）。", "en": "You are already at another table (<#{channel}>)."},
+    "bot.err.at_dm_table": {"zh": "你已经坐在另一张牌桌（在私信里）。", "en": "You are already at another table (in your DMs)."},
     # a table this process stopped (several processes: its lease moved) while the store still runs it
     "bot.err.channel_restarting": {"zh": "这个频道的牌桌正在重启，请几秒钟后再试。",
                                    "en": "This channel's table is restarting. Please try again in a few seconds."},
@@ -150,6 +151,9 @@ STRINGS.update({
     "bot.ok.choice_taken": {"zh": "好的。", "en": "OK."},
     "bot.dm.closed": {"zh": "<@{user}> 我无法私信你（私信已关闭）。请用牌桌消息里的“看我的牌”按钮查看手牌。",
                   "en": "<@{user}> I can't DM you (your DMs are closed). Use the \"Show my hand\" button on the table message to see your hand."},
+    "bot.dm.closed_dm_table": {"zh": "无法私信 <@{user}>（私信已关闭）：这张私信牌桌上，TA 的座位超时后由电脑代打。",
+                               "en": "<@{user}> cannot be sent DMs (closed): at this DM table a computer plays their seat "
+                                     "after its timeouts."},
     "bot.dm.resumed": {"zh": "机器人重启过，牌局继续。", "en": "The bot restarted; the match continues."},
     # table status
     "bot.status.line": {"zh": "第 {hand} 局 · {round}风圈 · 庄 {dealer} · 百搭 {wild} · 余 {wall} 张",

@@ -16,6 +16,7 @@ The interface (kept stable):
 * ``queue``: ``MatchQueue(settings, clock)``: ``join``, ``leave``, ``form``, ``note``, ``note_keys``;
   ``QueueSettings``, ``Ticket``.
 * ``computers``: ``COMPUTER_RATINGS``, ``computer_rating(level)``.
+* ``shared_queue``: ``SharedQueue(store)``, the cross-server queue in the store (one matcher at a time).
 """
 
 from jxbot.ladder.computers import COMPUTER_RATINGS, computer_rating

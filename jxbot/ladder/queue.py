@@ -58,6 +58,10 @@ class MatchQueue:
         self._tickets[tk.user_id] = tk
         return tk
 
+    def add(self, ticket: Ticket) -> None:
+        """Queue a ticket as it is, joined at its own time (a queue rebuilt from the store: shared_queue.py)."""
+        self._tickets.setdefault(ticket.user_id, ticket)
+
     def leave(self, user_id: int) -> bool:
         return self._tickets.pop(user_id, None) is not None
 

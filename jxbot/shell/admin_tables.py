@@ -25,7 +25,7 @@ from jxbot.i18n import register, t
 from jxbot.safety import md
 from jxbot.shell.lobby import Table
 from jxbot.shell.stop import pause_table
-from jxbot.shell.suspend import VOID_SETTLEMENT, retire_panels, tell_channel, void_result
+from jxbot.shell.suspend import VOID_SETTLEMENT, retire_panels, tell_table, void_result
 
 log = logging.getLogger("jxbot.shell.admin_tables")
 
@@ -135,7 +135,7 @@ async def close_by_admin(host: Any, guild_id: int, table_id: str, admin_id: int,
         if table.state == "lobby":
             await host.close_table(table)  # manager.end first: one step, seats and holds released
             log.info("table %s (lobby) closed by admin %s in guild %s", table.id, admin_id, guild_id)
-            await tell_channel(host.bot, table.channel_id, t("bot.table.closed_by_admin", table.lang, table=table.id))
+            await tell_table(host.bot, table, t("bot.table.closed_by_admin", table.lang, table=table.id))
             await retire_panels(host.bot, table, "bot.table.closed_by_admin")
             return t("bot.admin.close.done_lobby", lang, table=table.id)
         await stop_running(host, table, admin_id)
@@ -167,7 +167,7 @@ async def stop_running(host: Any, table: Table, admin_id: int) -> None:
     voided = await _void(store, table, hand_id)
     log.info("table %s (running) stopped by admin %s in guild %s; hand %s %s", table.id, admin_id,
              table.guild_id, hand_id, "void" if voided else "not open")
-    await tell_channel(host.bot, table.channel_id, t("bot.table.stopped_by_admin", table.lang, table=table.id))
+    await tell_table(host.bot, table, t("bot.table.stopped_by_admin", table.lang, table=table.id))
     from jxbot.shell.ranked_ladder import void_ranked
 
     await void_ranked(host.bot, table)  # a ranked match stopped: no rating changes (docs/ranked.md)
@@ -201,7 +201,7 @@ async def close_idle(host: Any, table: Table, limit: float) -> bool:
             return False
         await host.close_table(table)
     log.info("table %s (lobby) closed: idle for %s min (guild %s)", table.id, _minutes(limit), table.guild_id)
-    await tell_channel(host.bot, table.channel_id, t("bot.table.idle_closed", table.lang, table=table.id,
+    await tell_table(host.bot, table, t("bot.table.idle_closed", table.lang, table=table.id,
                                               minutes=_minutes(limit)))
     await retire_panels(host.bot, table, "bot.table.closed_by_admin")
     return True

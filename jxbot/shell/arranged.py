@@ -23,7 +23,10 @@ Interface (all a caller needs)::
     ``secret``: the match's seed; every wall, dice and salt follows from it (two tables given the same secret
     deal the same walls in the same order — the duplicate format); None: a fresh secret one. ``thread``: open
     the table in a new public thread of ``channel_id`` with this name where the bot may, else in the channel
-    itself (one table per channel). ``max_hands`` ends the match after that many hands. ``data`` is handed back.
+    itself (one table per channel). ``dm=True``: the table runs in its players' DMs, no channel shared
+    (``channel_id`` and ``thread`` unused; jxbot/shell/dmtable.py: each player's DM carries the table
+    message, the results and their panel; no spectators; the result's ``channel_id`` is then the table's key,
+    no channel, and ``dm`` is true). ``max_hands`` ends the match after that many hands. ``data`` is handed back.
     A player already seated at another table when it opens is played by a computer (``absent`` in the result).
     Also: ``rounds`` (wind rounds; None: the ruleset's match), ``fee``, ``turn_seconds``, ``lang`` (the table's
     channel texts), ``level`` (the computer that takes a leaver's or an absent player's seat), ``duplicate``
@@ -33,7 +36,7 @@ Interface (all a caller needs)::
 
 The result (a JSON dict)::
 
-    {"key", "kind", "table_id", "channel_id", "hands", "hand_ids": [...], "data": {...},
+    {"key", "kind", "table_id", "channel_id", "dm", "hands", "hand_ids": [...], "data": {...},
      "seats": [{"seat", "user_id", "name", "is_computer", "level", "total", "placement", "left", "absent"}, ...],
      "hand_deltas": [[d0, d1, d2, d3], ...]}   # each hand's result by starting seat
 
@@ -63,6 +66,7 @@ import discord
 from jxbot.i18n import register, t
 from jxbot.safety import md
 from jxbot.seatnames import computer_key, display_name
+from jxbot.shell.dmtable import channel_of, dm_key
 from jxbot.shell.lobby import LobbyError, Occupant, Table, TableConfig
 from jxbot.shell.session import Session, StoreSink
 
@@ -118,6 +122,7 @@ class Spec:
     level: str = "normal"  # who plays a seat whose player left or is absent
     data: dict[str, Any] = field(default_factory=dict)
     duplicate: bool = False  # the deal passes every hand, no cumulative 番 carried (Match's ``duplicate``)
+    dm: bool = False  # the table runs in its players' DMs (jxbot/shell/dmtable.py): channel_id and thread unused
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -188,12 +193,13 @@ async def open_table(bot: Any, spec: Spec) -> str:
             if s.user_id is not None:
                 await store.ensure_player(s.user_id, s.name, s.lang)
                 await store.grant_starting(spec.guild_id, s.user_id)
-    channel_id = await _where(bot, spec)
+    channel_id = dm_key(table_id) if spec.dm else await _where(bot, spec)
     config = TableConfig(stake=max(1, spec.stake), ruleset=spec.ruleset, rounds=spec.rounds,
                          fee=spec.fee if spec.stake > 0 else 0, claim_window=spec.claim_window,
                          turn_seconds=spec.turn_seconds, level=spec.level)
     humans = [s.user_id for s in spec.seats if s.user_id is not None]
-    table = Table(table_id, spec.guild_id, channel_id, humans[0] if humans else 0, config, lang=spec.lang)
+    table = Table(table_id, spec.guild_id, channel_id, humans[0] if humans else 0, config, lang=spec.lang,
+                  dm=spec.dm)
     table.arranged = {"key": spec.key, "kind": spec.kind, "points_only": spec.stake <= 0,
                       "max_hands": spec.max_hands, "data": spec.data, "seats": [asdict(s) for s in spec.seats],
                       "absent": [], "duplicate": spec.duplicate}
@@ -241,7 +247,7 @@ async def _announce(bot: Any, table: Table, spec: Spec) -> None:
         text += "\n" + t("arranged.absent", lang, name=md(spec.seats[i].name))
     users = [occ.user_id for occ in table.seats if occ is not None and occ.user_id is not None]
     try:
-        await bot.get_partial_messageable(table.channel_id).send(
+        await channel_of(bot, table).send(
             text, allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
                                                            users=[discord.Object(u) for u in users]))
     except discord.HTTPException:
@@ -319,7 +325,7 @@ class ArrangedSession(Session):
                          "left": seat["user_id"] is not None and (now is None or now.user_id != seat["user_id"]),
                          "absent": s in spec.get("absent", [])})
         return {"key": spec["key"], "kind": spec["kind"], "table_id": self.table.id,
-                "channel_id": self.table.channel_id, "hands": int(runner.hands_played),
+                "channel_id": self.table.channel_id, "dm": self.table.dm, "hands": int(runner.hands_played),
                 "hand_ids": [str(r.get("hand_id")) for r in runner.match.results],
                 "hand_deltas": [_by_start(r) for r in runner.match.results],
                 "data": spec.get("data") or {}, "seats": rows}

@@ -17,18 +17,20 @@ What "the message" is, per component (the handlers use these helpers):
 - a watcher's Refresh: the presser's own ephemeral view (docs/watch.md);
 - replay viewer buttons (and its go-to box): an ephemeral message Discord made in answer to the same
   user, never a message anyone else sees;
-- Replay / Fair deal: a message of the bot's in the hand's own channel (the result), or the presser's
-  own ephemeral (``/history``).
+- Replay / Fair deal: a message of the bot's in the hand's own channel (the result; a DM table's: a player's
+  own DM), or the presser's own ephemeral (``/history``).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 
 import discord
 
 from jxbot.i18n import t
 from jxbot.interactions import lang_of, reply
+from jxbot.shell.dmtable import is_dm_key
 
 log = logging.getLogger("jxbot.jxbot.shell.binding")
 
@@ -56,12 +58,18 @@ def own_ephemeral(interaction: discord.Interaction) -> bool:
     return user is not None and interaction.user is not None and user.id == interaction.user.id
 
 
-def bot_message_in(interaction: discord.Interaction, channel_id: int) -> bool:
-    """The pressed message is a public message of the bot's in channel ``channel_id``."""
+def bot_message_in(interaction: discord.Interaction, channel_id: int, players: Iterable[int | None] = ()) -> bool:
+    """The pressed message is a public message of the bot's in channel ``channel_id`` — or, for a DM table's hand
+    (``channel_id`` a DM table's key, jxbot/shell/dmtable.py), a message of the bot's in the DM of one of the
+    hand's ``players`` (its result went to each player's DM), pressed by that player."""
     msg = interaction.message
     me = interaction.client.user
-    return (msg is not None and not msg.flags.ephemeral and msg.channel.id == channel_id
-            and me is not None and msg.author.id == me.id)
+    if msg is None or msg.flags.ephemeral or me is None or msg.author.id != me.id:
+        return False
+    if is_dm_key(channel_id):
+        user = interaction.user
+        return interaction.guild_id is None and user is not None and user.id in set(players)
+    return msg.channel.id == channel_id
 
 
 async def refuse(interaction: discord.Interaction, what: str) -> None:

@@ -92,6 +92,11 @@ class Table:
     escapers: set[int] = field(default_factory=set)
     # an arranged table (jxbot/shell/arranged.py): its fixed players and settings, whom its result goes to
     arranged: dict[str, Any] | None = None
+    # a table in its players' DMs (jxbot/shell/dmtable.py): ``channel_id`` is then a key that is no channel
+    dm: bool = False
+    # a DM table: user -> (their DM channel id, message id) of the table message in their DM (saved: a restart
+    # edits these messages again instead of posting new ones)
+    dm_messages: dict[int, tuple[int, int]] = field(default_factory=dict)
     # not saved: user -> ids of the panel messages (DM or ephemeral) this process sent that user at this table
     # (the current DM panel is also in ``panels``, which is saved); a seat's buttons are taken only there
     panel_messages: dict[int, set[int]] = field(default_factory=dict)
@@ -270,6 +275,7 @@ class Table:
             "nonces": {str(k): max(v, self.nonce_floor.get(k, 0)) for k, v in self.nonces.items()},
             "hold": self.hold, "escapers": sorted(self.escapers),
             **({"arranged": self.arranged} if self.arranged is not None else {}),
+            **({"dm": True, "dm_messages": {str(k): list(v) for k, v in self.dm_messages.items()}} if self.dm else {}),
         }
 
     @classmethod
@@ -286,7 +292,8 @@ class Table:
             # is saved at every hand start and end, so fewer changes than this happened since)
             nonces={int(k): int(v) + RESTART_NONCE_GAP for k, v in d.get("nonces", {}).items()},
             hold=int(d.get("hold", 0)), escapers={int(u) for u in d.get("escapers", ())},
-            arranged=d.get("arranged"),
+            arranged=d.get("arranged"), dm=bool(d.get("dm", False)),
+            dm_messages={int(k): (int(v[0]), int(v[1])) for k, v in d.get("dm_messages", {}).items()},
         )
 
 
@@ -444,7 +451,7 @@ class TableManager:
     def check_free(self, user_id: int, except_table: str | None = None) -> None:
         other = self.of_user(user_id)
         if other is not None and other.id != except_table:
-            raise LobbyError("at_other_table", channel=other.channel_id)
+            raise LobbyError("at_dm_table" if other.dm else "at_other_table", channel=other.channel_id)
         away = self.away_of(user_id)
         if away is not None and away.id != except_table:
             raise LobbyError("seat_restarting", channel=away.channel_id)

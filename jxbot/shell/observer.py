@@ -18,6 +18,7 @@ from jxbot.interactions import no_inline_429
 from jxbot.request_budget import KIND, TokenRoute
 from jxbot.safety import md
 from jxbot.seatnames import display_name
+from jxbot.shell.dmtable import channel_of, edit_each
 from jxbot.shell.pictures import (
     BUSY_PICTURE_EVERY,
     BUSY_PICTURES_WAITING,
@@ -79,6 +80,8 @@ class ChannelObserver:
     def components(self) -> discord.ui.View:
         v = discord.ui.View(timeout=None)
         table = self.session.table
+        if table.dm:  # in the players' DMs: their panel is there already, and nobody watches (dmtable.py)
+            return v
         v.add_item(MjButton(CustomId("show", table.id, None, "0"), label=t("bot.btn.show_hand", table.lang),
                             style=discord.ButtonStyle.primary))
         from jxbot.shell.watch import watch_button
@@ -92,9 +95,12 @@ class ChannelObserver:
         if self.view is None:
             return
         sig = self.signature()
-        if sig == self._shown and table.table_message_id is not None:
+        if sig == self._shown and (table.table_message_id is not None or (table.dm and table.dm_messages)):
             return  # nothing visible changed (e.g. a claim answered in a window): no edit
         content = sig[0]  # the status text: signature() has just written it
+        if table.dm:
+            await self._push_dm(sig, content)
+            return
         since = time.monotonic() - self._picture_at
         if (table.table_message_id is not None and since < BUSY_PICTURE_EVERY and not self._final
                 and background_pictures_waiting() >= BUSY_PICTURES_WAITING):
@@ -149,6 +155,18 @@ class ChannelObserver:
         old, self.retire = self.retire, None
         if old is not None and old != msg.id:
             await self.retire_message(old, msg)
+
+    async def _push_dm(self, sig: tuple, content: str) -> None:
+        """A DM table's table message: the same picture and text edited in each human player's DM (posted
+        where they have none yet: a new hand, a new player), saved when a message was posted (a restart edits
+        them). A DM table draws every change (no busy mode: its messages are edited per player)."""
+        table = self.session.table
+        self._picture_at = time.monotonic()
+        png = await render_async("table", self.view or {}, table.lang, urgent=not table.dm_messages)
+        posted = await edit_each(self.session.bot, table, self.session.dm_channel, content, self.components(), png)
+        self._shown, self._text_shown = sig, content
+        if posted:
+            await self.session.cog.save(table)
 
     async def _post_follow_up(self, content: str, png: bytes | None) -> Any:
         """Post the table message as a follow-up of the freshest press in the channel (not counted by
@@ -221,7 +239,7 @@ class ChannelObserver:
             lines.append(outcome_text(outcome, lang))  # (<@id> mentions: the bot pings nobody by default)
         png = await render_async("result", copy.deepcopy(result), lang, urgent=True)  # everyone waits for it
         files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
-        ch = bot.get_partial_messageable(table.channel_id)
+        ch = channel_of(bot, table, self.session.dm_channel)
         view = None
         runner = self.session.runner
         if runner is not None and not runner_will_stop(runner):
@@ -249,11 +267,13 @@ class ChannelObserver:
         try:
             kw: dict[str, Any] = {"view": view} if view is not None else {}
             posted = await ch.send(content="\n".join(lines), files=files, **kw)
-            self.session.result_message_id = posted.id  # its Next is taken from it alone
+            self.session.result_message_id = posted.id if posted is not None else None  # its Next is taken from it
+            self.session.result_messages = {m.id for m in getattr(ch, "sent", ())}  # (a DM table: each copy)
         except discord.HTTPException:
             log.exception("posting the result of table %s failed", table.id)
         # the next hand gets a new table message below the result; the old one stays as it ended
         table.table_message_id = None
+        table.dm_messages = {}
         await self.session.after_hand(result)
 
     def on_seats_moved(self, moves: list[int]) -> None:
@@ -268,7 +288,7 @@ class ChannelObserver:
         computers = summary.get("computers") or [True] * 4
         names = [display_name(n, table.lang, c) for n, c in zip(summary.get("names") or [], computers, strict=False)]
         body = "\n".join(f"{md(n)}: {v:+d}" for n, v in zip(names, totals, strict=False))
-        ch = bot.get_partial_messageable(table.channel_id)
+        ch = channel_of(bot, table, self.session.dm_channel)
         try:
             await ch.send(content=t("bot.status.match_over", table.lang) + ("\n" + body if body else ""))
         except discord.HTTPException:

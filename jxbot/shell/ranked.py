@@ -22,6 +22,7 @@ from jxbot.ai.strings import computer_name
 from jxbot.i18n import register, t
 from jxbot.rules.tiles import wind_name
 from jxbot.safety import ping
+from jxbot.shell.dmtable import channel_of, dm_key
 from jxbot.shell.lobby import LobbyError, Table, TableConfig
 
 log = logging.getLogger("jxbot.shell.ranked")
@@ -103,10 +104,12 @@ def seat_lines(table: Table, entrants: dict[int, Entrant], lang: str) -> str:
 
 
 async def open_table(host: Any, guild_id: int, channel_id: int, entrants: list[Entrant], config: TableConfig,
-                     computers: list[str] | None = None, lang: str = "zh", ladder_kind: str = "guild") -> Opened:
+                     computers: list[str] | None = None, lang: str = "zh", ladder_kind: str = "guild",
+                     dm: bool = False) -> Opened:
     """Open and start a ranked table for ``entrants`` (1–4 people; ``computers``: the levels of the seats
     left, where the server allows computers) in ``channel_id`` (already the thread, see
-    :func:`where_to_play`). ``host`` is the tables cog (its manager, store adapters, save)."""
+    :func:`where_to_play`). ``host`` is the tables cog (its manager, store adapters, save). ``dm``: the table
+    runs in the players' DMs (a cross-server match; jxbot/shell/dmtable.py), ``channel_id`` unused."""
     manager = host.manager
     busy = []
     for e in entrants:
@@ -119,10 +122,12 @@ async def open_table(host: Any, guild_id: int, channel_id: int, entrants: list[E
     first = entrants[0]
     # the seats, one step with no await: every check above still holds
     try:
-        table = manager.create(guild_id, channel_id, first.user_id, first.seat_name, config, lang=lang,
+        table = manager.create(guild_id, 0 if dm else channel_id, first.user_id, first.seat_name, config, lang=lang,
                                owner_lang=first.lang)
     except LobbyError:  # no thread could be made and a table plays in the ranked channel itself
         return Opened(None, [], "channel_busy")
+    if dm:  # (the same step: no await since the table was created)
+        table.dm, table.channel_id = True, dm_key(table.id)
     for e in entrants[1:]:
         manager.join(table, e.user_id, e.seat_name, e.lang)
     for level in computers or []:
@@ -135,6 +140,7 @@ async def open_table(host: Any, guild_id: int, channel_id: int, entrants: list[E
                 manager.end(table)  # every seat and hold released in one step
                 return Opened(None, [e.user_id], "poor")
         manager.start(table, first.user_id)
+        channel_id = table.channel_id
         await host.save(table)  # the store knows the ranked table before its first hand
         from jxbot.shell.session import Session
 
@@ -146,7 +152,7 @@ async def open_table(host: Any, guild_id: int, channel_id: int, entrants: list[E
                  claim=f"{config.claim_window:g}", seats=seat_lines(table, by_id, lang),
                  ladder=t(f"bot.ranked.ladder.{ladder_kind}", lang))
         try:
-            await host.bot.get_partial_messageable(channel_id).send(text, allowed_mentions=ping(*by_id))
+            await channel_of(host.bot, table).send(text, allowed_mentions=ping(*by_id))
         except discord.HTTPException:
             log.warning("could not post the intro of ranked table %s", table.id)
         session.start()

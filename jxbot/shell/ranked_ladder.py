@@ -18,11 +18,15 @@ log = logging.getLogger("jxbot.shell.ranked_ladder")
 
 GLOBAL = "global"
 DAY = 86_400.0
+# the guild id of every cross-server (DM) ranked table: no server's. Its wallets are the global ladder's own (with
+# SILVER_SCOPE=guild each player's silver for cross-server matches; with SILVER_SCOPE=global the one wallet), its
+# settings the defaults; shard 0 (the process Discord sends DMs to) resumes its tables (docs/ranked.md)
+GLOBAL_GUILD = 1
 
 
 def ladder_key(settings: Any, guild_id: int, scope: str = "guild") -> str:
-    """The ladder a server's ranked play counts on: its own, or the global one when asked for (the global
-    ladder is for a shared store, ``SILVER_SCOPE=global``; docs/ranked.md)."""
+    """The ladder a server's ranked play counts on: its own, or the global one when asked for (the global ladder is
+    the cross-server queue's, for a store shared by every server; docs/ranked.md)."""
     from jxbot.ladder import ladder_key as key
 
     return key(guild_id, "global" if scope == "global" else "guild")
@@ -52,6 +56,18 @@ async def recent_groups(store: Any, now: float) -> list[tuple[str, float]]:
     from jxbot.ladder import Ladder
 
     return await Ladder(store).recent_groups(now - DAY)
+
+
+async def seated_in_store(store: Any, user_ids: list[int]) -> list[int]:
+    """Of ``user_ids``, those the store seats at a running table (of any process: a cross-server group is formed
+    by one process while its people's servers may be another's, whose tables this one does not hold)."""
+    want, busy = set(user_ids), set()
+    for rec in await store.running_tables():
+        seats = ((rec.state or {}).get("bot_table") or {}).get("seats") or []
+        for occ in seats:
+            if occ and not occ.get("is_computer") and occ.get("user_id") in want:
+                busy.add(int(occ["user_id"]))
+    return sorted(busy)
 
 
 RANKED_RULESET = "jiaxing"
@@ -99,9 +115,11 @@ async def void_ranked(bot: Any, table: Any) -> None:
             log.exception("recording ranked match %s as void failed", match.match_id)
     import discord
 
-    try:
-        await bot.get_partial_messageable(table.channel_id).send(
-            t("bot.ranked.void", table.lang, table=table.id), allowed_mentions=discord.AllowedMentions.none())
+    from jxbot.shell.dmtable import channel_of
+
+    try:  # (a DM table: each player's DM)
+        await channel_of(bot, table).send(t("bot.ranked.void", table.lang, table=table.id),
+                                          allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:
         log.warning("could not tell ranked table %s's channel that it is void", table.id)
 

@@ -34,6 +34,25 @@ register({
     "bot.rq.stopped": {"zh": "机器人重启了，排位队列已清空：请重新 /麻将 排位。",
                        "en": "The bot restarted and the ranked queue was emptied: use /mahjong ranked again."},
     "bot.rq.btn.leave": {"zh": "离开队列", "en": "Leave the queue"},
+    "bot.rq.global.waiting": {
+        "zh": "你在跨服排位队列里（全服排位，你的段位 {badge}）· 排队 {n} 人 · 已等 {waited} 秒。"
+              "凑齐四人（可能来自不同的服务器）就在私信里开桌，届时会通知你。",
+        "en": "You are in the cross-server ranked queue (the global ladder; your rank: {badge}) · {n} waiting · "
+              "{waited} s so far. When four are matched (from any server) a table opens in your DMs and you are told.",
+    },
+    "bot.rq.global.matched": {"zh": "匹配成功！牌桌 {table} 在你的私信里开始了：牌桌画面和你的手牌都在私信里。",
+                              "en": "Matched! Table {table} starts in your DMs: the table picture and your hand are there."},
+    "bot.rq.global.dm": {"zh": "你加入了跨服排位队列。匹配成功后，牌桌画面和你的手牌会发到这里。",
+                         "en": "You joined the cross-server ranked queue. Once you are matched, the table and your hand "
+                               "come here."},
+    "bot.rq.global.dm_closed": {
+        "zh": "跨服排位在私信里进行，但机器人无法给你发私信。请在隐私设置里允许来自服务器成员的私信，再试一次。",
+        "en": "Cross-server ranked matches are played in DMs, but the bot cannot send you a DM. Allow direct "
+              "messages from server members in your privacy settings and try again.",
+    },
+    "bot.rq.global.gone": {"zh": "你已不在跨服排位队列里。", "en": "You are no longer in the cross-server ranked queue."},
+    "bot.rq.global.too_late": {"zh": "你刚刚已经匹配成功，离不开队列了：牌桌正在你的私信里打开。",
+                               "en": "You were matched just now, too late to leave: the table is opening in your DMs."},
 })
 
 

@@ -6,8 +6,8 @@ from jxbot.i18n import register
 
 register({
     "bot.cmd.ranked.name": {"zh": "排位", "en": "ranked"},
-    "bot.cmd.ranked.desc": {"zh": "加入本服务器的排位队列：凑齐四人自动开桌，结果计入排位分",
-                            "en": "Join this server's ranked queue: four matched players get a table that counts on the ladder"},
+    "bot.cmd.ranked.desc": {"zh": "加入排位队列（本服务器，或全服：跨服务器、在私信里打）：凑齐四人自动开桌，计入排位分",
+                            "en": "Join a ranked queue (this server's, or global: across servers, played in DMs); four get a table"},
     "bot.cmd.rank.name": {"zh": "段位", "en": "rank"},
     "bot.cmd.rank.desc": {"zh": "看段位：段位徽章、排位分、本赛季走势、名次分布",
                           "en": "A player's rank: tier badge, rating, the season's graph, placements"},

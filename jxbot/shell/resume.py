@@ -118,13 +118,16 @@ async def resume_table(host: Any, rec: Any) -> bool:
 
             session_cls = ArrangedSession
         session = session_cls(host.bot, host, table)
-        # the table message from before the restart is retired once a new one is posted below the notice
-        session.observer.retire, table.table_message_id = table.table_message_id, None
+        if not table.dm:
+            # the table message from before the restart is retired once a new one is posted below the notice
+            session.observer.retire, table.table_message_id = table.table_message_id, None
+        # (a DM table's messages in each DM, saved in table.dm_messages, are edited again: nothing is re-posted)
         session.start(runner_state=runner_state, events=events)
         session.refresh()  # fresh panels (countdowns); buttons from before work only if their actions still hold
-        ch = host.bot.get_partial_messageable(table.channel_id)
+        ch = session.channel()
         try:
-            await ch.send(t("bot.dm.resumed", table.lang))
+            if not table.dm:  # (in DMs the panel and the table message edited again say it)
+                await ch.send(t("bot.dm.resumed", table.lang))
         except discord.HTTPException:
             log.warning("could not announce the resume of table %s", table.id)
     elif table.state == "lobby":

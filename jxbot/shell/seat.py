@@ -222,6 +222,10 @@ class DiscordSeat:
         table.bind_panel(uid, msg.id)  # an older copy keeps working while its buttons still hold
         self._pushed = sig
         self._delivered(offer)
+        if table.dm or table.arranged is not None:
+            # no DM was opened before the first deal (jxbot/shell/arranged.py): save the new panel now, so a restart
+            # edits it rather than posting another
+            await self.session.cog.save(table)
 
     async def answer(self, interaction: discord.Interaction) -> None:
         """Answer the player's own press by updating the pressed panel in the interaction response

@@ -19,6 +19,7 @@ from jxbot.rules.tiles import wind_name
 from jxbot.safety import md, ping
 from jxbot.seatnames import computer_key, display_name
 from jxbot.shell.buttons import action_keys
+from jxbot.shell.dmtable import channel_of
 from jxbot.shell.lobby import Table
 from jxbot.shell.observer import ChannelObserver
 from jxbot.shell.seat import DiscordSeat
@@ -66,6 +67,7 @@ class Session:
         self.next_votes: set[int] = set()  # humans who pressed Next after the last hand
         self._reseat_untold = False  # the seats moved (move_seats); reseat() has yet to tell and redraw
         self.result_message_id: int | None = None  # the last result message (its Next button)
+        self.result_messages: set[int] = set()  # a DM table: every player's copy of it (each one's Next works)
         self.hand_no = 0
         self.seed: int | str | None = cog.seed  # None: a fresh secret seed (the host's table_seed)
 
@@ -152,8 +154,12 @@ class Session:
             log.error("table %s stopped with an error: %s", self.table.id, type(exc).__name__)
             self._notice = asyncio.ensure_future(suspend_table(self.cog, self.table, exc))
 
+    def channel(self) -> Any:
+        """Where the table's public messages go: its channel, or each human player's DM (jxbot/shell/dmtable.py)."""
+        return channel_of(self.bot, self.table, self.dm_channel)
+
     async def _tell_stopped(self) -> None:
-        ch = self.bot.get_partial_messageable(self.table.channel_id)
+        ch = self.channel()
         try:
             await ch.send(t("bot.err.table_stopped", self.table.lang))
         except discord.HTTPException:
@@ -199,7 +205,7 @@ class Session:
             if not table.humans:  # nobody left to play for: this hand is the last
                 runner.config.max_hands = runner.hands_played + 1
         text = t("bot.status.stood_up", table.lang, user=user_id, have=have, need=table.hold)
-        ch = self.bot.get_partial_messageable(table.channel_id)
+        ch = self.channel()
 
         async def tell() -> None:
             try:
@@ -219,7 +225,9 @@ class Session:
         return ch
 
     async def tell_dm_closed(self, user_id: int, key: str = "bot.dm.closed") -> None:
-        ch = self.bot.get_partial_messageable(self.table.channel_id)
+        if self.table.dm:  # no "Show my hand" at a DM table: the others are told a computer plays the seat meanwhile
+            key = "bot.dm.closed_dm_table"
+        ch = self.channel()
         try:
             await ch.send(t(key, self.table.lang, user=user_id), allowed_mentions=ping(user_id))
         except discord.HTTPException:
@@ -258,7 +266,7 @@ class Session:
             who = (f"<@{occ.user_id}>" if occ is not None and not occ.is_computer
                    else md(display_name(names[i], table.lang)))
             lines.append(f"{wind_name(i, table.lang)} · {who}")
-        ch = bot.get_partial_messageable(table.channel_id)
+        ch = self.channel()
         try:
             await ch.send(t("bot.status.reseat", table.lang) + "\n" + "\n".join(lines),
                           allowed_mentions=discord.AllowedMentions.none())

@@ -59,10 +59,24 @@ def void_result(hand_id: str, table_id: str | None, reason: str) -> dict[str, An
 
 
 async def tell_channel(bot: Any, channel_id: int, text: str) -> None:
+    from jxbot.shell.dmtable import is_dm_key
+
+    if is_dm_key(channel_id):
+        return  # a DM table's key, no channel (its players are told through tell_table)
     try:
         await bot.get_partial_messageable(channel_id).send(text, allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:
         log.warning("could not post to channel %s", channel_id)
+
+
+async def tell_table(bot: Any, table: Any, text: str) -> None:
+    """Tell a table's channel (a DM table: each human player's DM, jxbot/shell/dmtable.py)."""
+    from jxbot.shell.dmtable import channel_of
+
+    try:
+        await channel_of(bot, table).send(text, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        log.warning("could not post to the channel of table %s", table.id)
 
 
 async def suspend_table(cog: Any, table: Any, error: BaseException, *, key: str = "bot.table.suspended",
@@ -92,7 +106,7 @@ async def suspend_table(cog: Any, table: Any, error: BaseException, *, key: str 
         except Exception:
             log.exception("table %s: marking it suspended in the store failed", table.id)
     await cog.close_table(table)  # the bot forgets it: seats free, the channel open, the store row closed
-    await tell_channel(cog.bot, table.channel_id, t(key, table.lang, table=table.id))
+    await tell_table(cog.bot, table, t(key, table.lang, table=table.id))
     from jxbot.shell.ranked_ladder import void_ranked
 
     await void_ranked(cog.bot, table)  # a ranked match that stops unfinished changes no rating (and says so)

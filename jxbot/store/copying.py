@@ -41,6 +41,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("event_players", "event_id, user_id"),
     ("event_tables", "event_id, round, table_no"),
     ("coach_reviews", "hand_id, seat"),
+    ("ranked_queue", "user_id"),
 )
 SEQUENCES = (("wallets", "wallet_id"), ("txns", "txn_id"), ("ledger", "entry_id"), ("hands", "seq"))
 

@@ -338,5 +338,24 @@ V_SEASON_SCHEDULE = [
     )""",
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2, V_LADDER, V_EVENTS, V_COACH, V_SEASON_SCHEDULE]
+# V_RANKED_QUEUE (issue 29, docs/ranked.md "The cross-server queue"): the global ranked queue, shared by every
+# process of a shared store: one row per waiting person (whatever ladder), ``claimed`` the group a matcher put them
+# in (in the transaction that formed it: a claimed row is never matched again), ``table_id`` once its table opened.
+V_RANKED_QUEUE = [
+    """CREATE TABLE ranked_queue (
+        user_id INTEGER PRIMARY KEY,
+        ladder TEXT NOT NULL,
+        guild_id INTEGER NOT NULL,
+        rating INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        joined_at REAL NOT NULL,
+        claimed TEXT,
+        claimed_at REAL,
+        table_id TEXT
+    )""",
+    "CREATE INDEX ranked_queue_waiting ON ranked_queue(ladder, joined_at) WHERE claimed IS NULL",
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2, V_LADDER, V_EVENTS, V_COACH, V_SEASON_SCHEDULE, V_RANKED_QUEUE]
 SCHEMA_VERSION = len(MIGRATIONS)

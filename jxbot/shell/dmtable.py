@@ -1,0 +1,149 @@
+"""Tables in DMs: a table that runs with no shared channel (a cross-server ranked match; docs/ranked.md,
+"Tables in DMs").
+
+A DM table is an ordinary table (``Table.dm``) whose *channel* is each human player's DM: everything the
+bot would post in the table's channel (the table message with its picture and status text, results,
+notices) goes to every human player's DM instead, and their panel comes by DM as at any table. What the
+channel shows is the public view (no concealed tile), so each player's copy is the same; their own
+concealed tiles are only ever in their own panel.
+
+``Table.channel_id`` of a DM table is :func:`dm_key` of its id: a number below 2**48 + 1, which no Discord
+channel has (every snowflake since 2015 is above 2**52), so the table manager's one-table-per-channel key
+and the store's ``channel_id`` column keep working and never clash with a real channel. The table message
+in each DM is saved in ``Table.dm_messages`` (user -> (DM channel, message)) with the table, so a restart
+edits those messages again rather than posting new ones.
+
+What a DM table does not have: spectators (no Watch button), the "Show my hand" fallback for closed DMs
+(a player whose DMs are closed is not seated at one), a channel or thread to talk in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+log = logging.getLogger("jxbot.shell.dmtable")
+
+DM_KEY_LIMIT = (1 << 48) + 1  # every key is below this; every Discord snowflake since 2015 is far above it
+
+def dm_key(table_id: str) -> int:
+    """The key channel of DM table ``table_id``: no channel's id (see the module)."""
+    try:
+        n = int(table_id, 16)
+    except ValueError:
+        n = -1
+    if not 0 <= n < (1 << 48):
+        n = int(hashlib.sha256(table_id.encode()).hexdigest()[:12], 16)
+    return n + 1
+
+
+def is_dm_key(channel_id: int) -> bool:
+    return 0 < channel_id < DM_KEY_LIMIT
+
+
+def dm_hand_of(rec: Any, user_id: int) -> bool:
+    """A hand record of a DM table (no server's) that ``user_id`` played: its players replay and review it from
+    their DM (cogs/replay.py, cogs/review.py)."""
+    return rec is not None and is_dm_key(int(rec.channel_id or 0)) and user_id in set(rec.seats)
+
+
+def humans(table: Any) -> list[int]:
+    """The user ids whose DM carries the table: its human players now (a player who left is no longer told)."""
+    return [int(o.user_id) for _, o in table.humans if o.user_id is not None]
+
+
+def _copy(files: list[discord.File] | None) -> list[discord.File]:
+    """Fresh copies of ``files`` (a File's stream is read by a send: each DM gets its own)."""
+    out = []
+    for f in files or []:
+        fp = f.fp
+        data = fp.getvalue() if isinstance(fp, io.BytesIO) else b""
+        out.append(discord.File(io.BytesIO(data), filename=f.filename))
+    return out
+
+
+DMOpener = Callable[[int], Awaitable[Any]]
+
+
+async def send_each(table: Any, open_dm: DMOpener, content: str | None = None, *,
+                    files: list[discord.File] | None = None, users: list[int] | None = None,
+                    **kw: Any) -> list[discord.Message]:
+    """Send the same public message to each human player's DM (``users``: only these); returns the messages
+    sent (a closed or failing DM is skipped and logged)."""
+    sent = []
+    kw.pop("allowed_mentions", None)
+    for uid in humans(table) if users is None else users:
+        try:
+            dm = await open_dm(uid)
+            sent.append(await dm.send(content=content, files=_copy(files), allowed_mentions=discord.AllowedMentions.none(),
+                                      **kw))
+        except (discord.HTTPException, OSError) as exc:
+            log.info("table %s: a message to a player's DM failed (%s)", table.id, getattr(exc, "status", type(exc).__name__))
+    return sent
+
+
+class TableChannel:
+    """Where a table's public messages go: ``send`` posts in the table's channel, or for a DM table in each
+    human player's DM (returning the first message sent, or None). ``open_dm(user_id)`` opens a DM."""
+
+    def __init__(self, bot: Any, table: Any, open_dm: DMOpener | None = None) -> None:
+        self.bot, self.table = bot, table
+        self.open_dm = open_dm or (lambda uid: open_dm_of(bot, uid))
+        self.sent: list[discord.Message] = []  # a DM table: every copy of the last message sent
+
+    async def send(self, content: str | None = None, **kw: Any) -> Any:
+        if not self.table.dm:
+            msg = await self.bot.get_partial_messageable(self.table.channel_id).send(content, **kw)
+            self.sent = [msg]
+            return msg
+        self.sent = await send_each(self.table, self.open_dm, content, **kw)
+        return self.sent[0] if self.sent else None
+
+
+async def open_dm_of(bot: Any, user_id: int) -> Any:
+    user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+    return await user.create_dm()
+
+
+def channel_of(bot: Any, table: Any, open_dm: DMOpener | None = None) -> Any:
+    """What to send a table's public messages to: its channel (a partial messageable), or a DM table's
+    :class:`TableChannel` (each human player's DM)."""
+    if getattr(table, "dm", False):
+        return TableChannel(bot, table, open_dm)
+    return bot.get_partial_messageable(table.channel_id)
+
+
+async def edit_each(bot: Any, table: Any, open_dm: DMOpener, content: str, view: Any, png: bytes | None,
+                    filename: str = "table.png") -> bool:
+    """The DM table message: each human player's copy (``Table.dm_messages``) edited, or posted where they have
+    none yet (or it was deleted). True when any message was posted (the table is then worth saving)."""
+    posted = False
+    for uid in humans(table):
+        files = [discord.File(io.BytesIO(png), filename=filename)] if png else []
+        where = table.dm_messages.get(uid)
+        if where is not None:
+            try:
+                await bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(content=content, view=view, attachments=files)
+                continue
+            except discord.NotFound:
+                table.dm_messages.pop(uid, None)
+            except discord.HTTPException as exc:
+                log.info("table %s: editing a DM table message failed (%s)", table.id, exc.status)
+                continue
+        try:
+            dm = await open_dm(uid)
+            files = [discord.File(io.BytesIO(png), filename=filename)] if png else []
+            msg = await dm.send(content=content, view=view, files=files)
+        except (discord.HTTPException, OSError) as exc:
+            log.info("table %s: posting a DM table message failed (%s)", table.id,
+                     getattr(exc, "status", type(exc).__name__))
+            continue
+        table.dm_messages[uid] = (int(msg.channel.id), int(msg.id))
+        table.table_messages.add(msg.id)
+        posted = True
+    return posted
