@@ -10,9 +10,12 @@ in the same step) → ``delivered`` (its consumer has it). ``events``: an event'
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from jxbot.store.base import StoreBase, _check_id, _check_text, _json_text, _retrying, _time
+
+StateUpdate = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any] | None] | None
 
 
 class EventsPart(StoreBase):
@@ -87,6 +90,33 @@ class EventsPart(StoreBase):
         async with self._write() as db:
             await db.execute("UPDATE events SET status = ?, state = ?, updated_at = ? WHERE event_id = ?",
                              (status, _json_text(state, "state"), at, event_id))
+
+    @_retrying
+    async def event_advance(self, event_id: str, expected_round: int | None, expected_status: str | tuple[str, ...],
+                            new_status: str | None, updates: StateUpdate = None, now: float | None = None) -> bool:
+        """Compare and set, for several processes sharing the store: when the event is still at
+        ``expected_round`` (its state's ``round``; None: any) with a status in ``expected_status``, set
+        ``new_status`` (None: unchanged) and the top-level keys ``updates`` of its state (other keys, written by
+        others meanwhile, are kept; a callable gets the current state and returns the keys, or None to change
+        nothing) and return True; else change nothing and return False. One transaction holding the event's row
+        (``FOR NO KEY UPDATE`` on PostgreSQL; SQLite's write transaction is exclusive): of two processes advancing
+        the same round at once, exactly one wins."""
+        statuses = (expected_status,) if isinstance(expected_status, str) else tuple(expected_status)
+        at = _time(now)
+        async with self._write() as db:
+            row = await self._one(db, "SELECT status, state FROM events WHERE event_id = ?" + self._lock, (event_id,))
+            if row is None or str(row[0]) not in statuses:
+                return False
+            state = json.loads(row[1])
+            if expected_round is not None and int(state.get("round", 0)) != expected_round:
+                return False
+            change = updates(state) if callable(updates) else (updates or {})
+            if change is None:
+                return False
+            state.update(change)
+            await db.execute("UPDATE events SET status = ?, state = ?, updated_at = ? WHERE event_id = ?",
+                             (new_status or str(row[0]), _json_text(state, "state"), at, event_id))
+        return True
 
     async def event_get(self, event_id: str) -> dict[str, Any] | None:
         async with self._read() as db:

@@ -1,0 +1,113 @@
+"""Two processes sharing one PostgreSQL store run one event (a global event: its tables run wherever they were
+opened, so the last two tables of a round can end in two processes at once): each process has its own store
+connection and its own EventService (its own in-process lock), and the round advance and the end are a
+compare-and-set in the store — the next round opens once and the end is announced once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from jxbot.events.model import EventConfig, TableRecord, placements
+from jxbot.events.service import EventError, EventService
+from jxbot.store import Store
+from tests import pgdb
+from tests.store.conftest import CH, G, db_url  # noqa: F401 - the fixture
+
+
+def result_for(plan, totals):
+    return TableRecord(plan.round, plan.table_no, plan.players, totals, placements(totals), [totals])
+
+
+async def test_event_advance_is_a_compare_and_set(db_url):  # noqa: F811
+    store = await Store.open(db_url)
+    try:
+        await store.event_create("e1", G, CH, "cup", {"name": "cup"}, {"round": 1, "waiting": [5, 6], "x": 1})
+        assert not await store.event_advance("e1", 2, "running", "running", {"round": 3})  # not running yet
+        assert not await store.event_advance("e1", 2, "open", "running", {"round": 3})  # not at round 2
+        assert await store.event_advance("e1", 1, "open", "running", {"round": 2})
+        assert not await store.event_advance("e1", 1, "running", "running", {"round": 2})  # already advanced
+        row = await store.event_get("e1")
+        assert row["status"] == "running" and row["state"] == {"round": 2, "waiting": [5, 6], "x": 1}  # kept
+        # a callable sees the state under the row's lock; None changes nothing
+        assert await store.event_advance("e1", None, ("open", "running"), None,
+                                         lambda s: {"waiting": [u for u in s["waiting"] if u != 5]})
+        assert not await store.event_advance("e1", None, "running", None, lambda s: None)
+        row = await store.event_get("e1")
+        assert row["status"] == "running" and row["state"]["waiting"] == [6]
+        assert not await store.event_advance("nope", None, "running", "ended")
+    finally:
+        await store.close()
+
+
+async def two_services(dsn: str, opened: list, told: list) -> tuple[list[Store], list[EventService]]:
+    stores = [await Store.open(dsn, scope="global"), await Store.open(dsn, scope="global")]
+
+    def make(name: str, store: Store) -> EventService:
+        async def opener(ev, plan):
+            opened.append((name, plan.round, plan.table_no))
+
+        async def notify(ev, what):
+            told.append((name, what, ev.round))
+
+        return EventService(store, opener, notify)
+
+    return stores, [make("a", stores[0]), make("b", stores[1])]
+
+
+async def test_two_processes_recording_a_round_s_last_tables_at_once_advance_it_once():
+    dsn = await pgdb.empty_database()
+    opened: list = []
+    told: list = []
+    stores, (a, b) = await two_services(dsn, opened, told)
+    try:
+        n_events = 6
+        for k in range(n_events):
+            opened.clear()
+            told.clear()
+            ev = await a.create(G, CH, EventConfig(name=f"cup{k}", rounds=2, scope="global"))
+            for uid in range(1, 9):
+                await (a if uid % 2 else b).join(ev.event_id, uid, f"p{uid}")
+            # both processes try to start it at once: one starts it, the other is told it is not open
+            got = await asyncio.gather(a.start(ev.event_id), b.start(ev.event_id), return_exceptions=True)
+            assert sum(isinstance(g, EventError) and g.code == "not_open" for g in got) == 1, got
+            assert len([o for o in opened if o[1] == 1]) == 2
+            for r in (1, 2):
+                plans = (await a.get(ev.event_id)).plans(r)
+                assert len(plans) == 2
+                # the round's two tables end in the two processes at once (each result also handed on twice)
+                await asyncio.gather(a.record(ev.event_id, r, result_for(plans[0], [4, -4, 0, 0])),
+                                     b.record(ev.event_id, r, result_for(plans[1], [0, 0, 4, -4])),
+                                     b.record(ev.event_id, r, result_for(plans[0], [4, -4, 0, 0])))
+            assert len([o for o in opened if o[1] == 2]) == 2, opened  # round 2's tables opened once
+            assert [w for _, w, r in told if w == "round_started" and r == 2] == ["round_started"], told
+            assert [w for _, w, _r in told if w == "ended"] == ["ended"], told
+            final = await b.get(ev.event_id)
+            assert final.status == "ended" and final.round == 2
+            assert len(await a.records(ev.event_id)) == 4
+            with pytest.raises(EventError):
+                await a.cancel(ev.event_id)
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_a_cancel_racing_a_round_advance_wins_or_loses_whole():
+    dsn = await pgdb.empty_database()
+    opened: list = []
+    told: list = []
+    stores, (a, b) = await two_services(dsn, opened, told)
+    try:
+        ev = await a.create(G, CH, EventConfig(name="cup", rounds=3, scope="global"))
+        for uid in range(1, 5):
+            await a.join(ev.event_id, uid, f"p{uid}")
+        await a.start(ev.event_id)
+        plan = (await a.get(ev.event_id)).plans(1)[0]
+        await asyncio.gather(a.record(ev.event_id, 1, result_for(plan, [1, -1, 0, 0])), b.cancel(ev.event_id))
+        final = await a.get(ev.event_id)
+        assert final.status == "cancelled"  # the cancel re-read after losing to the advance, or won first
+        assert final.round in (1, 2) and len([o for o in opened if o[1] == 2]) == (final.round == 2) * 1
+    finally:
+        for s in stores:
+            await s.close()
