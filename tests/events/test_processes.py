@@ -111,3 +111,47 @@ async def test_a_cancel_racing_a_round_advance_wins_or_loses_whole():
     finally:
         for s in stores:
             await s.close()
+
+
+class _Reached(Exception):
+    pass
+
+
+async def test_reopening_a_round_never_restarts_a_table_another_process_runs():
+    """After a restart the event's owner re-opens its round: with several processes, an arranged table that is
+    running in the store (another process holds it) is found, not started again here (which would save a fresh
+    table over the one running); one recorded but never started still opens."""
+    from types import SimpleNamespace
+
+    from jxbot.shell import arranged
+
+    running: list = [SimpleNamespace(table_id="t1")]
+
+    class FakeStore:
+        async def arranged_open(self, key, kind, table_id, spec):
+            return "t1", "open", False
+
+        async def running_tables(self):
+            return running
+
+    class Manager:
+        away: dict = {}
+
+        def new_id(self):
+            return "t9"
+
+        def get(self, table_id):
+            return None
+
+        def lock(self, table_id):
+            raise _Reached(table_id)
+
+    host = SimpleNamespace(manager=Manager())
+    bot = SimpleNamespace(store=FakeStore(), shard_plan=object(), get_cog=lambda name: host)
+    seats = [arranged.Seat(1, "a"), arranged.Seat(2, "b"), arranged.Seat(3, "c"), arranged.Seat(4, "d")]
+    spec = arranged.Spec(key="ev:x/r1/t0", kind="tournament", guild_id=G, channel_id=CH, seats=seats, dm=True)
+    assert await arranged.open_table(bot, spec) == "t1"  # running elsewhere: nothing started here
+    running.clear()  # recorded, never started (a restart in between): it opens now, under its own id
+    with pytest.raises(_Reached) as got:
+        await arranged.open_table(bot, spec)
+    assert got.value.args == ("t1",)
