@@ -34,6 +34,10 @@ class EventError(Exception):
         self.code = code
 
 
+class _Again(Exception):
+    """The start's compare-and-set lost to a registration: read again."""
+
+
 @dataclass
 class Event:
     event_id: str
@@ -107,8 +111,8 @@ class EventService:
         ev = await self.get(event_id)
         if ev.status != "open":
             raise EventError("not_open")
-        if not await self.store.event_join(event_id, user_id, name):
-            raise EventError("already_joined")
+        if not await self.store.event_join(event_id, user_id, name):  # (or started meanwhile: another process)
+            raise EventError("already_joined" if (await self.get(event_id)).status == "open" else "not_open")
         if ev.config.checkin_minutes <= 0:  # no check-in window: registering is checking in
             await self.store.event_check_in(event_id, user_id)
         return ev
@@ -118,7 +122,7 @@ class EventService:
         if ev.status != "open":
             raise EventError("not_open")
         if not await self.store.event_leave(event_id, user_id):
-            raise EventError("not_joined")
+            raise EventError("not_joined" if (await self.get(event_id)).status == "open" else "not_open")
         return ev
 
     async def check_in(self, event_id: str, user_id: int) -> Event:
@@ -154,7 +158,16 @@ class EventService:
 
     async def start(self, event_id: str) -> Event:
         """Close registration and open round 1. Players not checked in: a computer plays their seats if the
-        event says so (they stay in the field), else they are left out."""
+        event says so (they stay in the field), else they are left out. Read again when a registration or
+        check-in (another process) came between the read and the compare-and-set."""
+        for _ in range(20):
+            try:
+                return await self._start(event_id)
+            except _Again:
+                continue
+        raise EventError("not_open")
+
+    async def _start(self, event_id: str) -> Event:
         async with self.lock(event_id):
             ev = await self.get(event_id)
             if ev.status != "open":
@@ -171,7 +184,11 @@ class EventService:
             ev.state["waiting"] = [] if ev.config.substitute else late
             plans = await self._plan(ev, 1)
             keys = ("players", "absent", "waiting", "round", "plans")
-            if not await self.store.event_advance(event_id, 0, "open", "running", {k: ev.state[k] for k in keys}):
+            regs_read = [(int(r["user_id"]), bool(r["checked_in"])) for r in regs]
+            if not await self.store.event_advance(event_id, 0, "open", "running", {k: ev.state[k] for k in keys},
+                                                  registered=regs_read):
+                if (await self.get(event_id)).status == "open":
+                    raise _Again  # the registrations changed meanwhile
                 raise EventError("not_open")  # started (or cancelled) by another process meanwhile
             ev.status = "running"
         await self._open(ev, plans)

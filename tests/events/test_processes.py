@@ -155,3 +155,40 @@ async def test_reopening_a_round_never_restarts_a_table_another_process_runs():
     with pytest.raises(_Reached) as got:
         await arranged.open_table(bot, spec)
     assert got.value.args == ("t1",)
+
+
+async def test_a_registration_between_the_start_s_read_and_its_compare_is_seated_or_refused():
+    """Process a starts the event; process b registers a player just after a read the registrations: the start
+    reads again and seats them (never a player told "registered" who is left out); a registration after the
+    start is refused (not open)."""
+    dsn = await pgdb.empty_database()
+    opened: list = []
+    told: list = []
+    stores, (a, b) = await two_services(dsn, opened, told)
+    try:
+        ev = await a.create(G, CH, EventConfig(name="cup", rounds=1, scope="global"))
+        for uid in range(1, 5):
+            await a.join(ev.event_id, uid, f"p{uid}")
+        read = stores[0].event_players
+        late = []
+
+        async def players_then_a_join(event_id):
+            rows = await read(event_id)
+            if not late:  # the first read only: b registers p5 before a's compare-and-set
+                late.append(await b.join(event_id, 5, "p5"))
+            return rows
+
+        stores[0].event_players = players_then_a_join  # type: ignore[method-assign]
+        started = await a.start(ev.event_id)
+        assert late and 5 in {p.pid for p in started.players()}  # read again: p5 plays
+        assert sorted(p for o in (await a.get(ev.event_id)).plans(1) for p in o.players) == [-3, -2, -1, 1, 2, 3, 4, 5]
+        with pytest.raises(EventError) as err:
+            await b.join(ev.event_id, 6, "p6")
+        assert err.value.code == "not_open"
+        assert [r["user_id"] for r in await stores[1].event_players(ev.event_id)] == [1, 2, 3, 4, 5]
+        with pytest.raises(EventError) as err:
+            await b.leave(ev.event_id, 5)
+        assert err.value.code == "not_open"
+    finally:
+        for s in stores:
+            await s.close()
