@@ -80,6 +80,12 @@ async def test_a_global_event_across_two_servers_plays_its_tables_in_dms(double,
     for p in (ann, bo, cy, di):  # the registration is confirmed by DM (its tables will be there)
         await p.wait_dm(lambda m: event_id in m.content and "私信" in m.content)
     assert "无法私信" in await said(await shut.slash("比赛 报名", 比赛=event_id))  # DMs closed: refused
+    # withdrawing, registering again and checking in work from the other server too
+    assert "取消报名" in await said(await di.slash("比赛 退出", 比赛=event_id))
+    assert "报名成功" in await said(await di.slash("比赛 报名", 比赛=event_id))
+    assert "签到成功" in await said(await di.slash("比赛 签到", 比赛=event_id))
+    # the announcement on server a counts the registrations of both servers
+    await double.wait_for(lambda: "已报名 4 人" in ann_msg.content or None, 10, "the announcement's count")
     # only the event's own server starts or cancels it (not the other server's managers)
     assert "创建它的服务器" in await said(await badmin.slash("比赛 取消", 比赛=event_id))
     assert "创建它的服务器" in await said(await badmin.slash("比赛 开始", 比赛=event_id))
