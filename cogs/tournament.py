@@ -213,11 +213,12 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         lang = self.bot.settings.lang
         players = {p.pid: p for p in ev.players()}
         texts: dict[int, str] = {}
+        absent = set(ev.state.get("absent") or [])
         if what == "round_started":
             for plan in ev.plans(ev.round):
                 seats = " · ".join(md(players[p].name) if p in players else "?" for p in plan.players)
-                for pid in plan.players:
-                    if pid in players and not players[pid].is_computer:
+                for pid in plan.players:  # (a player not checked in, whose seat a computer plays: not told)
+                    if pid in players and not players[pid].is_computer and pid not in absent:
                         texts[pid] = t("tour.dm.round", lang, name=md(ev.name), r=ev.round,
                                        table=plan.table_no + 1, seats=seats)
         elif what == "ended":
