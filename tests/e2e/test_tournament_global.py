@@ -52,13 +52,19 @@ async def test_a_global_event_across_two_servers_plays_its_tables_in_dms(double,
         role = st.Role(st.snowflake(), "admins", MANAGE_GUILD, 2)
         g.roles[role.id] = role
         g.members[p.id].roles.append(role.id)
-    bot = await start_bot(BOT_ARGV, env=fast_env(dsn, SILVER_SCOPE="global", JXBOT_COMPUTER_DELAY="0.05"))
+    bot = await start_bot(BOT_ARGV, env=fast_env(dsn, SILVER_SCOPE="global", JXBOT_COMPUTER_DELAY="0.05",
+                                                 JXBOT_OWNER_IDS=str(badmin.id)))
     await double.wait_commands(timeout=40)
     await bot.wait_log("ready: every table resumed", timeout=40)
 
     # a global event played for silver is the bot owner's; a points-only one a server manager's
     refused = await admin.slash("tournament create", name="world", rounds=1, hands=1, stake=5, scope="global")
     assert "所有者" in await said(refused)
+    staked = await badmin.slash("tournament create", name="silver", rounds=1, hands=1, stake=5, scope="global")
+    assert "比赛已创建" in await said(staked)  # the bot's owner (JXBOT_OWNER_IDS), here a manager of server b
+    silver = await badmin.wait_message(lambda m: "**silver**" in m.content, chb)
+    assert "🌐" in silver.content and "底分 5" in silver.content
+    assert "已取消" in await said(await badmin.slash("比赛 取消", 比赛=re.search(r"编号 `([0-9a-f]+)`", silver.content).group(1)))
     act = await admin.slash("tournament create", name="world", rounds=1, hands=1, scope="global")
     await act.settled()
     ann_msg = await admin.wait_message(lambda m: "🏆" in m.content, cha)
