@@ -19,6 +19,7 @@ from discord.ext import commands
 from jxbot import rulesets
 from jxbot.ai.strings import LEVEL_NAMES
 from jxbot.bot import JxBot, ls
+from jxbot.cluster.settings import is_postgres
 from jxbot.custom_ids import CustomId, MjButton
 from jxbot.events import fairness
 from jxbot.events.model import FORMATS, SCOPES, EventConfig
@@ -110,10 +111,15 @@ register({
     "tour.announce.global": {"zh": "🌐 全服比赛：任何服务器的玩家都可以用 `/比赛 报名 比赛:{id}` 报名；牌桌在私信里进行。",
                              "en": "🌐 Global event: players on any server register with `/tournament join event:{id}`; "
                                    "the tables are played in DMs."},
-    "tour.err.global_store": {"zh": "全服比赛需要全服共享的银子（SILVER_SCOPE=global）；本机器人的银子按服务器分开，"
-                                    "只能创建本服务器的比赛。",
-                              "en": "A global event needs the bot's silver to be global (SILVER_SCOPE=global); this bot "
-                                    "keeps silver per server, so its events are a server's own."},
+    "tour.err.global_store": {"zh": "全服比赛需要各服务器共用的数据库（PostgreSQL，或 SILVER_SCOPE=global）；"
+                                    "本机器人的银子按服务器分开存在 SQLite 里，只能创建本服务器的比赛。",
+                              "en": "A global event needs the servers' shared store (a PostgreSQL database, or "
+                                    "SILVER_SCOPE=global); this bot keeps silver per server in SQLite, so its events "
+                                    "are a server's own."},
+    "tour.err.global_silver": {"zh": "动银子（底分大于 0）的全服比赛需要全服共用的银子（SILVER_SCOPE=global）；"
+                                     "银子按服务器分开时，这样的比赛没有共同的钱包。",
+                               "en": "A global event played for silver (stake above 0) needs one wallet everywhere "
+                                     "(SILVER_SCOPE=global); with silver kept per server it has no wallet to play from."},
     "tour.err.global_stake": {"zh": "动银子（底分大于 0）的全服比赛只能由机器人的所有者创建；管理员可以创建只计分的全服比赛。",
                               "en": "A global event played for silver (stake above 0) is the bot owner's to create; a "
                                     "server manager may create a points-only global event."},
@@ -174,7 +180,9 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             data={"event": ev.event_id, "round": plan.round, "table": plan.table_no, "players": plan.players},
             dm=c.scope == "global")  # players of several servers: the one place the four share is their DMs
         try:
-            await arranged.open_table(self.bot, spec)
+            table_id = await arranged.open_table(self.bot, spec)
+            log.info("event %s: round %d table %d is table %s%s", ev.event_id, plan.round, plan.table_no, table_id,
+                     " (in DMs)" if spec.dm else "")
         except arranged.ArrangedError as err:
             log.error("event %s: table %s could not open (%s)", ev.event_id, spec.key, err.code)
 
@@ -319,11 +327,9 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         if format not in FORMATS or rulesets.find(ruleset) is None or level not in LEVEL_NAMES or scope not in SCOPES:
             await reply(interaction, t("tour.err.bad", lang, what=md(f"{format} {ruleset} {level} {scope}")))
             return
-        if scope == "global" and self.bot.settings.silver_scope != "global":
-            await reply(interaction, t("tour.err.global_store", lang))
-            return
-        if scope == "global" and stake > 0 and not await self._bot_owner(interaction.user):
-            await reply(interaction, t("tour.err.global_stake", lang))
+        refused = await self._global_refused(interaction, stake) if scope == "global" else None
+        if refused is not None:
+            await reply(interaction, t(refused, lang))
             return
         config = EventConfig(name=name.strip(), ruleset=ruleset, format=format, rounds=rounds, hands=hands,
                              stake=stake, start_at=time.time() + 60 * start_in if start_in else None,
@@ -337,6 +343,19 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         msg = await ch.send(self._announcement(ev, 0, lang), view=view, allowed_mentions=NONE)
         ev.state["announcement"] = msg.id  # this key only (a process sharing the store may have started it)
         await self.bot.store.event_advance(ev.event_id, None, ("open", "running"), None, {"announcement": msg.id})
+
+    async def _global_refused(self, interaction: discord.Interaction, stake: int) -> str | None:
+        """Why a global event cannot be created here (a string key), or None. It needs a store the servers share
+        (PostgreSQL, which several processes may share, or the global silver of one process); one played for
+        silver needs the one wallet everywhere and the bot's owner (docs/tournaments.md)."""
+        settings = self.bot.settings
+        if settings.silver_scope != "global" and not is_postgres(settings.db_path):
+            return "tour.err.global_store"
+        if stake > 0 and settings.silver_scope != "global":
+            return "tour.err.global_silver"
+        if stake > 0 and not await self._bot_owner(interaction.user):
+            return "tour.err.global_stake"
+        return None
 
     async def _bot_owner(self, user: discord.abc.User) -> bool:
         if user.id in self.bot.settings.owner_ids:
