@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -169,8 +171,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 seats.append(arranged.Seat(None, p.name, level=p.level or ev.config.level))
             elif pid in absent:  # not checked in: a computer plays the seat
                 seats.append(arranged.Seat(None, p.name, level=ev.config.level))
-            else:
-                seats.append(arranged.Seat(pid, p.name))
+            else:  # their panel in their language (the locale of their registration or last table)
+                seats.append(arranged.Seat(pid, p.name, lang=await self._player_lang(pid)))
         c = ev.config
         spec = arranged.Spec(
             key=table_key(ev.event_id, plan.round, plan.table_no), kind="tournament", guild_id=ev.guild_id,
@@ -218,27 +220,31 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
     async def _tell_players(self, ev: Event, what: str) -> None:
         """A global event: each human player is told by DM too (their table at a round's start, the final
         standings at the end); nobody pinged. A closed DM is skipped."""
-        lang = self.bot.settings.lang
         players = {p.pid: p for p in ev.players()}
-        texts: dict[int, str] = {}
+        texts: dict[int, Callable[[str], str]] = {}  # user -> the text in a language
         absent = set(ev.state.get("absent") or [])
         if what == "round_started":
             for plan in ev.plans(ev.round):
                 seats = " · ".join(md(players[p].name) if p in players else "?" for p in plan.players)
                 for pid in plan.players:  # (a player not checked in, whose seat a computer plays: not told)
                     if pid in players and not players[pid].is_computer and pid not in absent:
-                        texts[pid] = t("tour.dm.round", lang, name=md(ev.name), r=ev.round,
-                                       table=plan.table_no + 1, seats=seats)
+                        texts[pid] = functools.partial(t, "tour.dm.round", name=md(ev.name), r=ev.round,
+                                                       table=plan.table_no + 1, seats=seats)
         elif what == "ended":
             assert self.service is not None
             _ev, rows = await self.service.standings(ev.event_id)
-            text = t("tour.ended", lang, name=md(ev.name), secret=ev.state.get("secret"), c=ev.commitment,
-                     id=ev.event_id) + "\n" + standings_text(ev, rows)
-            texts = {p.pid: text for p in players.values() if not p.is_computer}
+            board = standings_text(ev, rows)
 
-        async def tell(uid: int, text: str) -> None:
+            def ended(lang: str) -> str:
+                return t("tour.ended", lang, name=md(ev.name), secret=ev.state.get("secret"), c=ev.commitment,
+                         id=ev.event_id) + "\n" + board
+
+            texts = {p.pid: ended for p in players.values() if not p.is_computer}
+
+        async def tell(uid: int, text: Callable[[str], str]) -> None:
             try:
-                await (await open_dm_of(self.bot, uid)).send(text[:2000], allowed_mentions=NONE)
+                msg = text(await self._player_lang(uid))
+                await (await open_dm_of(self.bot, uid)).send(msg[:2000], allowed_mentions=NONE)
             except (discord.HTTPException, OSError) as exc:
                 log.info("event %s: a player's DM failed (%s)", ev.event_id, getattr(exc, "status", type(exc).__name__))
 
@@ -357,6 +363,13 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             return "tour.err.global_stake"
         return None
 
+    async def _player_lang(self, user_id: int) -> str:
+        """A player's language: the store's (their client's locale when they registered or last sat), else the
+        bot's."""
+        store = self.bot.store
+        p = await store.get_player(user_id) if store is not None and hasattr(store, "get_player") else None
+        return str(p.lang) if p is not None and p.lang else self.bot.settings.lang
+
     async def _bot_owner(self, user: discord.abc.User) -> bool:
         if user.id in self.bot.settings.owner_ids:
             return True
@@ -379,6 +392,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             await reply(interaction, t("tour.err.dm_closed", lang))
             return
         await reply(interaction, t("tour.ok.joined", lang))
+        if hasattr(self.bot.store, "ensure_player"):  # their language, for their DMs and their tables' panels
+            await self.bot.store.ensure_player(interaction.user.id, display_name(interaction.user), lang)
         await self._refresh_announcement(ev)
 
     async def _refresh_announcement(self, ev: Event) -> None:

@@ -45,7 +45,8 @@ async def test_a_global_event_across_two_servers_plays_its_tables_in_dms(double,
     ga, gb = double.add_guild("server a"), double.add_guild("server b")
     cha, chb = double.add_text_channel(ga, "mahjong"), double.add_text_channel(gb, "mahjong")
     ann, bo = (Player.join(double, n, ga, cha) for n in ("ann", "bo"))
-    cy, di = (Player.join(double, n, gb, chb) for n in ("cy", "di"))
+    cy = Player.join(double, "cy", gb, chb)
+    di = Player.join(double, "di", gb, chb, locale="en-US")  # told in English: the DMs, the panel
     shut = Player.join(double, "ed", gb, chb, dms_open=False)
     admin, badmin = Player.join(double, "admin", ga, cha), Player.join(double, "badmin", gb, chb)
     for g, p in ((ga, admin), (gb, badmin)):
@@ -82,14 +83,15 @@ async def test_a_global_event_across_two_servers_plays_its_tables_in_dms(double,
     assert "报名成功" in await said(await ann.click(ann_msg, label="报名"))
     assert "报名成功" in await said(await bo.slash("比赛 报名", 比赛=event_id))
     assert "报名成功" in await said(await cy.slash("比赛 报名", 比赛=event_id))
-    assert "报名成功" in await said(await di.slash("比赛 报名", 比赛=event_id))
-    for p in (ann, bo, cy, di):  # the registration is confirmed by DM (its tables will be there)
+    assert "You are registered" in await said(await di.slash("tournament join", event=event_id))
+    for p in (ann, bo, cy):  # the registration is confirmed by DM (its tables will be there)
         await p.wait_dm(lambda m: event_id in m.content and "私信" in m.content)
+    await di.wait_dm(lambda m: event_id in m.content and "played in DMs" in m.content)
     assert "无法私信" in await said(await shut.slash("比赛 报名", 比赛=event_id))  # DMs closed: refused
     # withdrawing, registering again and checking in work from the other server too
-    assert "取消报名" in await said(await di.slash("比赛 退出", 比赛=event_id))
-    assert "报名成功" in await said(await di.slash("比赛 报名", 比赛=event_id))
-    assert "签到成功" in await said(await di.slash("比赛 签到", 比赛=event_id))
+    assert "withdrawn" in await said(await di.slash("tournament leave", event=event_id))
+    assert "You are registered" in await said(await di.slash("tournament join", event=event_id))
+    assert "Checked in" in await said(await di.slash("tournament checkin", event=event_id))
     # the announcement on server a counts the registrations of both servers
     await double.wait_for(lambda: "已报名 4 人" in ann_msg.content or None, 10, "the announcement's count")
     # only the event's own server starts or cancels it (not the other server's managers)
@@ -98,12 +100,15 @@ async def test_a_global_event_across_two_servers_plays_its_tables_in_dms(double,
 
     aps = [AutoPlayer(p, Style()).start() for p in (ann, bo, cy, di)]
     assert "比赛开始" in await said(await admin.slash("比赛 开始", 比赛=event_id), timeout=15)
+    for p, begins, table in [(ann, "第 1 轮开始", "第 1 桌"), (bo, "第 1 轮开始", "第 1 桌"),
+                             (cy, "第 1 轮开始", "第 1 桌"), (di, "round 1 begins", "table 1")]:
+        told = await p.wait_dm(lambda m, begins=begins: begins in m.content, timeout=20)
+        assert table in told.content and all(n in told.content for n in ("ann", "bo", "cy", "di"))
     for p in (ann, bo, cy, di):
-        told = await p.wait_dm(lambda m: "第 1 轮开始" in m.content, timeout=20)
-        assert "第 1 桌" in told.content and all(n in told.content for n in ("ann", "bo", "cy", "di"))
         # the table message (the table's picture) and the player's own panel, both in their DM
         await p.wait_dm(lambda m: any(a.filename == "table.png" for a in m.attachments), timeout=30)
-        await p.wait_dm(lambda m: any(a.filename == "hand.png" for a in m.attachments), timeout=30)
+        pm = await p.wait_dm(lambda m: any(a.filename == "hand.png" for a in m.attachments), timeout=30)
+        assert pm.content.startswith("Your hand" if p is di else "你的手牌"), pm.content  # in their language
     assert not [m for m in chb.messages if m.attachments], "nothing of the table in server b's channel"
 
     end = await admin.wait_message(lambda m: "结束！" in m.content, cha, timeout=120)
@@ -118,8 +123,8 @@ async def test_a_global_event_across_two_servers_plays_its_tables_in_dms(double,
     ranks = sorted(shown.values(), key=lambda v: v[0])
     assert all(a[1] >= b[1] for a, b in zip(ranks, ranks[1:], strict=False))
     assert all(v[2] and len(v[2]) == 1 for v in shown.values())
-    for p in (ann, bo, cy, di):  # each player gets the end and the final standings by DM
-        dm = await p.wait_dm(lambda m: "结束！" in m.content, timeout=20)
+    for p, over in [(ann, "结束！"), (bo, "结束！"), (cy, "结束！"), (di, "is over!")]:  # the end and final standings
+        dm = await p.wait_dm(lambda m, over=over: over in m.content, timeout=20)
         assert standings_lines(dm.content) == shown, dm.content
     # the standings from the other server, by the event's id
     again = await said(await di.slash("比赛 排名", 比赛=event_id), timeout=20)
