@@ -247,6 +247,7 @@ class EventService:
                 if not await self.store.event_advance(event_id, round_no, "running", "running",
                                                       {"round": round_no + 1, "plans": ev.state["plans"]}):
                     return await self.get(event_id)
+                ev = await self.get(event_id)  # as saved: with a late check-in another process made meanwhile
                 ended = False
         if ended:
             if self.notify is not None:
