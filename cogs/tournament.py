@@ -1,14 +1,17 @@
-"""``/tournament`` (比赛): events a server runs on its own (jxbot/events). Thin: commands and the Register button
-translate to :class:`~jxbot.events.service.EventService`; its tables are arranged tables (jxbot/shell/arranged.py)
-whose results come back here. docs/tournaments.md."""
+"""``/tournament`` (比赛): events a server runs on its own (jxbot/events), or global events open to every server
+sharing the store (their tables in the players' DMs). Thin: commands and the Register button translate to
+:class:`~jxbot.events.service.EventService`; its tables are arranged tables (jxbot/shell/arranged.py) whose results
+come back here. docs/tournaments.md."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -18,15 +21,18 @@ from discord.ext import commands
 from jxbot import rulesets
 from jxbot.ai.strings import LEVEL_NAMES
 from jxbot.bot import JxBot, ls
+from jxbot.cluster.settings import is_postgres
 from jxbot.custom_ids import CustomId, MjButton
 from jxbot.events import fairness
-from jxbot.events.model import FORMATS, EventConfig
+from jxbot.events.model import FORMATS, SCOPES, EventConfig
 from jxbot.events.rounds import TablePlan
 from jxbot.events.service import Event, EventError, EventService, record_from_result, table_key
 from jxbot.i18n import register, t
 from jxbot.interactions import lang_of, reply
 from jxbot.safety import display_name, md
 from jxbot.shell import arranged
+from jxbot.shell.dmtable import open_dm_of
+from jxbot.shell.seat import DM_CLOSED
 
 log = logging.getLogger("jxbot.cogs.tournament")
 NONE = discord.AllowedMentions.none()
@@ -115,6 +121,32 @@ register({
                        "en": "✅ Event `{id}`: the secret matches the commitment and all {n} hands' walls follow "
                              "from it."},
     "tour.verify.bad": {"zh": "❌ 比赛 `{id}` 核对失败：{what}", "en": "❌ Event `{id}` fails its check: {what}"},
+    # global events (docs/tournaments.md, "Events across servers")
+    "tour.announce.global": {"zh": "🌐 全服比赛：任何服务器的玩家都可以用 `/比赛 报名 比赛:{id}` 报名；牌桌在私信里进行。",
+                             "en": "🌐 Global event: players on any server register with `/tournament join event:{id}`; "
+                                   "the tables are played in DMs."},
+    "tour.err.global_store": {"zh": "全服比赛需要各服务器共用的数据库（PostgreSQL，或 SILVER_SCOPE=global）；"
+                                    "本机器人的银子按服务器分开存在 SQLite 里，只能创建本服务器的比赛。",
+                              "en": "A global event needs the servers' shared store (a PostgreSQL database, or "
+                                    "SILVER_SCOPE=global); this bot keeps silver per server in SQLite, so its events "
+                                    "are a server's own."},
+    "tour.err.global_silver": {"zh": "动银子（底分大于 0）的全服比赛需要全服共用的银子（SILVER_SCOPE=global）；"
+                                     "银子按服务器分开时，这样的比赛没有共同的钱包。",
+                               "en": "A global event played for silver (stake above 0) needs one wallet everywhere "
+                                     "(SILVER_SCOPE=global); with silver kept per server it has no wallet to play from."},
+    "tour.err.global_stake": {"zh": "动银子（底分大于 0）的全服比赛只能由机器人的所有者创建；管理员可以创建只计分的全服比赛。",
+                              "en": "A global event played for silver (stake above 0) is the bot owner's to create; a "
+                                    "server manager may create a points-only global event."},
+    "tour.err.own_server": {"zh": "这场全服比赛只能在创建它的服务器里开始或取消。",
+                            "en": "This global event is started or cancelled on the server that created it."},
+    "tour.err.dm_closed": {"zh": "全服比赛的牌桌在私信里进行，但我无法私信你。请允许服务器成员私信你，然后再报名。",
+                           "en": "A global event's tables are played in DMs, and I cannot DM you: allow direct messages "
+                                 "from server members, then register again."},
+    "tour.dm.registered": {"zh": "你已报名 **{name}**（编号 `{id}`）。全服比赛的牌桌在私信里进行，每轮开始时我会在这里告诉你。",
+                           "en": "You are registered for **{name}** (id `{id}`). A global event's tables are played "
+                                 "in DMs; I will tell you here when each round begins."},
+    "tour.dm.round": {"zh": "**{name}** 第 {r} 轮开始：你在第 {table} 桌（{seats}），牌桌在私信里进行。",
+                      "en": "**{name}**: round {r} begins. You are at table {table} ({seats}), played in DMs."},
     "tour.verify.running": {"zh": "比赛 `{id}` 尚未结束：承诺 `{c}`，结束时公布密钥。",
                             "en": "Event `{id}` is not over: commitment `{c}`; the secret is revealed at the end."},
 })
@@ -122,6 +154,7 @@ register({
 FORMAT_CHOICES = [app_commands.Choice(name=ls(f"tour.choice.{f}"), value=f) for f in FORMATS]
 RULESET_CHOICES = [app_commands.Choice(name=ls(f"bot.choice.ruleset.{n}"), value=n) for n in rulesets.names()]
 LEVEL_CHOICES = [app_commands.Choice(name=ls(f"ai.level.{lv}"), value=lv) for lv in LEVEL_NAMES]
+SCOPE_CHOICES = [app_commands.Choice(name=ls(f"bot.choice.scope.{s}"), value=s) for s in SCOPES]
 
 
 def _manager(interaction: discord.Interaction) -> bool:
@@ -150,8 +183,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 seats.append(arranged.Seat(None, p.name, level=p.level or ev.config.level))
             elif pid in absent:  # not checked in: a computer plays the seat
                 seats.append(arranged.Seat(None, p.name, level=ev.config.level))
-            else:
-                seats.append(arranged.Seat(pid, p.name))
+            else:  # their panel in their language (the locale of their registration or last table)
+                seats.append(arranged.Seat(pid, p.name, lang=await self._player_lang(pid)))
         c = ev.config
         spec = arranged.Spec(
             key=table_key(ev.event_id, plan.round, plan.table_no), kind="tournament", guild_id=ev.guild_id,
@@ -159,9 +192,12 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             max_hands=c.hands, stake=c.stake, claim_window=c.claim_window, secret=plan.secret,
             thread=f"{c.name} · R{plan.round} · T{plan.table_no + 1}", lang=self.bot.settings.lang, level=c.level,
             data={"event": ev.event_id, "round": plan.round, "table": plan.table_no, "players": plan.players},
-            duplicate=c.format == "duplicate")
+            duplicate=c.format == "duplicate",
+            dm=c.scope == "global")  # players of several servers: the one place the four share is their DMs
         try:
-            await arranged.open_table(self.bot, spec)
+            table_id = await arranged.open_table(self.bot, spec)
+            log.info("event %s: round %d table %d is table %s%s", ev.event_id, plan.round, plan.table_no, table_id,
+                     " (in DMs)" if spec.dm else "")
         except arranged.ArrangedError as err:
             log.error("event %s: table %s could not open (%s)", ev.event_id, spec.key, err.code)
 
@@ -191,9 +227,46 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 await ch.send(standings_text(ev, rows), files=files, allowed_mentions=NONE)
         except discord.HTTPException:
             log.warning("could not tell event %s's channel (%s)", ev.event_id, what)
+        if ev.config.scope == "global":
+            await self._tell_players(ev, what)
+
+    async def _tell_players(self, ev: Event, what: str) -> None:
+        """A global event: each human player is told by DM too (their table at a round's start, the final
+        standings at the end); nobody pinged. A closed DM is skipped."""
+        players = {p.pid: p for p in ev.players()}
+        texts: dict[int, Callable[[str], str]] = {}  # user -> the text in a language
+        absent = set(ev.state.get("absent") or [])
+        if what == "round_started":
+            for plan in ev.plans(ev.round):
+                seats = " · ".join(md(players[p].name) if p in players else "?" for p in plan.players)
+                for pid in plan.players:  # (a player not checked in, whose seat a computer plays: not told)
+                    if pid in players and not players[pid].is_computer and pid not in absent:
+                        texts[pid] = functools.partial(t, "tour.dm.round", name=md(ev.name), r=ev.round,
+                                                       table=plan.table_no + 1, seats=seats)
+        elif what == "ended":
+            assert self.service is not None
+            _ev, rows = await self.service.standings(ev.event_id)
+            board = standings_text(ev, rows)
+
+            def ended(lang: str) -> str:
+                return t("tour.ended", lang, name=md(ev.name), secret=ev.state.get("secret"), c=ev.commitment,
+                         id=ev.event_id) + "\n" + board
+
+            texts = {p.pid: ended for p in players.values() if not p.is_computer}
+
+        async def tell(uid: int, text: Callable[[str], str]) -> None:
+            try:
+                msg = text(await self._player_lang(uid))
+                await (await open_dm_of(self.bot, uid)).send(msg[:2000], allowed_mentions=NONE)
+            except (discord.HTTPException, OSError) as exc:
+                log.info("event %s: a player's DM failed (%s)", ev.event_id, getattr(exc, "status", type(exc).__name__))
+
+        await asyncio.gather(*(tell(uid, text) for uid, text in texts.items()))
 
     # ------------------------------------------------------------------ helpers
-    async def _event(self, interaction: discord.Interaction, event: str | None) -> Event | None:
+    async def _event(self, interaction: discord.Interaction, event: str | None, own: bool = False) -> Event | None:
+        """The event named (a global event from any server; ``own``: only from the server that created it, for
+        start and cancel), else this server's latest."""
         lang = lang_of(interaction)
         if self.service is None:
             await reply(interaction, t("tour.err.no_store", lang))
@@ -202,7 +275,10 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             if event:
                 ev = await self.service.get(event.strip().lower())
                 if ev.guild_id != interaction.guild_id:
-                    raise EventError("not_found")
+                    if ev.config.scope != "global":  # a server's own event is invisible elsewhere
+                        raise EventError("not_found")
+                    if own:
+                        raise EventError("own_server")
                 return ev
             # the server's latest live event, else its most recent one (its standings stay to be seen)
             live = await self.bot.store.events_live(interaction.guild_id or 0)
@@ -219,6 +295,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         stake = t("tour.points_only", lang) if c.stake <= 0 else t("tour.staked", lang, stake=c.stake)
         text = t("tour.announce", lang, name=md(c.name), id=ev.event_id, fmt=t(f"tour.choice.{c.format}", lang),
                  rounds=c.rounds, hands=c.hands or "-", stake=stake, c=ev.commitment)
+        if c.scope == "global":
+            text += "\n" + t("tour.announce.global", lang, id=ev.event_id)
         if c.start_at:
             text += "\n" + t("tour.starts_at", lang, at=int(c.start_at))
         if c.checkin_opens is not None:
@@ -246,20 +324,21 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                          ruleset=ls("bot.opt.ruleset.name"), stake=ls("tour.opt.stake.name"),
                          start_in=ls("tour.opt.start.name"), checkin=ls("tour.opt.checkin.name"),
                          substitute=ls("tour.opt.substitute.name"), level=ls("bot.opt.level.name"),
-                         wait=ls("tour.opt.wait.name"))
+                         wait=ls("tour.opt.wait.name"), scope=ls("bot.opt.scope.name"))
     @app_commands.describe(name=ls("tour.opt.name.desc"), format=ls("tour.opt.format.desc"),
                            rounds=ls("tour.opt.rounds.desc"), hands=ls("tour.opt.hands.desc"),
                            ruleset=ls("bot.opt.ruleset.desc"), stake=ls("tour.opt.stake.desc"),
                            start_in=ls("tour.opt.start.desc"), checkin=ls("tour.opt.checkin.desc"),
                            substitute=ls("tour.opt.substitute.desc"), level=ls("bot.opt.level.desc"),
-                           wait=ls("tour.opt.wait.desc"))
-    @app_commands.choices(format=FORMAT_CHOICES, ruleset=RULESET_CHOICES, level=LEVEL_CHOICES)
+                           wait=ls("tour.opt.wait.desc"), scope=ls("bot.opt.scope.desc"))
+    @app_commands.choices(format=FORMAT_CHOICES, ruleset=RULESET_CHOICES, level=LEVEL_CHOICES, scope=SCOPE_CHOICES)
     async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60],
                      format: str = "swiss", rounds: app_commands.Range[int, 1, 12] = 3,
                      hands: app_commands.Range[int, 1, 16] = 1, ruleset: str = "jiaxing",
                      stake: app_commands.Range[int, 0, 1000] = 0, start_in: app_commands.Range[int, 1, 10080] | None = None,
                      checkin: app_commands.Range[int, 0, 1440] = 0, substitute: bool = True,
-                     level: str = "normal", wait: app_commands.Range[int, 1, 240] = 10) -> None:
+                     level: str = "normal", wait: app_commands.Range[int, 1, 240] = 10,
+                     scope: str = "guild") -> None:
         lang = lang_of(interaction)
         if not _manager(interaction):
             await reply(interaction, t("tour.err.manage", lang))
@@ -267,12 +346,17 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         if self.service is None:
             await reply(interaction, t("tour.err.no_store", lang))
             return
-        if format not in FORMATS or rulesets.find(ruleset) is None or level not in LEVEL_NAMES:
-            await reply(interaction, t("tour.err.bad", lang, what=md(f"{format} {ruleset} {level}")))
+        if format not in FORMATS or rulesets.find(ruleset) is None or level not in LEVEL_NAMES or scope not in SCOPES:
+            await reply(interaction, t("tour.err.bad", lang, what=md(f"{format} {ruleset} {level} {scope}")))
+            return
+        refused = await self._global_refused(interaction, stake) if scope == "global" else None
+        if refused is not None:
+            await reply(interaction, t(refused, lang))
             return
         config = EventConfig(name=name.strip(), ruleset=ruleset, format=format, rounds=rounds, hands=hands,
                              stake=stake, start_at=time.time() + 60 * start_in if start_in else None,
-                             checkin_minutes=checkin, substitute=substitute, level=level, wait_minutes=wait)
+                             checkin_minutes=checkin, substitute=substitute, level=level, wait_minutes=wait,
+                             scope=scope)
         ev = await self.service.create(interaction.guild_id or 0, interaction.channel_id or 0, config)
         view = discord.ui.View(timeout=None)
         view.add_item(MjButton(CustomId("treg", ev.event_id, None, "0"), label=t("tour.btn.register", lang),
@@ -280,8 +364,36 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         await reply(interaction, t("tour.ok.created", lang))
         ch = self.bot.get_partial_messageable(ev.channel_id)
         msg = await ch.send(self._announcement(ev, 0, lang), view=view, allowed_mentions=NONE)
-        ev.state["announcement"] = msg.id
-        await self.bot.store.event_save(ev.event_id, ev.status, ev.state)
+        ev.state["announcement"] = msg.id  # this key only (a process sharing the store may have started it)
+        await self.bot.store.event_advance(ev.event_id, None, ("open", "running"), None, {"announcement": msg.id})
+
+    async def _global_refused(self, interaction: discord.Interaction, stake: int) -> str | None:
+        """Why a global event cannot be created here (a string key), or None. It needs a store the servers share
+        (PostgreSQL, which several processes may share, or the global silver of one process); one played for
+        silver needs the one wallet everywhere and the bot's owner (docs/tournaments.md)."""
+        settings = self.bot.settings
+        if settings.silver_scope != "global" and not is_postgres(settings.db_path):
+            return "tour.err.global_store"
+        if stake > 0 and settings.silver_scope != "global":
+            return "tour.err.global_silver"
+        if stake > 0 and not await self._bot_owner(interaction.user):
+            return "tour.err.global_stake"
+        return None
+
+    async def _player_lang(self, user_id: int) -> str:
+        """A player's language: the store's (their client's locale when they registered or last sat), else the
+        bot's."""
+        store = self.bot.store
+        p = await store.get_player(user_id) if store is not None and hasattr(store, "get_player") else None
+        return str(p.lang) if p is not None and p.lang else self.bot.settings.lang
+
+    async def _bot_owner(self, user: discord.abc.User) -> bool:
+        if user.id in self.bot.settings.owner_ids:
+            return True
+        try:
+            return bool(await self.bot.is_owner(user))  # the application's owner (or its team)
+        except Exception:  # the application info cannot be fetched now: only JXBOT_OWNER_IDS count
+            return False
 
     async def _join(self, interaction: discord.Interaction, ev: Event) -> None:
         lang = lang_of(interaction)
@@ -291,7 +403,14 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         except EventError as err:
             await reply(interaction, t(f"tour.err.{err.code}", lang))
             return
+        if ev.config.scope == "global" and not await self._dm_works(interaction, ev):
+            with contextlib.suppress(EventError):  # its tables are in DMs: no registration without them
+                await self.service.leave(ev.event_id, interaction.user.id)
+            await reply(interaction, t("tour.err.dm_closed", lang))
+            return
         await reply(interaction, t("tour.ok.joined", lang))
+        if hasattr(self.bot.store, "ensure_player"):  # their language, for their DMs and their tables' panels
+            await self.bot.store.ensure_player(interaction.user.id, display_name(interaction.user), lang)
         await self._refresh_announcement(ev)
 
     async def _refresh_announcement(self, ev: Event) -> None:
@@ -304,6 +423,18 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 content=self._announcement(ev, n, self.bot.settings.lang), allowed_mentions=NONE)
         except discord.HTTPException:
             log.info("could not update event %s's announcement", ev.event_id)
+
+    async def _dm_works(self, interaction: discord.Interaction, ev: Event) -> bool:
+        """A global event's registration is confirmed by DM: False when the player's DMs are closed."""
+        try:
+            dm = await open_dm_of(self.bot, interaction.user.id)
+            await dm.send(t("tour.dm.registered", lang_of(interaction), name=md(ev.name), id=ev.event_id),
+                          allowed_mentions=NONE)
+        except discord.Forbidden as exc:
+            return exc.code != DM_CLOSED
+        except (discord.HTTPException, OSError) as exc:  # not known to be closed: the registration stands
+            log.info("event %s: the registration DM failed (%s)", ev.event_id, getattr(exc, "status", type(exc).__name__))
+        return True
 
     async def on_register(self, interaction: discord.Interaction, cid: CustomId) -> None:
         ev = await self._event(interaction, cid.table)
@@ -364,7 +495,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         if not _manager(interaction):
             await reply(interaction, t("tour.err.manage", lang))
             return
-        ev = await self._event(interaction, event)
+        ev = await self._event(interaction, event, own=True)
         if ev is None:
             return
         assert self.service is not None
@@ -402,7 +533,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         if not _manager(interaction):
             await reply(interaction, t("tour.err.manage", lang))
             return
-        ev = await self._event(interaction, event)
+        ev = await self._event(interaction, event, own=True)
         if ev is None:
             return
         assert self.service is not None

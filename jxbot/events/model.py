@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 Format = Literal["swiss", "duplicate"]
 FORMATS: tuple[str, ...] = ("swiss", "duplicate")
+SCOPES: tuple[str, ...] = ("guild", "global")
 
 
 @dataclass
@@ -24,10 +25,14 @@ class EventConfig:
     wait_minutes: int = 10  # substitute off: a table waits this long for a no-show, then a computer plays the seat
     level: str = "normal"  # the computers' level (fillers, substitutes, leavers' seats)
     claim_window: float = 5.0
+    # "global": open to every server sharing the store (found by its id), its tables in the players' DMs
+    scope: str = "guild"
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
             raise ValueError(f"format is one of {FORMATS}, not {self.format!r}")
+        if self.scope not in SCOPES:
+            raise ValueError(f"scope is one of {SCOPES}, not {self.scope!r}")
         if self.rounds < 1:
             raise ValueError("an event plays at least one round")
 

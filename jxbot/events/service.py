@@ -3,10 +3,13 @@ the next round opened when a round's last table ends, the end (the secret reveal
 
 Tables are opened through ``opener(event, plan)`` (cogs/tournament.py turns a plan into an arranged table,
 jxbot/shell/arranged.py); their results come back through :meth:`EventService.record`. One lock per event
-serializes a record, a start and a cancel: the check "is the round complete?" and the round's advance happen
-under it, so two tables ending together open the next round once. A result recorded twice (a restart between
-the record and its delivery mark) is written once (``event_tables`` is keyed by event, round and table)
-and opens nothing twice (an arranged table's key opens one table).
+serializes a record, a start and a cancel in this process; across processes sharing the store (a global event,
+its tables run by whichever process opened them) every change of status or round is a compare-and-set in the
+store (``event_advance``: at the round and status read, or nothing), so two tables ending together — in one
+process or two — open the next round once and announce the end once: the loser of the compare opens and says
+nothing. A result recorded twice (a restart between the record and its delivery mark) is written once
+(``event_tables`` is keyed by event, round and table) and opens nothing twice (an arranged table's key opens one
+table).
 """
 
 from __future__ import annotations
@@ -32,6 +35,10 @@ class EventError(Exception):
         super().__init__(code)
         self.code = code
         self.at = at
+
+
+class _Again(Exception):
+    """The start's compare-and-set lost to a registration: read again."""
 
 
 @dataclass
@@ -109,8 +116,8 @@ class EventService:
         ev = await self.get(event_id)
         if ev.status != "open":
             raise EventError("not_open")
-        if not await self.store.event_join(event_id, user_id, name):
-            raise EventError("already_joined")
+        if not await self.store.event_join(event_id, user_id, name):  # (or started meanwhile: another process)
+            raise EventError("already_joined" if (await self.get(event_id)).status == "open" else "not_open")
         if ev.config.checkin_minutes <= 0:  # no check-in window: registering is checking in
             await self.store.event_check_in(event_id, user_id)
         return ev
@@ -120,21 +127,26 @@ class EventService:
         if ev.status != "open":
             raise EventError("not_open")
         if not await self.store.event_leave(event_id, user_id):
-            raise EventError("not_joined")
+            raise EventError("not_joined" if (await self.get(event_id)).status == "open" else "not_open")
         return ev
 
     async def check_in(self, event_id: str, user_id: int) -> Event:
         """Check in; once the event runs, a player its tables wait for (no substitute) checks in late and the
         tables of the current round that waited only for them open."""
         ready: list[TablePlan] = []
+
+        def drop(state: dict[str, Any]) -> dict[str, Any] | None:  # under the event's row lock (another process)
+            w = list(state.get("waiting") or [])
+            return {"waiting": [u for u in w if u != user_id]} if user_id in w else None
+
         async with self.lock(event_id):
             ev = await self.get(event_id)
             waiting = list(ev.state.get("waiting") or [])
             if ev.status == "running" and user_id in waiting:
-                waiting.remove(user_id)
-                ev.state["waiting"] = waiting
                 await self.store.event_check_in(event_id, user_id)
-                await self.store.event_save(event_id, ev.status, ev.state)
+                await self.store.event_advance(event_id, None, "running", None, drop)
+                ev = await self.get(event_id)
+                waiting = list(ev.state.get("waiting") or [])
                 ready = [p for p in ev.plans(ev.round) if user_id in p.players and not set(p.players) & set(waiting)]
             elif ev.status != "open":
                 raise EventError("not_open")
@@ -153,7 +165,16 @@ class EventService:
 
     async def start(self, event_id: str) -> Event:
         """Close registration and open round 1. Players not checked in: a computer plays their seats if the
-        event says so (they stay in the field), else they are left out."""
+        event says so (they stay in the field), else they are left out. Read again when a registration or
+        check-in (another process) came between the read and the compare-and-set."""
+        for _ in range(20):
+            try:
+                return await self._start(event_id)
+            except _Again:
+                continue
+        raise EventError("not_open")
+
+    async def _start(self, event_id: str) -> Event:
         async with self.lock(event_id):
             ev = await self.get(event_id)
             if ev.status != "open":
@@ -173,17 +194,25 @@ class EventService:
             ev.state["waiting"] = [] if ev.config.substitute else late
             if ev.state["waiting"]:  # stored: the limit holds across restarts (expire_waits)
                 ev.state["wait_until"] = self.clock() + 60 * max(0, ev.config.wait_minutes)
+            plans = await self._plan(ev, 1)
+            keys = ("players", "absent", "waiting", "round", "plans") + (("wait_until",) if ev.state["waiting"] else ())
+            regs_read = [(int(r["user_id"]), bool(r["checked_in"])) for r in regs]
+            if not await self.store.event_advance(event_id, 0, "open", "running", {k: ev.state[k] for k in keys},
+                                                  registered=regs_read):
+                if (await self.get(event_id)).status == "open":
+                    raise _Again  # the registrations changed meanwhile
+                raise EventError("not_open")  # started (or cancelled) by another process meanwhile
             ev.status = "running"
-            plans = await self._plan_and_save(ev, 1)
         await self._open(ev, plans)
         return ev
 
-    async def _plan_and_save(self, ev: Event, round_no: int) -> list[TablePlan]:
+    async def _plan(self, ev: Event, round_no: int) -> list[TablePlan]:
+        """Round ``round_no``'s tables, set in ``ev.state`` (``round``, ``plans``); saved by the caller's
+        compare-and-set."""
         records = [TableRecord.from_json(r["result"]) for r in await self.store.event_results(ev.event_id)]
         plans = plan_round(ev.players(), records, round_no, ev.config.format, ev.state["secret"])
         ev.state["round"] = round_no
         ev.state.setdefault("plans", {})[str(round_no)] = [vars(p) for p in plans]
-        await self.store.event_save(ev.event_id, ev.status, ev.state)
         return plans
 
     async def _open(self, ev: Event, plans: list[TablePlan]) -> None:
@@ -219,12 +248,18 @@ class EventService:
             done = {r["table_no"] for r in await self.store.event_results(event_id) if r["round"] == round_no}
             if not {p.table_no for p in ev.plans(round_no)} <= done:
                 return ev
+            # the round is complete: advance it unless another process (or an earlier delivery) already did
             if round_no >= ev.config.rounds:
+                if not await self.store.event_advance(event_id, round_no, "running", "ended"):
+                    return await self.get(event_id)
                 ev.status = "ended"
-                await self.store.event_save(event_id, "ended", ev.state)
                 ended = True
             else:
-                nxt = await self._plan_and_save(ev, round_no + 1)
+                nxt = await self._plan(ev, round_no + 1)
+                if not await self.store.event_advance(event_id, round_no, "running", "running",
+                                                      {"round": round_no + 1, "plans": ev.state["plans"]}):
+                    return await self.get(event_id)
+                ev = await self.get(event_id)  # as saved: with a late check-in another process made meanwhile
                 ended = False
         if ended:
             if self.notify is not None:
@@ -243,7 +278,10 @@ class EventService:
             if ev.status != "open" or opens is None or self.clock() < opens or ev.state.get("checkin_reminded"):
                 return None
             ev.state["checkin_reminded"] = True
-            await self.store.event_save(event_id, ev.status, ev.state)
+            # a compare-and-set: of two processes, one reminds
+            if not await self.store.event_advance(
+                    event_id, None, "open", None, lambda st: None if st.get("checkin_reminded") else {"checkin_reminded": True}):
+                return None
             if ev.config.start_at and self.clock() >= ev.config.start_at:
                 return []  # the whole window passed while the bot was down: too late to remind, the start is due
             regs = await self.store.event_players(event_id)
@@ -261,18 +299,23 @@ class EventService:
                 return []
             ev.state["absent"] = sorted(set(ev.state.get("absent") or []) | set(waiting))
             ev.state["waiting"] = []
-            ev.state.pop("wait_until", None)
-            await self.store.event_save(event_id, ev.status, ev.state)
+            ev.state["wait_until"] = None
+            # a compare-and-set on the round read: of two processes, one expires the wait (the other opens nothing new)
+            if not await self.store.event_advance(event_id, ev.round, "running", None,
+                                                  {k: ev.state[k] for k in ("absent", "waiting", "wait_until")}):
+                return []
         await self._open_quietly(ev)  # keyed: the tables already open are found, not doubled
         return waiting
 
     async def cancel(self, event_id: str) -> Event:
         async with self.lock(event_id):
-            ev = await self.get(event_id)
-            if ev.status in ("ended", "cancelled"):
-                raise EventError("ended")
+            while True:  # at the round and status read, else read again (another process advanced it)
+                ev = await self.get(event_id)
+                if ev.status in ("ended", "cancelled"):
+                    raise EventError("ended")
+                if await self.store.event_advance(event_id, ev.round, ev.status, "cancelled"):
+                    break
             ev.status = "cancelled"
-            await self.store.event_save(event_id, "cancelled", ev.state)
         return ev
 
     async def records(self, event_id: str) -> list[TableRecord]:

@@ -187,6 +187,9 @@ async def open_table(bot: Any, spec: Spec) -> str:
                 return table_id
             if manager.get(table_id) is not None or table_id in manager.away:
                 return table_id
+            if getattr(bot, "shard_plan", None) is not None and any(
+                    r.table_id == table_id for r in await store.running_tables()):
+                return table_id  # several processes: it runs in another one (its lease; resumed where it lapses)
             # recorded but never started (a restart in between): it opens now under the same id
     if store is not None and spec.stake > 0 and hasattr(store, "ensure_player"):
         for s in spec.seats:  # their wallets: a player seated by an event may never have sat at a table here

@@ -10,9 +10,12 @@ in the same step) → ``delivered`` (its consumer has it). ``events``: an event'
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from jxbot.store.base import StoreBase, _check_id, _check_text, _json_text, _retrying, _time
+
+StateUpdate = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any] | None] | None
 
 
 class EventsPart(StoreBase):
@@ -88,6 +91,41 @@ class EventsPart(StoreBase):
             await db.execute("UPDATE events SET status = ?, state = ?, updated_at = ? WHERE event_id = ?",
                              (status, _json_text(state, "state"), at, event_id))
 
+    @_retrying
+    async def event_advance(self, event_id: str, expected_round: int | None, expected_status: str | tuple[str, ...],
+                            new_status: str | None, updates: StateUpdate = None, now: float | None = None,
+                            registered: list[tuple[int, bool]] | None = None) -> bool:
+        """Compare and set, for several processes sharing the store: when the event is still at
+        ``expected_round`` (its state's ``round``; None: any) with a status in ``expected_status``, set
+        ``new_status`` (None: unchanged) and the top-level keys ``updates`` of its state (other keys, written by
+        others meanwhile, are kept; a callable gets the current state and returns the keys, or None to change
+        nothing) and return True; else change nothing and return False. One transaction holding the event's row
+        (``FOR NO KEY UPDATE`` on PostgreSQL; SQLite's write transaction is exclusive): of two processes advancing
+        the same round at once, exactly one wins. ``registered``: also only while the registrations are still
+        these ``(user id, checked in)`` in order (a start; a registration or check-in takes the row's share lock
+        and so comes wholly before or after)."""
+        statuses = (expected_status,) if isinstance(expected_status, str) else tuple(expected_status)
+        at = _time(now)
+        async with self._write() as db:
+            row = await self._one(db, "SELECT status, state FROM events WHERE event_id = ?" + self._lock, (event_id,))
+            if row is None or str(row[0]) not in statuses:
+                return False
+            state = json.loads(row[1])
+            if expected_round is not None and int(state.get("round", 0)) != expected_round:
+                return False
+            if registered is not None:
+                regs = await self._all(db, "SELECT user_id, checked_in FROM event_players WHERE event_id = ? "
+                                           "ORDER BY joined_at, user_id", (event_id,))
+                if [(int(r[0]), bool(r[1])) for r in regs] != [(int(u), bool(c)) for u, c in registered]:
+                    return False
+            change = updates(state) if callable(updates) else (updates or {})
+            if change is None:
+                return False
+            state.update(change)
+            await db.execute("UPDATE events SET status = ?, state = ?, updated_at = ? WHERE event_id = ?",
+                             (new_status or str(row[0]), _json_text(state, "state"), at, event_id))
+        return True
+
     async def event_get(self, event_id: str) -> dict[str, Any] | None:
         async with self._read() as db:
             row = await self._one(db, "SELECT event_id, guild_id, channel_id, name, status, config, state "
@@ -115,10 +153,13 @@ class EventsPart(StoreBase):
 
     @_retrying
     async def event_join(self, event_id: str, user_id: int, name: str, now: float | None = None) -> bool:
-        """Register a player: True if new, False if already registered."""
+        """Register a player: True if new, False if already registered or the event is not open (checked under
+        the event row's share lock: a start's compare-and-set orders it wholly before or after)."""
         _check_id(user_id, "user id")
         at = _time(now)
         async with self._write() as db:
+            if not await self._event_open(db, event_id):
+                return False
             row = await self._one(db, "SELECT 1 FROM event_players WHERE event_id = ? AND user_id = ?",
                                   (event_id, user_id))
             if row is not None:
@@ -129,16 +170,28 @@ class EventsPart(StoreBase):
 
     @_retrying
     async def event_leave(self, event_id: str, user_id: int) -> bool:
+        """Withdraw: False if not registered or the event is not open."""
         async with self._write() as db:
+            if not await self._event_open(db, event_id):
+                return False
             cur = await db.execute("DELETE FROM event_players WHERE event_id = ? AND user_id = ?", (event_id, user_id))
             return bool(cur.rowcount)
 
     @_retrying
     async def event_check_in(self, event_id: str, user_id: int) -> bool:
         async with self._write() as db:
+            await self._one(db, "SELECT 1 FROM events WHERE event_id = ?" + self._share, (event_id,))
             cur = await db.execute("UPDATE event_players SET checked_in = 1 WHERE event_id = ? AND user_id = ?",
                                    (event_id, user_id))
             return bool(cur.rowcount)
+
+    @property
+    def _share(self) -> str:
+        return " FOR SHARE" if self._lock else ""
+
+    async def _event_open(self, db: Any, event_id: str) -> bool:
+        row = await self._one(db, "SELECT status FROM events WHERE event_id = ?" + self._share, (event_id,))
+        return row is not None and str(row[0]) == "open"
 
     async def event_players(self, event_id: str) -> list[dict[str, Any]]:
         async with self._read() as db:

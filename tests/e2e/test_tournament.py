@@ -83,6 +83,9 @@ async def register_all(w, admin, fmt: str, rounds: int, stake: int = 0) -> tuple
 async def test_duplicate_event_same_walls_zero_sum_and_verified(double, start_bot, tmp_path):
     w = await start_world(double, start_bot, tmp_path, NAMES)
     admin = make_admin(w)
+    # silver kept per server (the default): no event open to other servers (docs/tournaments.md)
+    refused = await admin.slash("tournament create", name="world", scope="global")
+    assert "SILVER_SCOPE=global" in await said(refused)
     event_id, commitment = await register_all(w, admin, "duplicate", 1)
     assert stored_hands(w.db) == []  # the commitment was published before any deal
     # two ways of playing, so the two tables' hands can go differently on the same wall
