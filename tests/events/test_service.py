@@ -163,7 +163,7 @@ async def test_a_waiting_table_waits_at_most_its_limit_then_a_computer_plays(sto
     late = [o for o in opened if 8 in o[2]]
     assert len(late) == 1 and late[0][3] == (8,)  # p8's table opens, their seat a computer's
     ev = await svc.get(ev.event_id)
-    assert ev.state["waiting"] == [] and "wait_until" not in ev.state and ev.state["absent"] == [8]
+    assert ev.state["waiting"] == [] and ev.state.get("wait_until") is None and ev.state["absent"] == [8]
     n = len(opened)
     assert await svc.expire_waits(ev.event_id) == [] and len(opened) == n  # once
     with pytest.raises(EventError):
