@@ -37,6 +37,7 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
     def __init__(self, bot: JxBot) -> None:
         self.bot = bot
         self._idle: asyncio.Task[None] | None = None
+        self._seasons: asyncio.Task[None] | None = None
         super().__init__()
 
     @property
@@ -49,10 +50,13 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
         """The idle-lobby timeout runs from the end of the start-up resume (the readiness gate open)."""
         if self._idle is None and self.host is not None:
             self._idle = asyncio.create_task(admin_tables.idle_loop(self.host), name="idle-lobbies")
+        if self._seasons is None and self.bot.store is not None:
+            self._seasons = asyncio.create_task(ranked_ladder.season_loop(self.bot), name="season-clock")
 
     async def cog_unload(self) -> None:
-        if self._idle is not None:
-            self._idle.cancel()
+        for task in (self._idle, self._seasons):
+            if task is not None:
+                task.cancel()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         perms = interaction.permissions
@@ -219,18 +223,22 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
                     allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name=ls("bot.cmd.season.name"), description=ls("bot.cmd.season.desc"))
-    @app_commands.rename(action=ls("bot.opt.action.name"), scope=ls("bot.opt.scope.name"))
-    @app_commands.describe(action=ls("bot.opt.action.desc"), scope=ls("bot.opt.scope.desc"))
-    @app_commands.choices(action=[app_commands.Choice(name=ls(f"bot.choice.season.{a}"), value=a) for a in ("start", "end")],
+    @app_commands.rename(action=ls("bot.opt.action.name"), scope=ls("bot.opt.scope.name"), days=ls("bot.opt.days.name"))
+    @app_commands.describe(action=ls("bot.opt.action.desc"), scope=ls("bot.opt.scope.desc"), days=ls("bot.opt.days.desc"))
+    @app_commands.choices(action=[app_commands.Choice(name=ls(f"bot.choice.season.{a}"), value=a)
+                                  for a in ("start", "end", "schedule")],
                           scope=[app_commands.Choice(name=ls(f"bot.choice.scope.{s}"), value=s) for s in ("guild", "global")])
-    async def season(self, interaction: discord.Interaction, action: str, scope: str = "guild") -> None:
-        """Start or end the ranked season of this server's ladder (the global ladder's: the bot owner's)."""
+    async def season(self, interaction: discord.Interaction, action: str, scope: str = "guild",
+                     days: app_commands.Range[int, 0, 365] | None = None) -> None:
+        """Start or end the ranked season of this server's ladder (the global ladder's: the bot owner's), or put
+        its seasons on a schedule of ``days`` days."""
         lang = lang_of(interaction)
         if scope == "global" and not await self.is_bot_owner(interaction.user):
             await reply(interaction, t("bot.err.owner_only_global", lang))
             return
         ladder = ranked_ladder.ladder_key(self.bot.settings, interaction.guild_id or 0, scope)
-        text = await ranked_ladder.season_change(self.bot.store, ladder, action, lang, actor=interaction.user.id)
+        text = await ranked_ladder.season_change(self.bot.store, ladder, action, lang, actor=interaction.user.id,
+                                                 days=days)
         await reply(interaction, text, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name=ls("bot.cmd.flags.name"), description=ls("bot.cmd.flags.desc"))

@@ -75,7 +75,7 @@ async def _template_db(admin: asyncpg.Connection, dsn: str) -> str:
 
 _shared: str | None = None
 _EMPTY = "; ".join(
-    [f"DELETE FROM {t}" for t in ("ranked_queue", "coach_reviews", "event_tables", "event_players", "events", "arranged", "ladder_history", "ladder_matches", "ladder_ratings", "ladder_buckets", "ladder_seasons", "ledger", "txns", "hand_events", "hand_seats", "member_patterns", "members",
+    [f"DELETE FROM {t}" for t in ("ranked_queue", "coach_reviews", "event_tables", "event_players", "events", "arranged", "ladder_history", "ladder_matches", "ladder_ratings", "ladder_buckets", "ladder_seasons", "ladder_schedules", "ledger", "txns", "hand_events", "hand_seats", "member_patterns", "members",
                                    "hands", "tables", "wallets", "guild_settings", "players")]
     + ["DELETE FROM meta WHERE key = 'scope'"]
     + [f"SELECT setval(pg_get_serial_sequence('{t}', '{c}'), 1, false)"

@@ -107,6 +107,9 @@ async def outcome_in(tx: Tx, match_id: str, *, repeated: bool = False) -> MatchO
 
 
 async def _season(tx: Tx, ladder: str, at: float) -> int:
+    from jxbot.ladder.schedule import roll_due_tx
+
+    await roll_due_tx(tx, ladder, at)  # a scheduled boundary passed: this match counts in the new season
     row = await tx.one("SELECT season, ended_at FROM ladder_seasons WHERE ladder = ? ORDER BY season DESC LIMIT 1"
                        + tx.lock, (ladder,))
     if row is not None and row[1] is None:

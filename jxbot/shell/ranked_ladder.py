@@ -211,15 +211,26 @@ async def leaderboard_text(store: Any, ladder: str, lang: str, season: int | Non
     return "\n".join(lines)
 
 
-async def season_change(store: Any, ladder: str, action: str, lang: str, actor: int, now: float | None = None) -> str:
-    """``/admin season start|end``: the ladder's season opened (the open one ended first) or ended."""
-    from jxbot.ladder import Ladder
+async def season_change(store: Any, ladder: str, action: str, lang: str, actor: int, now: float | None = None,
+                        days: int | None = None) -> str:
+    """``/admin season start|end|schedule``: the ladder's season opened (the open one ended first) or ended, or
+    its seasons put on a schedule of ``days`` days (0: off; jxbot/ladder/schedule.py)."""
+    from jxbot.ladder import Ladder, schedule
 
     now = time.time() if now is None else now
     lad = Ladder(store)
     scope = ladder_name(ladder, lang)
+    if action == "schedule":
+        if days is None or not 0 <= days <= 365:
+            return t("bot.ranked.season.days_needed", lang)
+        end = await schedule.set_schedule(store, ladder, days, now)
+        log.info("ladder %s: season schedule %d days by %s", ladder, days, actor)
+        if end is None:
+            return t("bot.ranked.season.unscheduled", lang, scope=scope)
+        return t("bot.ranked.season.scheduled", lang, scope=scope, days=days, end=int(end))
     if action == "start":
         s = await lad.start_season(ladder, now)
+        await schedule.restart(store, ladder, now)
         log.info("ladder %s: season %d started by %s", ladder, s.season, actor)
         return t("bot.ranked.season.started", lang, n=s.season, scope=scope)
     ended = await lad.end_season(ladder, now)
@@ -227,6 +238,69 @@ async def season_change(store: Any, ladder: str, action: str, lang: str, actor: 
         return t("bot.ranked.season.none", lang)
     log.info("ladder %s: season %d ended by %s", ladder, ended.season, actor)
     return t("bot.ranked.season.ended", lang, n=ended.season, scope=scope)
+
+
+async def roll_seasons(store: Any, now: float | None = None,
+                       lang_for: Any = lambda ladder: "zh") -> list[tuple[Any, str]]:
+    """Roll every ladder whose scheduled season is over (jxbot/ladder/schedule.py). Returns, for each roll this
+    call made (another process's rolls are not returned: announced once), the roll and its announcement text in
+    ``lang_for(ladder)`` — the final standings' top three, pinging nobody when sent."""
+    from jxbot.ladder import Ladder, schedule
+
+    now = time.time() if now is None else now
+    done = []
+    for ladder in await schedule.due_ladders(store, now):
+        rolled = await schedule.roll_due(store, ladder, now)
+        if rolled is None:
+            continue
+        log.info("ladder %s: season %s ended on schedule, season %d started", ladder, rolled.ended, rolled.started)
+        lang = lang_for(ladder)
+        scope = ladder_name(ladder, lang)
+        if rolled.ended is None:
+            done.append((rolled, t("bot.ranked.season.rolled_new", lang, new=rolled.started, scope=scope)))
+            continue
+        text = t("bot.ranked.season.rolled", lang, old=rolled.ended, new=rolled.started, scope=scope)
+        board = await Ladder(store).leaderboard(ladder, RANKED_RULESET, rolled.ended, 1, page_size=3)
+        if board.entries:
+            from jxbot.ladder import tier_of
+
+            top = " · ".join(f"{e.rank}. <@{e.user_id}> {tier_of(e.rating).name(lang)} {e.rating}"
+                             for e in board.entries[:3])
+            text += "\n" + t("bot.ranked.season.final", lang, top=top)
+        done.append((rolled, text))
+    return done
+
+
+async def season_loop(bot: Any, every: float = 60.0) -> None:
+    """The bot's season clock: rolls scheduled seasons and tells each server's ranked channel (pinging nobody)."""
+    import asyncio
+
+    import discord
+
+    from jxbot.i18n import norm_lang
+
+    def lang_for(ladder: str) -> str:
+        guild = bot.get_guild(int(ladder)) if ladder != GLOBAL else None
+        return norm_lang(str(guild.preferred_locale) if guild is not None and guild.preferred_locale else None)
+
+    while True:
+        try:
+            for rolled, text in await roll_seasons(bot.store, lang_for=lang_for):
+                if rolled.ladder == GLOBAL:
+                    continue
+                gs = await bot.store.get_guild_settings(int(rolled.ladder))
+                channel = int(getattr(gs, "ranked_channel", 0) or 0)
+                if channel:
+                    try:
+                        await bot.get_partial_messageable(channel).send(
+                            text, allowed_mentions=discord.AllowedMentions.none())
+                    except discord.HTTPException as exc:
+                        log.info("season roll of %s not announced (%s)", rolled.ladder, exc.status)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("season clock")
+        await asyncio.sleep(every)
 
 
 def outcome_text(outcome: Any, lang: str) -> str:

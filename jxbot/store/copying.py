@@ -31,6 +31,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("members", "guild_id, user_id"),
     ("member_patterns", "guild_id, user_id, pattern"),
     ("ladder_seasons", "ladder, season"),
+    ("ladder_schedules", "ladder"),
     ("ladder_ratings", "ladder, ruleset, season, user_id"),
     ("ladder_buckets", "ladder, ruleset, season, bucket"),
     ("ladder_matches", "match_id"),

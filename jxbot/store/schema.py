@@ -328,6 +328,16 @@ V_COACH = [
     "CREATE INDEX coach_reviews_user ON coach_reviews(guild_id, user_id) WHERE user_id IS NOT NULL",
 ]
 
+# V_SEASON_SCHEDULE (issue 29, docs/ranked.md "Seasons"): a ladder whose seasons last ``days`` days; ``next_end`` is
+# when the open one ends (jxbot/ladder/schedule.py rolls it over there).
+V_SEASON_SCHEDULE = [
+    """CREATE TABLE ladder_schedules (
+        ladder TEXT PRIMARY KEY,
+        days INTEGER NOT NULL CHECK (days >= 1),
+        next_end REAL NOT NULL
+    )""",
+]
+
 # V_RANKED_QUEUE (issue 29, docs/ranked.md "The cross-server queue"): the global ranked queue, shared by every
 # process of a shared store: one row per waiting person (whatever ladder), ``claimed`` the group a matcher put them
 # in (in the transaction that formed it: a claimed row is never matched again), ``table_id`` once its table opened.
@@ -347,5 +357,5 @@ V_RANKED_QUEUE = [
     "CREATE INDEX ranked_queue_waiting ON ranked_queue(ladder, joined_at) WHERE claimed IS NULL",
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2, V_LADDER, V_EVENTS, V_COACH, V_RANKED_QUEUE]
+MIGRATIONS: list[list[str]] = [V1, V2, V_LADDER, V_EVENTS, V_COACH, V_SEASON_SCHEDULE, V_RANKED_QUEUE]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -112,6 +112,11 @@ async def test_four_people_queue_play_a_ranked_match_and_each_rating_changes_onc
     assert "还没有人打过排位赛" in await said(await w.players[2].slash("排行榜", 类别="rating"))
     old = await said(await w.players[2].slash("排行榜", 类别="rating", 赛季=1))
     assert "第 1 赛季" in old and all(f"<@{p.id}>" in old for p in w.players), old
+    # seasons on a schedule: the answer says when this one ends (a Discord timestamp); without days, what to give
+    assert "1 到 365" in await said(await admin.slash("管理 赛季", 操作="schedule"))
+    planned = await said(await admin.slash("管理 赛季", 操作="schedule", 天数=30))
+    assert "每个赛季 30 天" in planned and "<t:" in planned, planned
+    assert "不再定期换季" in await said(await admin.slash("管理 赛季", 操作="schedule", 天数=0))
     rc, out = await store_check(w.db)
     assert rc == 0, out
 

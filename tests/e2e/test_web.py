@@ -54,7 +54,7 @@ async def test_web_pages_beside_the_bot(double, start_bot, tmp_path):
         answer = await said(await admin.slash("管理 网页", 开关="on"))
         assert "网页：开" in answer and f"{base}/g/{w.guild.id}" in answer
         await open_table(w, seated=[alice], computers=3)
-        ap = AutoPlayer(alice, Style()).start()
+        # alice waits to play until the spectator's page is up: the table cannot end before it is followed
         # a spectator follows the live table while it plays
         table_id = None
         for _ in range(100):
@@ -73,6 +73,7 @@ async def test_web_pages_beside_the_bot(double, start_bot, tmp_path):
         assert live_link["url"] == f"{base}/t/{table_id}" and live_link["label"] == "网页观战"
         assert "刷新观战" in [b.get("label") for b in watching.buttons()]  # the custom-id button is still there
         assert (await http.get(live_link["url"])).status == 200
+        ap = AutoPlayer(alice, Style()).start()
         texts, shown, refused = [], set(), 0
         for _ in range(60):
             r = await http.get(f"{base}/api/t/{table_id}?lang=zh")
