@@ -17,7 +17,7 @@ import pytest
 
 from tests.e2e.players import AutoPlayer, Player, Style, message_text
 from tests.e2e.scenario import BOT_ARGV, said
-from tests.e2e.test_processes import two_processes
+from tests.e2e.test_processes import store_check_pg, two_processes
 from tests.pgdb import fresh_database
 
 pytestmark = pytest.mark.e2e
@@ -161,6 +161,8 @@ async def test_four_people_from_two_servers_queue_globally_and_play_in_their_dms
     for bot in (p0, p1):
         assert "Traceback" not in bot.log(), bot.tail(80)
     assert "opened in DMs" not in p0.log(), "one process opened the table"
+    rc, out = await store_check_pg(dsn)  # the books balance, the cross-server wallets (guild id 1) included
+    assert rc == 0, out
 
 
 async def test_a_dm_table_survives_a_sigkill_without_posting_its_messages_twice(double, start_bot):
