@@ -427,7 +427,8 @@ class RankedCog(commands.Cog):
             return
         target = user or interaction.user
         ladder = ranked_ladder.ladder_key(self.bot.settings, interaction.guild_id or 0, scope)
-        view = await ranked_ladder.rank_view(store, ladder, target.id, display_name(target), lang)
+        view = await ranked_ladder.rank_view(store, ladder, target.id, display_name(target), lang,
+                                             guild_id=interaction.guild_id)
         if view is None:
             await reply(interaction, t("bot.ranked.rank.none", lang, user=target.id), ephemeral=False,
                         allowed_mentions=discord.AllowedMentions.none())
@@ -435,7 +436,7 @@ class RankedCog(commands.Cog):
         png = await render_async("rank", view, lang, urgent=True)
         files = [discord.File(io.BytesIO(png), filename="rank.png")] if png else []
         text = t("bot.ranked.rank.text", lang, user=target.id, tier=view["tier"], rating=f"{view['rating']:.0f}",
-                 sigma=f"{view['sigma']:.0f}", matches=view["matches"])
+                 sigma=f"{view['sigma']:.0f}", matches=ranked_ladder.matches_text(int(view["matches"]), lang))
         await reply(interaction, text, files=files, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
 
 

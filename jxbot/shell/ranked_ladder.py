@@ -24,6 +24,11 @@ DAY = 86_400.0
 GLOBAL_GUILD = 1
 
 
+def matches_text(n: int, lang: str) -> str:
+    """"12 matches", "1 match" (zh: "12 场")."""
+    return t("bot.ranked.matches_one" if n == 1 else "bot.ranked.matches", lang, n=n)
+
+
 def ladder_key(settings: Any, guild_id: int, scope: str = "guild") -> str:
     """The ladder a server's ranked play counts on: its own, or the global one when asked for (the global ladder is
     the cross-server queue's, for a store shared by every server; docs/ranked.md)."""
@@ -169,8 +174,10 @@ async def standing(store: Any, ladder: str, user_id: int, ruleset: str, lang: st
 
 
 async def rank_view(store: Any, ladder: str, user_id: int, name: str, lang: str,
-                    season: int | None = None, ruleset: str = RANKED_RULESET) -> dict | None:
-    """The ``/rank`` picture's view (render/rank.py); None when the player has no rated match on this ladder."""
+                    season: int | None = None, ruleset: str = RANKED_RULESET, guild_id: int | None = None) -> dict | None:
+    """The ``/rank`` picture's view (render/rank.py); None when the player has no rated match on this ladder.
+    The biggest hand's id (for ``/mahjong replay``) is shown only when that hand was played in ``guild_id``, the
+    server asking: on the global ladder it may be another server's (a private channel's) hand."""
     from jxbot.ladder import SCALE, Ladder, Rating
 
     d = await Ladder(store).rank_data(ladder, ruleset, user_id, season)
@@ -187,7 +194,12 @@ async def rank_view(store: Any, ladder: str, user_id: int, name: str, lang: str,
                 biggest += f" · {sc.get('tai')}{t('render.tai', lang)} {sc.get('fan') or 0}{t('render.fan', lang)}"
         except Exception:
             log.info("the biggest hand %s could not be read", d.best_hand)
-        biggest += f" · {d.best_hand}"
+        try:
+            rec = await store.get_hand(d.best_hand)
+        except Exception:
+            rec = None
+        if rec is not None and guild_id is not None and int(rec.guild_id) == int(guild_id):
+            biggest += f" · {d.best_hand}"
     return {"name": name, "tier": st.tier, "tier_index": st.tier_index, "rating": st.rating, "sigma": st.sigma,
             "ladder": ladder_name(ladder, lang), "season": t("bot.ranked.season_label", lang, n=d.season),
             "matches": d.matches, "history": [float(r) for _, r in d.history], "placements": list(d.placements),
@@ -204,8 +216,7 @@ async def leaderboard_text(store: Any, ladder: str, lang: str, season: int | Non
         return t("bot.ranked.lb.empty", lang)
     lines = [f"**{t('bot.ranked.lb.title', lang, scope=ladder_name(ladder, lang), season=board.season)}**"]
     for e in board.entries:
-        lines.append(f"{e.rank}. <@{e.user_id}> — {e.tier.name(lang)} {e.rating} · "
-                     + t("render.rank.matches", lang, n=e.matches))
+        lines.append(f"{e.rank}. <@{e.user_id}> — {e.tier.name(lang)} {e.rating} · " + matches_text(e.matches, lang))
     if board.pages > 1:
         lines.append(f"{board.page}/{board.pages}")
     return "\n".join(lines)

@@ -99,3 +99,17 @@ async def test_the_clock_tells_the_ranked_channel_once_with_the_final_standings(
     assert "Season 1" in text or "第 1 赛季" in text
     assert "<@13>" in text.split("\n")[1].split("·")[0]  # the winner first in the final standings
     assert kw["allowed_mentions"].users is False and kw["allowed_mentions"].everyone is False
+
+
+async def test_the_rank_card_names_the_biggest_hand_only_in_its_own_server(store):
+    """On the global ladder the biggest hand may be another server's (a private channel's): its id (a replay
+    key) is shown only where it was played. And one match is '1 match'."""
+    m = await open_match(store, "s1", U, ladder="global")
+    await play_hand(store, m, 0, U, 2, 30, last=True, discarder=3, now=1000)
+    here = await ranked_ladder.rank_view(store, "global", 13, "p13", "en", guild_id=G)
+    elsewhere = await ranked_ladder.rank_view(store, "global", 13, "p13", "en", guild_id=G + 1)
+    assert here is not None and elsewhere is not None
+    assert "s1-h0" in here["biggest"] and "s1-h0" not in elsewhere["biggest"]
+    assert ranked_ladder.matches_text(1, "en") == "1 match" and ranked_ladder.matches_text(3, "en") == "3 matches"
+    board = await ranked_ladder.leaderboard_text(store, "global", "en")
+    assert "1 match" in board and "1 matches" not in board and "render." not in board
