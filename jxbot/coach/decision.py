@@ -11,6 +11,7 @@ from ..game import events as ev
 
 DEFAULT_BUDGET_MS = 300.0
 PLAYOUTS_PER_BUDGET_MS = 0.12  # playouts one core plays per CPU ms (bench/ai.py "playouts_per_second" / 1000)
+STEPS_PER_MS = 6.0  # playout steps (decisions) one core plays per CPU ms (caishen ~5.5, jiaxing ~8)
 
 
 @dataclass(frozen=True)
