@@ -63,22 +63,23 @@ def decision_points(events: Iterable[ev.Event | dict], seat: int) -> list[Point]
     return out
 
 
-def expert(point: Point, seed: int, budget_ms: int) -> list[dict]:
+def expert(point: Point, seed: int, budget_ms: int, extra: Sequence[dict] = ()) -> list[dict]:
     """The expert's evaluation of a decision, as plain candidates: its own choice (the ``expert`` computer
     level, deterministic for the seed) marked ``"expert": True``, and every candidate's value from the
     evaluator on the same sampled worlds, with ``se``, the standard error of its paired difference from the
-    expert's choice. A top-level function, so that it runs in a worker process."""
+    expert's choice (``extra``: more actions valued beside them). A top-level function, so that it runs in a
+    worker process."""
     from jxbot.ai.expert import expert_choice, paired_gain
     from jxbot.ai.montecarlo import action_key as key
     from jxbot.ai.montecarlo import candidates, evaluate_view
 
-    from .decision import STEPS_PER_MS, worlds_for
+    from .decision import STEPS_PER_MS, calibrated_win, worlds_for
 
     view = point.view
     # the expert level's own choice at this view (its playouts seeded by the view: the choice an expert
     # playing this seat made, when it did)
     choice = expert_choice(view, point.target)
-    acts = candidates(view, include=[point.played, choice])
+    acts = candidates(view, include=[point.played, choice, *extra])
     # the worlds are planned from the budget and the work capped in playout steps (machine-independent: a
     # review is reproducible for its seed); the CPU net, three times the budget, is a last resort
     ests = evaluate_view(view, seed=seed, worlds=worlds_for(budget_ms, len(acts)), budget_ms=3 * budget_ms,
@@ -86,7 +87,8 @@ def expert(point: Point, seed: int, budget_ms: int) -> list[dict]:
     base = next((e for e in ests if key(e.action) == key(choice)), None)
     out = []
     for e in ests:
-        c = {"action": dict(e.action), "ev": round(e.ev, 4), "win": round(e.win, 4), "deal_in": round(e.deal_in, 4)}
+        c = {"action": dict(e.action), "ev": round(e.ev, 4), "win": round(calibrated_win(e.wins, e.n), 4),
+             "deal_in": round(e.deal_in, 4)}
         if e is base:
             c["expert"] = True
         elif base is not None:
@@ -144,7 +146,8 @@ def judge(point: Point, candidates: Sequence[dict], tie: float = TIE, z: float =
     clear = not agree and (se is None or gap > z * se)
     return {
         "n": point.n, "event": point.event, "played": dict(point.played), "best": dict(best["action"]),
-        "agree": agree, "loss": round(gap, 4) if clear else 0.0, "played_ev": played_ev, "candidates": cands,
+        "agree": agree, "loss": round(gap, 4) if clear else 0.0, "gap": round(gap, 4), "played_ev": played_ev,
+        "candidates": cands,
     }
 
 
