@@ -16,7 +16,7 @@ PLAYOUTS_PER_BUDGET_MS = 0.12  # playouts one core plays per CPU ms (bench/ai.py
 # binned high by it are partly its lucky draws (predicted 1.0 came true 0.76 of the time with 6 worlds);
 # the prior (a Beta) is fitted by ``bench/calibration.py --fit`` on self-play seeds ("calib-fit") other
 # than those the calibration is measured on ("calib"); docs/ai.md "Calibration".
-WIN_PRIOR = (1.0, 3.0)
+WIN_PRIOR = (0.75, 2.0)  # fitted 2 Dec 2026 on 3,000 decisions of seed "calib-fit", 8 worlds each
 STEPS_PER_MS = 6.0  # playout steps (decisions) one core plays per CPU ms (caishen ~5.5, jiaxing ~8)
 
 
