@@ -24,7 +24,8 @@ def play(seed: int, ruleset: str = "jiaxing", levels: list[str] | None = None) -
 
 
 def obvious_pair(view: dict) -> tuple[int, int] | None:
-    """(a lone honour, a tile of a complete set) in the seat's hand when it holds both, else None."""
+    """(a lone honour, a tile of a complete set) in the seat's hand when it holds both — the set a run of three
+    lone tiles in the suit the hand holds most of — else None."""
     hand = list(view.get("hand") or []) + ([view["drawn"]] if view.get("drawn") is not None else [])
     wild = view.get("wildcard")
     c = [0] * 34
@@ -35,7 +36,12 @@ def obvious_pair(view: dict) -> tuple[int, int] | None:
     honour = next((h for h in range(27, 34) if c[h] == 1), None)
     if honour is None:
         return None
-    for suit in range(3):
+    # the run must be in the suit the hand holds most of: a Jiaxing win needs a pattern (a flush, 混一色 with
+    # honours, or pungs), so a run in an off suit is dead weight a good player may rightly break before an
+    # honour that fits 混一色 — not an obvious decision
+    sizes = [sum(c[s * 9:s * 9 + 9]) for s in range(3)]
+    main = [s for s in range(3) if sizes[s] == max(sizes)]
+    for suit in main:
         for k in range(7):
             x = suit * 9 + k
             if c[x] == c[x + 1] == c[x + 2] == 1 and (k == 0 or c[x - 1] == 0) and (k == 6 or c[x + 3] == 0):
