@@ -14,9 +14,10 @@ PLAYOUTS_PER_BUDGET_MS = 0.12  # playouts one core plays per CPU ms (bench/ai.py
 # The win chance a candidate shows is its playouts' wins shrunk toward the evaluator's base rate:
 # (wins + WIN_PRIOR[0]) / (n + WIN_PRIOR[0] + WIN_PRIOR[1]). A few worlds' k/n is noisy, and the decisions
 # binned high by it are partly its lucky draws (predicted 1.0 came true 0.76 of the time with 6 worlds);
-# the prior (a Beta) is fitted by ``bench/calibration.py --fit`` on self-play seeds ("calib-fit") other
-# than those the calibration is measured on ("calib"); docs/ai.md "Calibration".
-WIN_PRIOR = (0.75, 2.0)  # fitted 2 Dec 2026 on 3,000 decisions of seed "calib-fit", 8 worlds each
+# the prior (a Beta) is fitted (``jxbot.coach.calibration.fit_prior``, ``bench/calibration.py --fit``) on
+# self-play seeds other than those the calibration is measured on ("calib"); docs/ai.md "Calibration".
+# Fitted 2 Dec 2026 on 6,000 decisions, 8 worlds each: seed "calib-fit" every 2nd, "calib-fit2" every 8th.
+WIN_PRIOR = (1.0, 2.5)
 STEPS_PER_MS = 6.0  # playout steps (decisions) one core plays per CPU ms (caishen ~5.5, jiaxing ~8)
 
 
