@@ -133,6 +133,10 @@ def _coach(seed: str, expert_hands: int) -> dict:
     n = sum(e.n for v in views for e in evaluate_view(v, seed=seed, worlds=4))
     rate = n / (time.thread_time() - c0)
     out: dict = {"playouts": n, "playouts_per_cpu_s": round(rate, 1)}
+    from jxbot.ai.warm import warm_tables
+
+    # the tables a worker process builds when it starts (jxbot.ai.offload), not inside a timed decision
+    out["warm_tables_ms"] = round(warm_tables(), 1)
     for rs in ("jiaxing", "caishen") if expert_hands > 0 else ():
         wall: list[float] = []
         cpu: list[float] = []

@@ -34,9 +34,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--ruleset", default="jiaxing")
+    p.add_argument("--paired-ms", type=int, default=300,
+                   help="CPU ms per decision of the same-positions comparison (0: skip it)")
     p.add_argument("--json", action="store_true", help="JSON only")
     args = p.parse_args(argv)
-    res = run(args.hands, args.budget_ms, args.jobs, args.seed, args.ruleset)
+    res = run(args.hands, args.budget_ms, args.jobs, args.seed, args.ruleset, args.paired_ms,
+              log=lambda part: print(json.dumps(part), file=sys.stderr, flush=True))
     print(json.dumps(res, ensure_ascii=False, indent=None if args.json else 1))
     return 0 if res["ok"] else 1
 

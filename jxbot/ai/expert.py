@@ -7,14 +7,20 @@ alternative that did better by ``MARGIN`` silver and by ``Z`` standard errors of
 (the same worlds, so the difference is measured, not guessed from two noisy means). Wins are always
 taken (the hard player's rule).
 
-Deterministic given the seed and the sequence of views (the worlds' seeds come from the player's seed,
-the hand and the decision's number; the worlds per decision are fixed, the CPU budget a safety net).
+Deterministic given the sequence of views, and reproducible from one view: the playouts' seed comes from
+the view alone (:func:`view_seed`: what the seat knows, a fixed salt; never the wall's commitment), so a
+review that asks the expert about the same view — with the hard player's target as it was then
+(:func:`expert_choice`) — gets the very choice the expert made at the table. The work per decision is
+fixed too: the worlds, and a cap on the playouts' steps (``MAX_STEPS``: machine-independent); the CPU
+budget (``BUDGET_MS``) is only a last-resort net, far above what the step cap allows.
 Its decisions take ~10²  ms (docs/ai.md "The expert"): a Discord table runs them in the coach's worker
 processes, never on the event loop.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 
 from .base import ComputerPlayer, register
@@ -27,7 +33,17 @@ MIN_WORLDS = 4
 MAX_DISCARDS = 4  # discards played out: the hard player's and the three nearest by shape
 MARGIN = 0.3  # silver an alternative must gain over the hard player's proposal
 Z = 1.5  # and by this many standard errors of the paired difference
-BUDGET_MS = 600.0  # CPU safety net per decision: no new world after this (a caishen world of 7 candidates can take 300 ms)
+MAX_STEPS = 2400  # no new world once the playouts have played this many steps (~6 per CPU ms on one core)
+BUDGET_MS = 900.0  # last-resort CPU net per decision (the step cap ends a decision well before it)
+SALT = "expert/1"  # the playouts' seed: this salt and the view
+
+
+def view_seed(view: dict, salt: str = SALT) -> str:
+    """The playouts' seed for a decision: a digest of the seat's view (everything the seat knows) and a fixed
+    salt. The wall's commitment is left out: it is public but a function of the hidden wall."""
+    known = {k: v for k, v in view.items() if k != "commitment"}
+    text = json.dumps(known, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"{salt}|{text}".encode()).hexdigest()[:24]
 
 
 def paired_gain(alt: Estimate, base: Estimate) -> tuple[float, float]:
@@ -53,7 +69,6 @@ class ExpertPlayer(ComputerPlayer):
     def __init__(self, seed: int | str) -> None:
         super().__init__(seed)
         self._hard = HardPlayer(seed)
-        self._n = 0
         self.last: list[Estimate] = []  # the estimates of the last evaluated decision (tests, bench)
 
     def _decide(self, tb: Table) -> dict:
@@ -62,13 +77,12 @@ class ExpertPlayer(ComputerPlayer):
         self.target = self._hard.target
         if proposal["type"] in (TSUMO, HU):
             return proposal
-        self._n += 1
         acts = candidates(view, MAX_DISCARDS, include=[proposal])
         if len(acts) < 2:
             return proposal
         worlds = max(MIN_WORLDS, PLAYOUTS // len(acts))
-        ests = evaluate_view(view, seed=f"{self.seed}/{view.get('hand_id')}/{self._n}", worlds=worlds,
-                             budget_ms=BUDGET_MS, actions=acts)
+        ests = evaluate_view(view, seed=view_seed(view), worlds=worlds, budget_ms=BUDGET_MS, actions=acts,
+                             max_steps=MAX_STEPS)
         self.last = ests
         base = next(e for e in ests if action_key(e.action) == action_key(proposal))
         best, best_gain = proposal, 0.0
@@ -79,3 +93,24 @@ class ExpertPlayer(ComputerPlayer):
             if m > MARGIN and m > Z * se and m > best_gain:
                 best, best_gain = e.action, m
         return best
+
+
+def expert_choice(view: dict, target: int | None = None) -> dict:
+    """What the ``expert`` level plays at ``view`` when its hard player's target was ``target`` (the target
+    the hard player had set at the seat's earlier decisions of the hand: :func:`hard_targets`)."""
+    p = ExpertPlayer("review")
+    p._hard._hand_id = view.get("hand_id")
+    p._hard.target = target
+    return p.choose(view).to_json()
+
+
+def hard_targets(views: list[dict]) -> list[int | None]:
+    """The hard player's target before each of a seat's views of one hand, in order (the views it was
+    asked at, one legal action or more): the state an expert playing that seat carried into each."""
+    h = HardPlayer("review")
+    out = []
+    for v in views:
+        h._new_hand(v)
+        out.append(h.target)
+        h.choose(v)
+    return out

@@ -115,8 +115,8 @@ def _keep(d: int, c: Sequence[int]) -> int:
     return lonely
 
 
-def playout(world: Hand, viewer: int, action: dict, players: Sequence[ComputerPlayer]) -> tuple[float, bool, bool]:
-    """Apply ``action`` for ``viewer`` in ``world``, play the hand out; (silver, won, dealt in)."""
+def playout(world: Hand, viewer: int, action: dict, players: Sequence[ComputerPlayer]) -> tuple[float, bool, bool, int]:
+    """Apply ``action`` for ``viewer`` in ``world``, play the hand out; (silver, won, dealt in, steps played)."""
     world.apply(action_from_json(action))
     steps = 0
     while world.phase != "ended":
@@ -132,13 +132,18 @@ def playout(world: Hand, viewer: int, action: dict, players: Sequence[ComputerPl
     s = world.plugin.settle(world, [None] * 4, 0)
     won = r.winner == viewer
     dealt = r.winner is not None and (r.discarder == viewer or r.robbed_from == viewer)
-    return float(s.deltas[viewer]), won, dealt
+    return float(s.deltas[viewer]), won, dealt, steps
 
 
 def evaluate_view(view: dict, *, seed: int | str = 0, worlds: int = 16, budget_ms: float | None = None,
                   actions: Sequence[dict] | None = None, max_candidates: int = 6,
-                  include: Iterable[dict] = (), policy: str = PLAYOUT_LEVEL) -> list[Estimate]:
-    """Estimates for the candidate actions of ``view`` (one seat's view), best first by mean silver."""
+                  include: Iterable[dict] = (), policy: str = PLAYOUT_LEVEL,
+                  max_steps: int | None = None) -> list[Estimate]:
+    """Estimates for the candidate actions of ``view`` (one seat's view), best first by mean silver.
+
+    ``max_steps``: a deterministic cap on the work — no new world once the playouts have played this many
+    steps (decisions) in all (at least one world is always played); unlike ``budget_ms`` it does not depend
+    on the machine's speed or load, so a capped evaluation is still reproducible for its seed."""
     if not view.get("actions"):
         raise ValueError("a decision needs legal actions")
     acts = list(actions) if actions is not None else candidates(view, max_candidates, include)
@@ -146,7 +151,10 @@ def evaluate_view(view: dict, *, seed: int | str = 0, worlds: int = 16, budget_m
     sk = Skeleton(view)
     ests = [Estimate(a) for a in acts]
     c0 = time.thread_time()
+    played = 0
     for w in range(worlds):
+        if w > 0 and max_steps is not None and played >= max_steps:
+            break
         if budget_ms is not None and w > 0 and (time.thread_time() - c0) * 1e3 >= budget_ms:
             break
         rng = random.Random(_seed(seed, "world", w))
@@ -155,7 +163,8 @@ def evaluate_view(view: dict, *, seed: int | str = 0, worlds: int = 16, budget_m
         for e in ests:
             world = _clone(base)
             players = [_player(policy, pseeds[i]) for i in range(4)]
-            silver, won, dealt = playout(world, me, e.action, players)
+            silver, won, dealt, steps = playout(world, me, e.action, players)
+            played += steps
             e.outcomes.append(silver)
             e.wins += won
             e.deal_ins += dealt

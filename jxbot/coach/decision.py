@@ -11,6 +11,14 @@ from ..game import events as ev
 
 DEFAULT_BUDGET_MS = 300.0
 PLAYOUTS_PER_BUDGET_MS = 0.12  # playouts one core plays per CPU ms (bench/ai.py "playouts_per_second" / 1000)
+# The win chance a candidate shows is its playouts' wins shrunk toward the evaluator's base rate:
+# (wins + WIN_PRIOR[0]) / (n + WIN_PRIOR[0] + WIN_PRIOR[1]). A few worlds' k/n is noisy, and the decisions
+# binned high by it are partly its lucky draws (predicted 1.0 came true 0.76 of the time with 6 worlds);
+# the prior (a Beta) is fitted (``jxbot.coach.calibration.fit_prior``, ``bench/calibration.py --fit``) on
+# self-play seeds other than those the calibration is measured on ("calib"); docs/ai.md "Calibration".
+# Fitted 2 Dec 2026 on 6,000 decisions, 8 worlds each: seed "calib-fit" every 2nd, "calib-fit2" every 8th.
+WIN_PRIOR = (1.0, 2.5)
+STEPS_PER_MS = 6.0  # playout steps (decisions) one core plays per CPU ms (caishen ~5.5, jiaxing ~8)
 
 
 @dataclass(frozen=True)
@@ -22,6 +30,7 @@ class Candidate:
     win: float
     deal_in: float
     n: int = 0
+    wins: int = 0  # playouts the seat won (``win`` is this, calibrated: ``calibrated_win``)
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,12 @@ def _fold(hand: Hand, e: ev.Event) -> Hand:
     return hand
 
 
+def calibrated_win(wins: int, n: int, prior: tuple[float, float] = WIN_PRIOR) -> float:
+    """The win chance ``wins`` of ``n`` playouts predict (shrunk by the fitted prior, :data:`WIN_PRIOR`)."""
+    a, b = prior
+    return (wins + a) / (n + a + b) if n + a + b > 0 else 0.0
+
+
 def worlds_for(budget_ms: float, n_actions: int) -> int:
     """How many worlds fit ``budget_ms`` with ``n_actions`` candidates (at least 2)."""
     return max(2, int(budget_ms * PLAYOUTS_PER_BUDGET_MS / max(1, n_actions)))
@@ -120,4 +135,5 @@ def evaluate(decision: Decision, *, budget_ms: float = DEFAULT_BUDGET_MS, seed: 
     acts = list(actions) if actions is not None else candidates(decision.view, include=include)
     n = worlds if worlds is not None else worlds_for(budget_ms, len(acts))
     ests = evaluate_view(decision.view, seed=seed, worlds=n, budget_ms=budget_ms, actions=acts)
-    return [Candidate(e.action, round(e.ev, 4), round(e.win, 4), round(e.deal_in, 4), e.n) for e in ests]
+    return [Candidate(e.action, round(e.ev, 4), round(calibrated_win(e.wins, e.n), 4), round(e.deal_in, 4), e.n,
+                      e.wins) for e in ests]

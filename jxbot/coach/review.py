@@ -23,7 +23,7 @@ from typing import Any
 
 from jxbot.game import events as ev
 
-VERSION = 1  # of the stored review's shape and of the judging; a cached review of another version is redone
+VERSION = 2  # of the stored review's shape and of the judging; a cached review of another version is redone
 TIE = 0.3  # silver: a played action this close to the expert's agrees with it (the expert's own MARGIN)
 Z = 1.5  # … or not this many standard errors of the paired difference below it (the expert's own Z)
 COSTLIEST = 3
@@ -42,6 +42,7 @@ class Point:
     event: int  # index in the log of the event its answer made
     view: dict  # the seat's own view just before (tiles, public facts, legal actions)
     played: dict  # the action taken, as JSON ({"type", "seat", "tile"})
+    target: int | None = None  # the hard player's target then (what an expert playing this seat carried)
 
 
 def decision_points(events: Iterable[ev.Event | dict], seat: int) -> list[Point]:
@@ -51,36 +52,43 @@ def decision_points(events: Iterable[ev.Event | dict], seat: int) -> list[Point]
     evs = [e if isinstance(e, ev.Event) else ev.event_from_json(e) for e in events]
     if not evs or not isinstance(evs[0], ev.HandStarted):
         raise ValueError("an event log starts with hand_started")
+    from jxbot.ai.expert import hard_targets
+
+    ds = decisions_of(evs, seat)
+    targets = hard_targets([d.view for d in ds])
     out = []
-    for i, d in enumerate(decisions_of(evs, seat)):
+    for i, (d, t) in enumerate(zip(ds, targets, strict=True)):
         assert d.step is not None and d.played is not None
-        out.append(Point(i, d.step, d.view, d.played))
+        out.append(Point(i, d.step, d.view, d.played, t))
     return out
 
 
-def expert(point: Point, seed: int, budget_ms: int) -> list[dict]:
+def expert(point: Point, seed: int, budget_ms: int, extra: Sequence[dict] = ()) -> list[dict]:
     """The expert's evaluation of a decision, as plain candidates: its own choice (the ``expert`` computer
     level, deterministic for the seed) marked ``"expert": True``, and every candidate's value from the
     evaluator on the same sampled worlds, with ``se``, the standard error of its paired difference from the
-    expert's choice. A top-level function, so that it runs in a worker process."""
-    from jxbot.ai import make_player
-    from jxbot.ai.expert import paired_gain
+    expert's choice (``extra``: more actions valued beside them). A top-level function, so that it runs in a
+    worker process."""
+    from jxbot.ai.expert import expert_choice, paired_gain
     from jxbot.ai.montecarlo import action_key as key
     from jxbot.ai.montecarlo import candidates, evaluate_view
 
-    from .decision import worlds_for
+    from .decision import STEPS_PER_MS, calibrated_win, worlds_for
 
     view = point.view
-    choice = make_player("expert", seed).choose(view).to_json()
-    acts = candidates(view, include=[point.played, choice])
-    # the worlds are planned from the budget; the CPU net is twice it, so that a busy moment does not cut the
-    # worlds short (a review stays reproducible for its seed)
-    ests = evaluate_view(view, seed=seed, worlds=worlds_for(budget_ms, len(acts)), budget_ms=2 * budget_ms,
-                         actions=acts)
+    # the expert level's own choice at this view (its playouts seeded by the view: the choice an expert
+    # playing this seat made, when it did)
+    choice = expert_choice(view, point.target)
+    acts = candidates(view, include=[point.played, choice, *extra])
+    # the worlds are planned from the budget and the work capped in playout steps (machine-independent: a
+    # review is reproducible for its seed); the CPU net, three times the budget, is a last resort
+    ests = evaluate_view(view, seed=seed, worlds=worlds_for(budget_ms, len(acts)), budget_ms=3 * budget_ms,
+                         actions=acts, max_steps=int(budget_ms * STEPS_PER_MS))
     base = next((e for e in ests if key(e.action) == key(choice)), None)
     out = []
     for e in ests:
-        c = {"action": dict(e.action), "ev": round(e.ev, 4), "win": round(e.win, 4), "deal_in": round(e.deal_in, 4)}
+        c = {"action": dict(e.action), "ev": round(e.ev, 4), "win": round(calibrated_win(e.wins, e.n), 4),
+             "deal_in": round(e.deal_in, 4)}
         if e is base:
             c["expert"] = True
         elif base is not None:
@@ -138,7 +146,8 @@ def judge(point: Point, candidates: Sequence[dict], tie: float = TIE, z: float =
     clear = not agree and (se is None or gap > z * se)
     return {
         "n": point.n, "event": point.event, "played": dict(point.played), "best": dict(best["action"]),
-        "agree": agree, "loss": round(gap, 4) if clear else 0.0, "played_ev": played_ev, "candidates": cands,
+        "agree": agree, "loss": round(gap, 4) if clear else 0.0, "gap": round(gap, 4), "played_ev": played_ev,
+        "candidates": cands,
     }
 
 

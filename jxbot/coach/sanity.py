@@ -5,6 +5,7 @@ the decisions with an obvious best move (a lone honour beside a complete run) re
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 LEVELS = ("expert", "hard", "normal", "easy")
@@ -23,7 +24,8 @@ def play(seed: int, ruleset: str = "jiaxing", levels: list[str] | None = None) -
 
 
 def obvious_pair(view: dict) -> tuple[int, int] | None:
-    """(a lone honour, a tile of a complete set) in the seat's hand when it holds both, else None."""
+    """(a lone honour, a tile of a complete set) in the seat's hand when it holds both — the set a run of three
+    lone tiles in the suit the hand holds most of — else None."""
     hand = list(view.get("hand") or []) + ([view["drawn"]] if view.get("drawn") is not None else [])
     wild = view.get("wildcard")
     c = [0] * 34
@@ -34,7 +36,12 @@ def obvious_pair(view: dict) -> tuple[int, int] | None:
     honour = next((h for h in range(27, 34) if c[h] == 1), None)
     if honour is None:
         return None
-    for suit in range(3):
+    # the run must be in the suit the hand holds most of: a Jiaxing win needs a pattern (a flush, 混一色 with
+    # honours, or pungs), so a run in an off suit is dead weight a good player may rightly break before an
+    # honour that fits 混一色 — not an obvious decision
+    sizes = [sum(c[s * 9:s * 9 + 9]) for s in range(3)]
+    main = [s for s in range(3) if sizes[s] == max(sizes)]
+    for suit in main:
         for k in range(7):
             x = suit * 9 + k
             if c[x] == c[x + 1] == c[x + 2] == 1 and (k == 0 or c[x - 1] == 0) and (k == 6 or c[x + 3] == 0):
@@ -73,28 +80,46 @@ def review_seat(events: list[dict], seat: int, budget_ms: int, limit: int | None
         obvious.append({"hand": hand_id, "seat": seat, "n": p.n, "honour": honour, "set_tile": set_tile, "wrong": wrong,
                         "expert_breaks_set": breaks})
     return {"seat": seat, "decisions": len(r.decisions), "agreed": sum(d["agree"] for d in r.decisions),
-            "lost": r.lost, "cpu_s": time.process_time() - t0, "obvious": obvious}
+            "lost": r.lost, "gap": round(sum(d["gap"] for d in r.decisions), 4), "cpu_s": time.process_time() - t0,
+            "obvious": obvious, "per_decision": [(d["agree"], d["loss"], d["gap"], d["played"]["type"])
+                                                 for d in r.decisions]}
 
 
-def job(args: tuple[int, str, int]) -> list[dict]:
-    seed, ruleset, budget = args
+def job(args: tuple[int, str, int, int]) -> dict:
+    """One self-play hand: every seat's review (its whole review within ``budget``), and, with
+    ``paired_budget`` > 0, the levels judged on the same decisions (:func:`paired`, that many ms each)."""
+    seed, ruleset, budget, paired_budget = args
     events, levels = play(seed, ruleset)
     out = []
     for seat in range(4):
         r = review_seat(events, seat, budget)
         r["level"] = levels[seat]
         out.append(r)
-    return out
+    return {"seats": out, "paired": paired(seed, ruleset, paired_budget) if paired_budget > 0 else {}}
 
 
-def run(hands: int, budget_ms: int, jobs: int, seed: int, ruleset: str) -> dict:
+def _ordered(x: dict[str, float], down: bool) -> bool:
+    """easy < normal < hard (``down``: easy > normal > hard)."""
+    e, n, h = x.get("easy"), x.get("normal"), x.get("hard")
+    if e is None or n is None or h is None:
+        return False
+    return bool(e > n > h) if down else bool(e < n < h)
+
+
+def run(hands: int, budget_ms: int, jobs: int, seed: int, ruleset: str, paired_ms: int = 300,
+        log: Callable[[dict], object] | None = None) -> dict:
     t0 = time.perf_counter()
-    work = [(seed + i, ruleset, budget_ms) for i in range(hands)]
+    work = [(seed + i, ruleset, budget_ms, paired_ms) for i in range(hands)]
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as ex:
-            rows = [r for part in ex.map(job, work) for r in part]
+            parts = list(ex.map(job, work))
     else:
-        rows = [r for w in work for r in job(w)]
+        parts = []
+        for w in work:
+            parts.append(job(w))
+            if log is not None:
+                log(parts[-1])
+    rows = [r for part in parts for r in part["seats"]]
     per: dict[str, dict] = {}
     for r in rows:
         a = per.setdefault(r["level"], {"hands": 0, "decisions": 0, "agreed": 0, "lost": 0.0})
@@ -107,24 +132,95 @@ def run(hands: int, budget_ms: int, jobs: int, seed: int, ruleset: str) -> dict:
         got = per.get(lv)
         if not got:
             continue
-        levels[lv] = {"hands": got["hands"], "decisions": got["decisions"],
-                      "agreement": round(got["agreed"] / got["decisions"], 4) if got["decisions"] else None,
-                      "lost_per_hand": round(got["lost"] / got["hands"], 3)}
+        d = got["decisions"]
+        levels[lv] = {"hands": got["hands"], "decisions": d,
+                      "agreement": round(got["agreed"] / d, 4) if d else None,
+                      "lost_per_hand": round(got["lost"] / got["hands"], 3),
+                      "lost_per_decision": round(got["lost"] / d, 4) if d else None}
+    same: dict[str, dict] = {}
+    for part in parts:
+        for lv, o in part["paired"].items():
+            a = same.setdefault(lv, {"decisions": 0, "agreed": 0, "lost": 0.0})
+            for k in a:
+                a[k] += o[k]
+    same_positions = {lv: {"decisions": a["decisions"], "agreement": round(a["agreed"] / a["decisions"], 4),
+                           "lost_per_decision": round(a["lost"] / a["decisions"], 4)}
+                      for lv, a in same.items() if a["decisions"]}
     obvious = [o for r in rows for o in r["obvious"]]
     cpu = [r["cpu_s"] for r in rows]
     ag = {lv: levels[lv]["agreement"] for lv in levels}
-    lost = {lv: levels[lv]["lost_per_hand"] for lv in levels}
+    lost = {lv: levels[lv]["lost_per_decision"] for lv in levels}
     checks = {
         "expert_agreement_ge_95": bool(ag.get("expert") is not None and ag["expert"] >= 0.95),
-        "agreement_easy_lt_normal_lt_hard": bool(ag.get("easy", 1) < ag.get("normal", 0) < ag.get("hard", 0)),
-        "lost_easy_gt_normal_gt_hard": bool(lost.get("easy", 0) > lost.get("normal", 0) > lost.get("hard", 0)),
+        "agreement_easy_lt_normal_lt_hard": _ordered(ag, down=False),
+        "lost_per_decision_easy_gt_normal_gt_hard": _ordered(lost, down=True),
         "obvious_never_wrong": not any(o["wrong"] for o in obvious),
     }
+    if same_positions:
+        checks["same_positions_agreement_ordered"] = _ordered(
+            {lv: v["agreement"] for lv, v in same_positions.items()}, down=False)
+        checks["same_positions_lost_ordered"] = _ordered(
+            {lv: v["lost_per_decision"] for lv, v in same_positions.items()}, down=True)
     return {
         "bench": "review_sanity", "ruleset": ruleset, "hands": hands, "hand_budget_ms": budget_ms, "seed": seed,
-        "levels": levels, "obvious_decisions": len(obvious), "obvious_wrong": sum(o["wrong"] for o in obvious),
+        "levels": levels, "same_positions": same_positions, "same_positions_budget_ms": paired_ms,
+        "lost_per_hand_easy_gt_normal_gt_hard": _ordered(
+            {lv: levels[lv]["lost_per_hand"] for lv in levels}, down=True),
+        "obvious_decisions": len(obvious), "obvious_wrong": sum(o["wrong"] for o in obvious),
         # not a check of the review: how often the expert level's own choice breaks the set (its weakness, shown)
         "obvious_expert_breaks_set": sum(o["expert_breaks_set"] for o in obvious),
         "review_cpu_s_per_seat": {"mean": round(sum(cpu) / len(cpu), 2), "max": round(max(cpu), 2)},
         "checks": checks, "ok": all(checks.values()), "wall_s": round(time.perf_counter() - t0, 1),
     }
+
+
+SHADOWS = ("hard", "normal", "easy")
+
+
+def shadow_choices(points: list, levels: tuple[str, ...] = SHADOWS, seed: int = 0) -> list[dict[str, dict]]:
+    """What each level plays at each of a seat's decisions (``points``, in order): a player of that level
+    shadows the seat — asked at every one of its decisions, it keeps its own state (its target) from its own
+    choices, whatever the seat played."""
+    from jxbot.ai import make_player
+
+    shadows = {lv: make_player(lv, f"shadow/{seed}/{lv}") for lv in levels}
+    return [{lv: p.choose(pt.view).to_json() for lv, p in shadows.items()} for pt in points]
+
+
+def paired(seed: int, ruleset: str, budget_ms: int, levels: tuple[str, ...] = SHADOWS,
+           limit: int | None = None) -> dict[str, dict]:
+    """Every decision of a self-play hand (one seat of each level, all seats), judged for each level as if that
+    level had played it there: on the same positions, so the levels' figures differ by their choices alone.
+    A choice equal to the expert's agrees and loses nothing without an evaluation; otherwise one evaluation
+    (the review's, ``budget_ms`` per decision) values every level's choice on the same worlds."""
+    from jxbot.ai.expert import expert_choice
+    from jxbot.coach import review as rv
+
+    events, _ = play(seed, ruleset)
+    hand_id = events[0]["hand_id"]
+    out = {lv: {"decisions": 0, "agreed": 0, "lost": 0.0, "gap": 0.0} for lv in levels}
+    done = 0
+    for seat in range(4):
+        points = rv.decision_points(events, seat)
+        for p, choice in zip(points, shadow_choices(points, levels, seed * 4 + seat), strict=True):
+            if limit is not None and done >= limit:
+                return out
+            done += 1
+            best = expert_choice(p.view, p.target)
+            differ = [lv for lv in levels if rv.action_key(choice[lv]) != rv.action_key(best)]
+            cands: list[dict] = []
+            if differ:
+                acts = {rv.action_key(choice[lv]): choice[lv] for lv in differ}
+                ev = rv.Point(p.n, p.event, p.view, choice[differ[0]], p.target)
+                cands = rv.expert(ev, rv.seed_of(hand_id, seat, p.n), budget_ms, extra=list(acts.values()))
+            for lv in levels:
+                o = out[lv]
+                o["decisions"] += 1
+                if lv not in differ:
+                    o["agreed"] += 1
+                    continue
+                j = rv.judge(rv.Point(p.n, p.event, p.view, choice[lv], p.target), cands)
+                o["agreed"] += j["agree"]
+                o["lost"] += j["loss"]
+                o["gap"] += j["gap"]
+    return out

@@ -88,3 +88,40 @@ def test_the_expert_is_the_hard_player_checked_by_playouts_and_deterministic() -
     assert a == b and a.to_json() in view["actions"]
     if len(view["actions"]) > 1 and view["actions"][0]["type"] not in ("tsumo", "hu"):
         assert p.last and all(e.n >= 4 for e in p.last)  # the proposal and its rivals were played out
+
+
+def test_the_expert_seeds_its_playouts_from_the_view_only() -> None:
+    """The expert's playouts are seeded by what the seat knows: hidden tiles dealt again change nothing, and
+    neither does the player's own seed (a review asking about the same view gets the same choice)."""
+    from jxbot.ai.expert import ExpertPlayer, view_seed
+
+    h = _midhand("caishen", "expert-view-seed", 14)
+    seat = min(h.pending())
+    view = h.view(seat)
+    p = ExpertPlayer("one")
+    a = p.choose(view)
+    first = [(e.action, e.outcomes) for e in p.last]
+    _shuffle_hidden(h, seat, random.Random(9))
+    q = ExpertPlayer("another")
+    assert q.choose(h.view(seat)) == a
+    assert [(e.action, e.outcomes) for e in q.last] == first
+    assert view_seed(h.view(seat)) == view_seed(view)
+    moved = dict(view, wall_remaining=view["wall_remaining"] - 1)
+    assert view_seed(moved) != view_seed(view)
+
+
+def test_the_review_reproduces_the_experts_own_choices() -> None:
+    """Every decision an expert made in a hand is the expert's choice the review finds for it (its hard
+    player's target carried from the seat's earlier decisions)."""
+    from jxbot.ai.expert import expert_choice
+    from jxbot.coach import review as rv
+
+    h = Hand.new("expert-self", ruleset="jiaxing")
+    ps = [make_player("expert" if s == 2 else "hard", f"expert-self/{s}") for s in range(4)]
+    while h.phase != "ended":
+        s = min(h.pending())
+        h.apply(ps[s].choose(h.view(s)))
+    points = rv.decision_points(h.events_json(), 2)
+    assert len(points) >= 5
+    assert [rv.action_key(expert_choice(p.view, p.target)) for p in points] == \
+        [rv.action_key(p.played) for p in points]
