@@ -92,6 +92,14 @@ class ChannelTokens:
                and not getattr(inter, "extras", {}).get("handled")):
             await asyncio.sleep(0.05)
 
+    def drop(self, channel_id: int, interaction: Any) -> None:
+        """Discord refused ``interaction``'s token (expired, unknown): it is never tried again (a refused
+        request is an invalid one, and 10,000 in 10 minutes ban the bot's IP)."""
+        q = self._by_channel.get(channel_id)
+        if q:
+            for item in [x for x in q if x[1] is interaction]:
+                q.remove(item)
+
     def freshest(self, channel_id: int) -> TokenRoute | None:
         """The newest answered interaction of the channel with its token still usable (None: none)."""
         q = self._by_channel.get(channel_id)
