@@ -89,7 +89,11 @@ class ChannelObserver:
     def _picture_due(self) -> None:
         self._later = None
         if self.session.table.table_message_id is not None:
-            self.session.bot.coalescer.submit(("table", self.session.table.id), self.push, spare=True)
+            # a picture whose pace slot has come does not wait for JXBOT_EDIT_BUDGET as well (the status
+            # texts between slots take that budget; a slot left waiting there would be a picture lost to the
+            # pace); through the bot token its edit is still metered by the request budget
+            self.session.bot.coalescer.submit(("table", self.session.table.id), self.push,
+                                              spare=self._slot is None)
 
     def components(self) -> discord.ui.View:
         v = discord.ui.View(timeout=None)
