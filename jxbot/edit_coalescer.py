@@ -197,14 +197,14 @@ class PicturePace:
         self.rate = rate
         self._clock = clock
         self._next = -1e18  # the next free slot
-        self.drawn = 0  # pictures that took a slot (observability and tests)
+        self.slots = 0  # the slots taken (observability)
 
     def now(self) -> float:
         return self._clock()
 
     def claim(self) -> float:
         """Take the next slot: 0.0 when it is now, else the seconds until it comes (the slot is held)."""
-        self.drawn += 1
+        self.slots += 1
         if self.rate <= 0:
             return 0.0
         now = self._clock()

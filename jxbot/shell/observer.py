@@ -63,6 +63,8 @@ class ChannelObserver:
 
     async def notify(self, view: dict, note: dict | None) -> None:
         self.view = view
+        if self._later is not None and self._slot is not None:
+            return  # the table message's next edit is set for its picture slot: it will show this state
         self.session.bot.coalescer.submit(("table", self.session.table.id), self.push, spare=True)
 
     def signature(self) -> tuple:
@@ -73,18 +75,19 @@ class ChannelObserver:
         view.pop("deadline", None)  # in the text, to the second
         return (status_text(self.view or {}, self.session.table.lang), view)
 
-    def _picture_later(self) -> float:
-        """0.0 when the table message's picture may be drawn now, else in how many seconds."""
+    def _picture_later(self) -> tuple[float, bool]:
+        """0.0 when the table message's picture may be drawn now, else in how many seconds; and whether the
+        status text goes out alone meanwhile (a busy bot's: yes; waiting for the pace's slot: no)."""
         pace = self.session.bot.picture_pace
         now = pace.now()
         if self._slot is not None:  # the pace gave this table a slot: the picture is drawn when it comes
-            return 0.0 if now >= self._slot - 0.01 else self._slot - now
+            return (0.0 if now >= self._slot - 0.01 else self._slot - now), False
         since = time.monotonic() - self._picture_at
         if since < BUSY_PICTURE_EVERY and background_pictures_waiting() >= BUSY_PICTURES_WAITING:
-            return BUSY_PICTURE_EVERY - since
+            return BUSY_PICTURE_EVERY - since, True
         wait = pace.claim()
         self._slot = now + wait  # held until drawn (a newer state meanwhile is drawn in its place)
-        return wait
+        return wait, False
 
     def _picture_due(self) -> None:
         self._later = None
@@ -115,12 +118,14 @@ class ChannelObserver:
             return  # nothing visible changed (e.g. a claim answered in a window): no edit
         content = sig[0]  # the status text: signature() has just written it
         mid = table.table_message_id
-        later = self._picture_later() if mid is not None and not self._final else 0.0
+        later, text_now = self._picture_later() if mid is not None and not self._final else (0.0, False)
         if later > 0 and mid is not None:
-            # the status text now, the picture later: the bot is busy drawing (BUSY_PICTURE_EVERY since the
-            # last one), or the picture pace's slot for it is still to come
+            # the picture later: the bot is busy drawing (BUSY_PICTURE_EVERY since the last one: the status
+            # text now), or the picture pace's slot for this table is still to come (nothing now: the message
+            # is edited once, in the slot, with the state then — status texts in between, free through the
+            # token, were 3× the table edits before the tokens, and their CPU showed in the presses' tails)
             try:
-                if content != self._text_shown:
+                if text_now and content != self._text_shown:
                     if not await self._via_token(mid, content=content):
                         ch = bot.get_partial_messageable(table.channel_id)
                         await ch.get_partial_message(mid).edit(content=content)
@@ -296,7 +301,8 @@ class ChannelObserver:
         def fields() -> dict[str, Any]:
             kw: dict[str, Any] = {"view": view} if view is not None else {}
             files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
-            return {"content": "\n".join(lines), "files": files, **kw}
+            return {"content": "\n".join(lines), "files": files, "allowed_mentions": discord.AllowedMentions.none(),
+                    **kw}
 
         try:  # a follow-up of the freshest press in the channel (the Next press, the start), else the bot token
             posted = await self._post("result", fields)
@@ -321,7 +327,8 @@ class ChannelObserver:
         body = "\n".join(f"{md(n)}: {v:+d}" for n, v in zip(names, totals, strict=False))
         text = t("bot.status.match_over", table.lang) + ("\n" + body if body else "")
         try:
-            await self._post("end of the match", lambda: {"content": text})
+            await self._post("end of the match", lambda: {"content": text,
+                                                          "allowed_mentions": discord.AllowedMentions.none()})
         except discord.HTTPException:
             log.exception("posting the end of table %s failed", table.id)
         await self.session.closed()

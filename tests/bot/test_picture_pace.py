@@ -1,7 +1,6 @@
 """The picture pace (JXBOT_PICTURE_PACE, issue 28): table pictures drawn at most so many a second across the
 channels, whichever route their edits take (an interaction token's edit is free, its picture is not): a table
-whose turn has not come edits its status text alone, and draws its picture, with the latest state, in its
-slot."""
+whose turn has not come waits for its slot and is then edited once, with the latest state."""
 
 import pytest
 
@@ -44,7 +43,7 @@ async def game(harness):
     return harness
 
 
-async def test_a_table_waiting_for_its_picture_slot_shows_the_moves_in_its_text(game, monkeypatch):
+async def test_a_table_waiting_for_its_picture_slot_is_edited_once_in_it_with_the_latest_state(game, monkeypatch):
     h = game
     table = await start_table(h)
     await h.settle()
@@ -70,11 +69,12 @@ async def test_a_table_waiting_for_its_picture_slot_shows_the_moves_in_its_text(
         await h.advance(1.0)
     runner = table.session.runner
     assert len(drawn) == 1, "one picture in the pace's burst, the next slot 100 s away"
-    assert len(msg.content_history) > n_texts + 1  # the status text followed the moves meanwhile
-    assert msg.content == play["status_text"](runner.public_view(), table.lang)
-    assert msg.attachments  # the last picture stays on the message
-    clock.t += 100.0  # the slot has come: the picture is drawn, with the latest state
-    h.bot.coalescer.submit(("table", table.id), table.session.observer.push, spare=True)
+    assert len(msg.content_history) == n_texts + 1  # the one edit; none while waiting for the slot
+    assert msg.content != play["status_text"](runner.public_view(), table.lang)  # (the moves since: not yet)
+    clock.t += 100.0  # the slot has come: one edit, its picture and text with the latest state
+    table.session.observer._picture_due()
     await h.settle()
     assert len(drawn) == 2
     assert drawn[-1]["seats"][0]["discards"] == runner.public_view()["seats"][0]["discards"]
+    assert msg.content == play["status_text"](runner.public_view(), table.lang)
+    assert len(msg.content_history) == n_texts + 2
