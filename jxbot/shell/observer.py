@@ -16,7 +16,7 @@ import discord
 from jxbot.custom_ids import CustomId, MjButton, to_base36
 from jxbot.i18n import t
 from jxbot.interactions import no_inline_429
-from jxbot.request_budget import KIND, TokenRoute
+from jxbot.request_budget import KIND, TokenRoute, refuse
 from jxbot.safety import md
 from jxbot.seatnames import display_name
 from jxbot.shell.pictures import (
@@ -210,6 +210,7 @@ class ChannelObserver:
                 msg = await route.interaction.followup.send(wait=True, **fields())
         except discord.HTTPException as exc:
             if exc.status != 429:
+                refuse(route.interaction)  # never again, for the table message's edits either
                 bot.channel_tokens.drop(cid, route.interaction)
             log.info("table %s: a follow-up for the %s was refused (%s %s); the bot token posts it",
                      self.session.table.id, what, exc.status, exc.code)
@@ -242,6 +243,7 @@ class ChannelObserver:
         except discord.HTTPException as exc:
             if exc.status == 429:
                 raise
+            refuse(route.interaction)  # never again, for the channel's follow-ups either
             if self.route is route:
                 self.route = None
             log.info("table %s: the table message's interaction token was refused (%s %s); the bot token takes over",
