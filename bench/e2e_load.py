@@ -68,6 +68,9 @@ async def main(args: argparse.Namespace) -> dict:
                       JXBOT_EDIT_INTERVAL=str(args.edit_interval), JXBOT_MAX_HANDS=str(args.hands),
                       JXBOT_LAG_LOG="10", LOG_LEVEL="INFO",
                       JXBOT_TOKEN_ROUTING="0" if getattr(args, "routing", "on") == "off" else "1")}
+    pace = picture_pace(args)
+    if pace is not None:
+        env["JXBOT_PICTURE_PACE"] = pace
     web_port = free_port() if getattr(args, "web_viewers", 0) else None
     web_proc = None
     if web_port is not None and not args.web_separate:  # the web inside the bot, every server, no address limit
@@ -220,6 +223,7 @@ async def main(args: argparse.Namespace) -> dict:
             # issue 28: what each request served, counted against the bot token's 50/s or free (interaction
             # endpoints), per move; tables per token from the counted ones alone
             "counted_by_kind": kinds["counted"], "free_by_kind": kinds["free"],
+            "counted_by_route": counted_routes(double, t0, t_end),
             "counted_per_move": round(counted_n / moves, 3) if moves else None,
             "free_per_move": round(free_n / moves, 3) if moves else None,
             "counted_per_move_by_kind": {k: round(v / moves, 3) for k, v in kinds["counted"].items()} if moves else {},
@@ -230,6 +234,12 @@ async def main(args: argparse.Namespace) -> dict:
             # change → visible: the table message after each hand event; a panel's version its player did
             # not press for, since the table's latest event; a claim offer likewise
             "lag_ms": {k: {"p50": q(v, 0.5), "p99": q(v, 0.99), "n": len(v)} for k, v in lags.items()},
+            "_samples": {"own": own, **{f"lag_{k}": v for k, v in lags.items()}},  # pooled over --rounds
+            "picture_pace": pace if pace is not None else "default",
+            # the table messages' versions while the tables played, and those of them with a new picture (what
+            # JXBOT_PICTURE_PACE paces: the CPU), a second
+            **table_versions(double, timeline, worlds, t0, t_end),
+            "steady_counted_by_route": counted_routes(double, t_settle, t_end),
         })
         log = bot.log()
         lags_loop = [float(m.group(1)) for m in LAG_RE.finditer(log)]
@@ -298,6 +308,32 @@ async def main(args: argparse.Namespace) -> dict:
         await bot.kill()
         await double.stop()
     return out
+
+
+def table_versions(double: DiscordDouble, timeline: Timeline, worlds: list[World], since: float,
+                   until: float) -> dict[str, float]:
+    versions = pictures = 0
+    for w in worlds:
+        for m in w.channel.messages:
+            if not any(a.filename == "table.png" for a in m.attachments):
+                continue
+            vs = timeline.versions(m.id)
+            for n, v in enumerate(vs):
+                if since <= v.at < until:
+                    versions += 1
+                    pictures += n == 0 or v.picture != vs[n - 1].picture
+    span = max(1e-9, until - since)
+    return {"table_versions": versions, "table_pictures": pictures,
+            "table_pictures_per_s": round(pictures / span, 1), "table_versions_per_s": round(versions / span, 1)}
+
+
+def counted_routes(double: DiscordDouble, since: float, until: float) -> dict[str, int]:
+    """The counted requests by ``METHOD /route`` (which of them a table still spends from the bot token)."""
+    out: dict[str, int] = {}
+    for at, method, tpl, _st in double.requests:
+        if since <= at < until and counted(tpl):
+            out[f"{method} {tpl}"] = out.get(f"{method} {tpl}", 0) + 1
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
 
 async def start_watchers(double: DiscordDouble, guild: object, worlds: list[World], n: int) -> list[Player]:
@@ -487,27 +523,80 @@ def events_by_channel(db: Path, since: float, until: float, offset: float) -> di
     return out
 
 
+def picture_pace(args: argparse.Namespace) -> str | None:
+    """JXBOT_PICTURE_PACE for this run: before issue 28 (``--routing off`` in ``--routing both``) there was no
+    pace (the request budget alone held the table edits back), after it the bot's default or ``--picture-pace``."""
+    if getattr(args, "before_tokens", False):
+        return "0"
+    p = getattr(args, "picture_pace", None)
+    return None if p is None else str(p)
+
+
 async def before_after(args: argparse.Namespace) -> dict:
-    """``--routing both`` (the default): the same load twice in one run, first with the updates all through
-    the bot token (``JXBOT_TOKEN_ROUTING=0``, as before issue 28), then through the interaction tokens."""
-    runs = {}
-    for mode, name in (("off", "before"), ("on", "after")):
-        runs[name] = await main(argparse.Namespace(**{**vars(args), "routing": mode}))
-    keys = ("counted_per_move", "free_per_move", "counted_per_move_by_kind", "counted_per_s",
+    """``--routing both`` (the default): the same load in one run, with the updates all through the bot token
+    (``JXBOT_TOKEN_ROUTING=0``) and no picture pace, as before issue 28, and through the interaction tokens
+    with the picture pace. ``--rounds N`` alternates them N times (before, after, after, before, …: a shared
+    machine's load drifts) and pools the latencies of the rounds."""
+    runs: dict[str, list[dict]] = {"before": [], "after": []}
+    order = [("off", "before"), ("on", "after")]
+    for r in range(max(1, args.rounds)):
+        for mode, name in (order if r % 2 == 0 else order[::-1]):
+            runs[name].append(await main(argparse.Namespace(**{**vars(args), "routing": mode,
+                                                               "before_tokens": mode == "off"})))
+    keys = ("counted_per_move", "free_per_move", "counted_per_move_by_kind", "counted_by_route", "counted_per_s",
             "steady_counted_per_move", "steady_free_per_move", "steady_counted_by_kind", "steady_moves",
             "steady_tables_per_token_at_50rps",
             "tables_per_token_at_50rps", "own_panel_p50_ms", "own_panel_p99_ms", "lag_ms", "global_429", "global_429_all",
-            "invalid_requests", "moves", "seconds", "tables_finished", "errors", "load_avg_1m")
+            "invalid_requests", "moves", "seconds", "tables_finished", "errors", "load_avg_1m",
+            "table_versions", "table_pictures", "table_pictures_per_s", "steady_counted_by_route",
+            "press_stages_ms", "loop_lag_p99_ms", "bot_cpu_s", "drawing_cpu_s", "p99_ms", "picture_pace")
     out: dict = {"bench": "e2e_load_routing", "tables": args.tables, "humans_per_table": args.humans,
-                 **{name: {k: r.get(k) for k in keys} for name, r in runs.items()}}
-    b, a = runs["before"], runs["after"]
+                 "rounds": max(1, args.rounds)}
+    for name, rs in runs.items():
+        out[name] = pooled(rs) if len(rs) > 1 else {k: rs[0].get(k) for k in keys}
+        out[name]["rounds"] = [{k: r.get(k) for k in keys} for r in rs] if len(rs) > 1 else None
+    b, a = out["before"], out["after"]
     if a.get("counted_per_move") and b.get("counted_per_move"):
         out["counted_per_move_ratio"] = round(a["counted_per_move"] / b["counted_per_move"], 3)
     if a.get("own_panel_p50_ms") and b.get("own_panel_p50_ms"):
         out["own_panel_p50_ratio"] = round(a["own_panel_p50_ms"] / b["own_panel_p50_ms"], 2)
         out["own_panel_p99_ratio"] = round((a["own_panel_p99_ms"] or 0) / (b["own_panel_p99_ms"] or 1), 2)
+    if a.get("table_pictures_per_s") and b.get("table_pictures_per_s"):
+        out["table_pictures_ratio"] = round(a["table_pictures_per_s"] / b["table_pictures_per_s"], 2)
+    for r in runs["before"] + runs["after"]:
+        r.pop("_samples", None)
     out["full"] = runs
     return out
+
+
+def pooled(rs: list[dict]) -> dict:
+    """The figures of several runs of one mode together: latencies from the pooled samples, counts summed."""
+    own = [x for r in rs for x in r["_samples"]["own"]]
+    lag_kinds = [k for k in rs[0]["_samples"] if k.startswith("lag_")]
+    moves = sum(r.get("moves") or 0 for r in rs)
+    counted = sum(sum((r.get("counted_by_kind") or {}).values()) for r in rs)
+    free = sum(sum((r.get("free_by_kind") or {}).values()) for r in rs)
+    secs = sum(r.get("seconds") or 0 for r in rs)
+    by_route: dict[str, int] = {}
+    for r in rs:
+        for k, v in (r.get("counted_by_route") or {}).items():
+            by_route[k] = by_route.get(k, 0) + v
+    return {
+        "moves": moves, "seconds": round(secs, 1),
+        "counted_per_move": round(counted / moves, 3) if moves else None,
+        "free_per_move": round(free / moves, 3) if moves else None,
+        "counted_by_route": by_route,
+        "tables_per_token_at_50rps_min": min((r.get("tables_per_token_at_50rps") or 0) for r in rs),
+        "own_panel_p50_ms": q(own, 0.50), "own_panel_p99_ms": q(own, 0.99), "own_panel_n": len(own),
+        "lag_ms": {k[4:]: {"p50": q(v, 0.5), "p99": q(v, 0.99), "n": len(v)}
+                   for k in lag_kinds for v in [[x for r in rs for x in r["_samples"][k]]]},
+        "table_pictures_per_s": round(sum(r.get("table_pictures") or 0 for r in rs) / max(1e-9, secs), 1),
+        "table_versions_per_s": round(sum(r.get("table_versions") or 0 for r in rs) / max(1e-9, secs), 1),
+        "global_429": sum(r.get("global_429") or 0 for r in rs),
+        "invalid_requests": sum(r.get("invalid_requests") or 0 for r in rs),
+        "errors": sum(r.get("errors") or 0 for r in rs),
+        "load_avg_1m": [r.get("load_avg_1m") for r in rs],
+    }
 
 
 def engine_discards_per_hand(n: int = 40) -> float:
@@ -693,6 +782,10 @@ if __name__ == "__main__":
     ap.add_argument("--sweep-seconds", type=float, default=40.0)
     ap.add_argument("--routing", choices=("both", "on", "off"), default="both",
                     help="updates through interaction tokens (issue 28): both = before (off) and after (on) in one run")
+    ap.add_argument("--rounds", type=int, default=1, help="with --routing both: alternate before and after this "
+                    "many times (before, after, after, before, …), latencies pooled")
+    ap.add_argument("--picture-pace", type=float, default=None, help="JXBOT_PICTURE_PACE of the runs with the "
+                    "tokens (default: the bot's); the runs before them have none, as before issue 28")
     ap.add_argument("--processes", type=int, default=1, help="bot processes, one shard each (needs --db postgresql)")
     ap.add_argument("--db", default="", help="with --processes: postgresql://… or 'postgresql' (a throwaway server)")
     ap.add_argument("--watchers", type=int, default=0, help="members watching each table (观战); the same load "
@@ -708,4 +801,6 @@ if __name__ == "__main__":
         ap.error("--processes needs --db postgresql://… (or --db postgresql for a throwaway server)")
     run = (main_processes(a) if a.processes > 1 else sweep(a) if a.sweep else watch_compare(a) if a.watchers
            else web_compare(a) if a.web_viewers else before_after(a) if a.routing == "both" else main(a))
-    print(json.dumps(asyncio.run(run), ensure_ascii=False))
+    result = asyncio.run(run)
+    result.pop("_samples", None)  # (the raw latencies: pooled by --rounds, not printed)
+    print(json.dumps(result, ensure_ascii=False))

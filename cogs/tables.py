@@ -211,8 +211,9 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
                 log.exception("closing table %s in the store failed", table.id)
 
     async def dm_channel(self, user_id: int) -> discord.DMChannel:
-        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-        return await user.create_dm()
+        """The user's DM channel: opened once (a counted request), then discord.py's cache. By id alone, not
+        through a fetched user: a ``GET /users/{id}`` was one more counted request per person (issue 28)."""
+        return await self.bot.create_dm(discord.Object(id=user_id))
 
     @property
     def play(self) -> PlayCog:

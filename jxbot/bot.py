@@ -32,7 +32,7 @@ from jxbot import (
 )
 from jxbot.config import Settings
 from jxbot.custom_ids import ButtonHandler, CustomId, MjButton, custom_ids_in, parse_custom_id
-from jxbot.edit_coalescer import EditCoalescer
+from jxbot.edit_coalescer import EditCoalescer, PicturePace
 from jxbot.i18n import has, t
 from jxbot.interactions import ack_later, answer_quietly, cancel_guard, connection_closed, lang_of, reply
 from jxbot.readiness import OPEN_VERBS_AT_START, JxTree, ReadinessGate
@@ -142,6 +142,7 @@ class JxBot(commands.Bot):
         self._sync = sync
         self._extensions = extensions
         self.coalescer = EditCoalescer(settings.edit_interval, budget=settings.edit_budget)
+        self.picture_pace = PicturePace(settings.picture_pace)  # table pictures a second, whichever route
         self.budget = RequestBudget(settings.request_budget)  # counted requests, in priority order
         meter(self.http, self.budget)  # every counted REST request takes from it
         self.channel_tokens = ChannelTokens(settings.token_life)  # presses in guild channels, for follow-ups

@@ -161,6 +161,7 @@ class Settings:
     daily_amount: int = 100
     edit_interval: float = 1.0  # at most one edit per message per this many seconds
     edit_budget: float = 25.0  # table-message edits per second, all channels (Discord: ~50 requests/s in all; 0: no limit)
+    picture_pace: float = 10.0  # table pictures per second, all channels, whichever route (CPU; 0: no pace)
     request_budget: float = 40.0  # counted requests per second of the bot token, all processes together (0: no limit)
     token_routing: bool = True  # updates through interaction tokens (not counted) where one is fresh (issue 28)
     token_life: float = 900.0  # seconds an interaction token lives (Discord: 15 minutes; tests shorten it)
@@ -221,6 +222,7 @@ class Settings:
         "daily_amount": "JXBOT_DAILY_AMOUNT",
         "edit_interval": "JXBOT_EDIT_INTERVAL",
         "edit_budget": "JXBOT_EDIT_BUDGET",
+        "picture_pace": "JXBOT_PICTURE_PACE",
         "request_budget": "JXBOT_REQUEST_BUDGET",
         "token_routing": "JXBOT_TOKEN_ROUTING",
         "token_life": "JXBOT_TOKEN_LIFE",
@@ -296,7 +298,7 @@ class Settings:
                 kw[name] = _int(cls.ENV[name], v, lo=lo, hi=hi)
         floats = {"claim_window": (1.0, 60.0), "turn_seconds": (3.0, 600.0), "contract_seconds": (3.0, 120.0),
                   "next_hand_seconds": (0.0, 600.0), "event_tick": (0.1, 600.0), "edit_interval": (0.0, 10.0), "computer_delay": (0.0, 10.0),
-                  "edit_budget": (0.0, 10000.0), "request_budget": (0.0, 10000.0), "token_life": (1.0, 900.0),
+                  "edit_budget": (0.0, 10000.0), "picture_pace": (0.0, 10000.0), "request_budget": (0.0, 10000.0), "token_life": (1.0, 900.0),
                   "watch_budget": (0.0, 1000.0), "watch_token_seconds": (1.0, 900.0),
                   "lag_log": (0.0, 3600.0), "test_resume_delay": (0.0, 60.0),
                   "start_wait": (0.0, 60.0), "test_stop_delay": (0.0, 10.0),

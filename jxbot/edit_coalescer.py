@@ -178,3 +178,42 @@ class EditCoalescer:
             self.edits[key] = self.edits.get(key, 0) + 1
         if key in self._retired and key not in self._pending:
             self._drop(key)
+
+
+class PicturePace:
+    """At most ``rate`` table pictures a second across the channels (``JXBOT_PICTURE_PACE``), whichever way
+    they are sent: the request budget counts requests, this paces the CPU their pictures take.
+
+    Before issue 28 every table-message edit was a counted request, so the request budget (the channels'
+    table messages take what offers and panels leave) also held back how many table pictures the bot drew;
+    an edit through an interaction token is free, and without a pace the bot drew 2.3× the pictures on a
+    busy machine and the presses waited for the CPU (docs/bot.md, "Requests per move"). A picture takes a
+    slot in a schedule (a leaky bucket with one second's burst): :meth:`claim` says how long until this
+    picture's slot; the slots go first come, first served, so every waiting table gets its turn in order.
+    ``rate`` 0: no pace.
+    """
+
+    def __init__(self, rate: float, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self._clock = clock
+        self._next = -1e18  # the next free slot
+        self.slots = 0  # the slots taken (observability)
+
+    def now(self) -> float:
+        return self._clock()
+
+    def claim(self) -> float:
+        """Take the next slot: 0.0 when it is now, else the seconds until it comes (the slot is held)."""
+        self.slots += 1
+        if self.rate <= 0:
+            return 0.0
+        now = self._clock()
+        step = 1.0 / self.rate
+        start = max(self._next, now - max(0.0, 1.0 - step))  # an idle second's worth (one at least) at once
+        self._next = start + step
+        return max(0.0, start - now)
+
+    def charge(self) -> None:
+        """A picture drawn out of turn (a table's first message, a hand's last picture): it takes the next
+        slot, so the others wait for it as if it had waited too."""
+        self.claim()

@@ -51,7 +51,20 @@ class TokenRoute:
     original: bool = True  # the message is the interaction's original response (else a follow-up)
 
     def usable(self, now: float, life: float) -> bool:
-        return now - self.at < life - margin(life)
+        return now - self.at < life - margin(life) and not refused(self.interaction)
+
+
+def refuse(interaction: Any) -> None:
+    """Discord refused this interaction's token (expired, unknown): no route uses it again — a panel's, a table
+    message's, a channel's follow-ups alike (each retry would be an invalid request)."""
+    extras = getattr(interaction, "extras", None)
+    if isinstance(extras, dict):
+        extras["token_refused"] = True
+
+
+def refused(interaction: Any) -> bool:
+    extras = getattr(interaction, "extras", None)
+    return isinstance(extras, dict) and bool(extras.get("token_refused"))
 
 
 def answered(interaction: Any) -> bool:
@@ -92,6 +105,14 @@ class ChannelTokens:
                and not getattr(inter, "extras", {}).get("handled")):
             await asyncio.sleep(0.05)
 
+    def drop(self, channel_id: int, interaction: Any) -> None:
+        """Discord refused ``interaction``'s token (expired, unknown): it is never tried again (a refused
+        request is an invalid one, and 10,000 in 10 minutes ban the bot's IP)."""
+        q = self._by_channel.get(channel_id)
+        if q:
+            for item in [x for x in q if x[1] is interaction]:
+                q.remove(item)
+
     def freshest(self, channel_id: int) -> TokenRoute | None:
         """The newest answered interaction of the channel with its token still usable (None: none)."""
         q = self._by_channel.get(channel_id)
@@ -101,7 +122,7 @@ class ChannelTokens:
         while q and now - q[0][0] >= self.life - margin(self.life):
             q.popleft()  # expired: never used again
         for at, inter in reversed(q):
-            if answered(inter):
+            if answered(inter) and not refused(inter):
                 return TokenRoute(inter, None, at, original=False)
         return None
 

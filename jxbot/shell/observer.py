@@ -8,6 +8,7 @@ import copy
 import io
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,7 +16,7 @@ import discord
 from jxbot.custom_ids import CustomId, MjButton, to_base36
 from jxbot.i18n import t
 from jxbot.interactions import no_inline_429
-from jxbot.request_budget import KIND, TokenRoute
+from jxbot.request_budget import KIND, TokenRoute, refuse
 from jxbot.safety import md
 from jxbot.seatnames import display_name
 from jxbot.shell.dmtable import channel_of, edit_each
@@ -59,9 +60,12 @@ class ChannelObserver:
         self._later: asyncio.TimerHandle | None = None  # a busy bot's picture, due later
         self._final = False  # the hand is over: the table message shows its last state, picture included
         self.route: TokenRoute | None = None  # the press whose follow-up the table message is (issue 28)
+        self._slot: float | None = None  # when the picture pace lets this table's next picture be drawn
 
     async def notify(self, view: dict, note: dict | None) -> None:
         self.view = view
+        if self._later is not None and self._slot is not None:
+            return  # the table message's next edit is set for its picture slot: it will show this state
         self.session.bot.coalescer.submit(("table", self.session.table.id), self.push, spare=True)
 
     def signature(self) -> tuple:
@@ -72,10 +76,28 @@ class ChannelObserver:
         view.pop("deadline", None)  # in the text, to the second
         return (status_text(self.view or {}, self.session.table.lang), view)
 
+    def _picture_later(self) -> tuple[float, bool]:
+        """0.0 when the table message's picture may be drawn now, else in how many seconds; and whether the
+        status text goes out alone meanwhile (a busy bot's: yes; waiting for the pace's slot: no)."""
+        pace = self.session.bot.picture_pace
+        now = pace.now()
+        if self._slot is not None:  # the pace gave this table a slot: the picture is drawn when it comes
+            return (0.0 if now >= self._slot - 0.01 else self._slot - now), False
+        since = time.monotonic() - self._picture_at
+        if since < BUSY_PICTURE_EVERY and background_pictures_waiting() >= BUSY_PICTURES_WAITING:
+            return BUSY_PICTURE_EVERY - since, True
+        wait = pace.claim()
+        self._slot = now + wait  # held until drawn (a newer state meanwhile is drawn in its place)
+        return wait, False
+
     def _picture_due(self) -> None:
         self._later = None
         if self.session.table.table_message_id is not None:
-            self.session.bot.coalescer.submit(("table", self.session.table.id), self.push, spare=True)
+            # a picture whose pace slot has come does not wait for JXBOT_EDIT_BUDGET as well (the status
+            # texts between slots take that budget; a slot left waiting there would be a picture lost to the
+            # pace); through the bot token its edit is still metered by the request budget
+            self.session.bot.coalescer.submit(("table", self.session.table.id), self.push,
+                                              spare=self._slot is None)
 
     def components(self) -> discord.ui.View:
         v = discord.ui.View(timeout=None)
@@ -101,24 +123,30 @@ class ChannelObserver:
         if table.dm:
             await self._push_dm(sig, content)
             return
-        since = time.monotonic() - self._picture_at
-        if (table.table_message_id is not None and since < BUSY_PICTURE_EVERY and not self._final
-                and background_pictures_waiting() >= BUSY_PICTURES_WAITING):
-            # busy: the status text now, the picture once BUSY_PICTURE_EVERY has passed since the last one
+        mid = table.table_message_id
+        later, text_now = self._picture_later() if mid is not None and not self._final else (0.0, False)
+        if later > 0 and mid is not None:
+            # the picture later: the bot is busy drawing (BUSY_PICTURE_EVERY since the last one: the status
+            # text now), or the picture pace's slot for this table is still to come (nothing now: the message
+            # is edited once, in the slot, with the state then — status texts in between, free through the
+            # token, were 3× the table edits before the tokens, and their CPU showed in the presses' tails)
             try:
-                if content != self._text_shown:
-                    if not await self._via_token(table.table_message_id, content=content):
+                if text_now and content != self._text_shown:
+                    if not await self._via_token(mid, content=content):
                         ch = bot.get_partial_messageable(table.channel_id)
-                        await ch.get_partial_message(table.table_message_id).edit(content=content)
+                        await ch.get_partial_message(mid).edit(content=content)
                     self._text_shown = content
                 if self._later is None:
-                    self._later = asyncio.get_running_loop().call_later(BUSY_PICTURE_EVERY - since, self._picture_due)
+                    self._later = asyncio.get_running_loop().call_later(later, self._picture_due)
                 return
             except discord.NotFound:
                 table.table_message_id = None  # deleted: a new table message (with its picture) below
         if self._later is not None:
             self._later.cancel()
             self._later = None
+        if self._slot is None:  # drawn out of turn (the first message, the hand's last picture): it takes a slot
+            bot.picture_pace.charge()
+        self._slot = None
         self._picture_at = time.monotonic()
         # (fresh for every change, never changed in place); the table's first message is drawn in the lane
         # players wait for: they are looking for it
@@ -171,23 +199,50 @@ class ChannelObserver:
     async def _post_follow_up(self, content: str, png: bytes | None) -> Any:
         """Post the table message as a follow-up of the freshest press in the channel (not counted by
         Discord; its token then edits the message): None when there is none or Discord refused it."""
+        sent = await self._follow_up("table message", lambda: {
+            "content": content, "view": self.components(),
+            "files": [discord.File(io.BytesIO(png), filename="table.png")] if png else []})
+        if sent is None:
+            return None
+        route, msg = sent
+        self.route = TokenRoute(route.interaction, msg.id, route.at, original=False)
+        return msg
+
+    async def _follow_up(self, what: str, fields: Callable[[], dict[str, Any]]) -> tuple[TokenRoute, Any] | None:
+        """Post a message in the table's channel as a follow-up of the freshest press there (Discord does not
+        count it against the bot token): the route and the message, or None when there is no fresh press or
+        Discord refused it — the caller then posts it with the bot token, so it is never lost. ``fields``
+        makes the message's fields (its files afresh: a file is read once). A refused token (expired,
+        unknown) is dropped and never tried again; a 429 of the token's route is not waited out here (the
+        bot token posts the message at once) and leaves the token for later."""
         bot = self.session.bot
         if not bot.settings.token_routing:
             return None
-        await bot.channel_tokens.settled(self.session.table.channel_id)  # the press that began the hand, answered
-        route = bot.channel_tokens.freshest(self.session.table.channel_id)
+        cid = self.session.table.channel_id
+        await bot.channel_tokens.settled(cid)  # the press that began it (a hand, the next hand), answered
+        route = bot.channel_tokens.freshest(cid)
         if route is None:
             return None
-        files = [discord.File(io.BytesIO(png), filename="table.png")] if png else []
         try:
-            msg = await route.interaction.followup.send(content=content, view=self.components(), files=files,
-                                                        wait=True)
+            with no_inline_429():
+                msg = await route.interaction.followup.send(wait=True, **fields())
         except discord.HTTPException as exc:
-            log.info("table %s: a follow-up for the table message was refused (%s %s); the bot token posts it",
-                     self.session.table.id, exc.status, exc.code)
+            if exc.status != 429:
+                refuse(route.interaction)  # never again, for the table message's edits either
+                bot.channel_tokens.drop(cid, route.interaction)
+            log.info("table %s: a follow-up for the %s was refused (%s %s); the bot token posts it",
+                     self.session.table.id, what, exc.status, exc.code)
             return None
-        self.route = TokenRoute(route.interaction, msg.id, route.at, original=False)
-        return msg
+        return route, msg
+
+    async def _post(self, what: str, fields: Callable[[], dict[str, Any]]) -> Any:
+        """Post a message in the table's channel: a follow-up of the freshest press there when there is one
+        (not counted), else with the bot token (counted)."""
+        sent = await self._follow_up(what, fields)
+        if sent is not None:
+            return sent[1]
+        ch = self.session.bot.get_partial_messageable(self.session.table.channel_id)
+        return await ch.send(**fields())
 
     async def _via_token(self, message_id: int, **fields: Any) -> bool:
         """Edit the table message through the token of the press it follows up (not counted); False when
@@ -206,6 +261,7 @@ class ChannelObserver:
         except discord.HTTPException as exc:
             if exc.status == 429:
                 raise
+            refuse(route.interaction)  # never again, for the channel's follow-ups either
             if self.route is route:
                 self.route = None
             log.info("table %s: the table message's interaction token was refused (%s %s); the bot token takes over",
@@ -238,8 +294,6 @@ class ChannelObserver:
 
             lines.append(outcome_text(outcome, lang))  # (<@id> mentions: the bot pings nobody by default)
         png = await render_async("result", copy.deepcopy(result), lang, urgent=True)  # everyone waits for it
-        files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
-        ch = channel_of(bot, table, self.session.dm_channel)
         view = None
         runner = self.session.runner
         if runner is not None and not runner_will_stop(runner):
@@ -264,11 +318,21 @@ class ChannelObserver:
             view = view or discord.ui.View(timeout=None)
             for b in replay_buttons:
                 view.add_item(b)
-        try:
+        def fields() -> dict[str, Any]:
             kw: dict[str, Any] = {"view": view} if view is not None else {}
-            posted = await ch.send(content="\n".join(lines), files=files, **kw)
+            files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
+            return {"content": "\n".join(lines), "files": files, "allowed_mentions": discord.AllowedMentions.none(),
+                    **kw}
+
+        try:
+            if table.dm:  # each player's DM (dmtable.py): every copy's Next counts
+                ch = channel_of(bot, table, self.session.dm_channel)
+                posted = await ch.send(**fields())
+                self.session.result_messages = {m.id for m in getattr(ch, "sent", ())}
+            else:  # a follow-up of the freshest press in the channel (the Next press, the start), else the bot token
+                posted = await self._post("result", fields)
+                self.session.result_messages = set()
             self.session.result_message_id = posted.id if posted is not None else None  # its Next is taken from it
-            self.session.result_messages = {m.id for m in getattr(ch, "sent", ())}  # (a DM table: each copy)
         except discord.HTTPException:
             log.exception("posting the result of table %s failed", table.id)
         # the next hand gets a new table message below the result; the old one stays as it ended
@@ -283,14 +347,18 @@ class ChannelObserver:
         await self.session.reseat(info)
 
     async def on_match_end(self, summary: dict) -> None:
-        table, bot = self.session.table, self.session.bot
+        table = self.session.table
         totals = summary.get("totals") or []
         computers = summary.get("computers") or [True] * 4
         names = [display_name(n, table.lang, c) for n, c in zip(summary.get("names") or [], computers, strict=False)]
         body = "\n".join(f"{md(n)}: {v:+d}" for n, v in zip(names, totals, strict=False))
-        ch = channel_of(bot, table, self.session.dm_channel)
+        text = t("bot.status.match_over", table.lang) + ("\n" + body if body else "")
         try:
-            await ch.send(content=t("bot.status.match_over", table.lang) + ("\n" + body if body else ""))
+            if table.dm:  # each player's DM (dmtable.py)
+                await channel_of(self.session.bot, table, self.session.dm_channel).send(content=text)
+            else:  # a follow-up of the freshest press in the channel, else the bot token
+                await self._post("end of the match", lambda: {"content": text,
+                                                              "allowed_mentions": discord.AllowedMentions.none()})
         except discord.HTTPException:
             log.exception("posting the end of table %s failed", table.id)
         await self.session.closed()

@@ -13,7 +13,7 @@ import discord
 
 from jxbot.interactions import after_guard, no_inline_429, take_response
 from jxbot.press_timing import press_age_ms
-from jxbot.request_budget import KIND, TokenRoute
+from jxbot.request_budget import KIND, TokenRoute, refuse
 from jxbot.shell.buttons import action_keys, panel_components
 from jxbot.shell.pictures import render_async
 from jxbot.shell.texts import panel_text
@@ -304,6 +304,7 @@ class DiscordSeat:
         except discord.HTTPException as exc:
             if exc.status == 429:
                 raise
+            refuse(route.interaction)
             if self.route is route:
                 self.route = None
             log.info("table %s seat %d: the panel's interaction token was refused (%s %s); the bot token takes over",

@@ -26,6 +26,7 @@ class Shown:
     # changes them in place); ``text`` reads them when asked (the load bench records thousands per second)
     parts: tuple[str, list[dict[str, Any]], list[dict[str, Any]]]
     custom_ids: tuple[str, ...]
+    picture: int = 0  # the id of its first attachment (a new picture is a new attachment; 0: none)
 
     @property
     def text(self) -> str:
@@ -50,7 +51,8 @@ class Timeline:
         def rec(msg: Message) -> None:
             ids = tuple(b.get("custom_id") or "" for b in msg.buttons() if not b.get("disabled"))
             self.shown.setdefault(msg.id, []).append(
-                Shown(time.monotonic(), msg.id, (msg.content, msg.embeds, msg.components), ids))
+                Shown(time.monotonic(), msg.id, (msg.content, msg.embeds, msg.components), ids,
+                      msg.attachments[0].id if msg.attachments else 0))
 
         on_bot_message(double, rec)
 
@@ -173,16 +175,16 @@ def change_lags_ms(double: DiscordDouble, timeline: Timeline, events: dict[int, 
                    panels: dict[int, list[int]], since: float, until: float) -> dict[str, list[float]]:
     """How stale the messages players look at are: ``events`` are each channel's hand events (monotonic
     times), ``panels`` the DM panel message ids of each channel's people. ``table``: for every event, the
-    time until the channel's table message next shows a new version; ``panel`` and ``offer``: for every
-    version of a panel its player did not press for (another seat's move; ``offer``: one that brought a
-    claim offer), the time since the table's latest event before it."""
+    time until the channel's table message next shows a new version (``table_picture``: a new picture);
+    ``panel`` and ``offer``: for every version of a panel its player did not press for (another seat's
+    move; ``offer``: one that brought a claim offer), the time since the table's latest event before it."""
     import bisect
 
     own: dict[int, list[float]] = {}  # the presses answered by updating the pressed panel (type 7)
     for i in double.interactions.values():
         if i.message is not None and i.acked_at is not None and i.response_type == 7:
             own.setdefault(i.message.id, []).append(i.acked_at)
-    out: dict[str, list[float]] = {"table": [], "panel": [], "offer": []}
+    out: dict[str, list[float]] = {"table": [], "table_picture": [], "panel": [], "offer": []}
     for cid, evs in events.items():
         evs = sorted(evs)
         ch = double.channels.get(cid)
@@ -190,12 +192,18 @@ def change_lags_ms(double: DiscordDouble, timeline: Timeline, events: dict[int, 
             continue
         tables = [m for m in ch.messages if any(a.filename == "table.png" for a in m.attachments)]
         tv = sorted(v.at for m in tables for v in timeline.versions(m.id))
+        # the versions that brought a new picture (the status text alone may follow a move before it)
+        pv = sorted(v.at for m in tables for vs in [timeline.versions(m.id)] for n, v in enumerate(vs)
+                    if n == 0 or v.picture != vs[n - 1].picture)
         for t in evs:
             if not since <= t < until:
                 continue
             k = bisect.bisect_left(tv, t)
             if k < len(tv) and tv[k] - t < 30.0:
                 out["table"].append((tv[k] - t) * 1000.0)
+            k = bisect.bisect_left(pv, t)
+            if k < len(pv) and pv[k] - t < 30.0:
+                out["table_picture"].append((pv[k] - t) * 1000.0)
         for mid in panels.get(cid, []):
             vs = timeline.versions(mid)
             for n, v in enumerate(vs):
