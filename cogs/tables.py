@@ -29,7 +29,7 @@ from jxbot.safety import fit, ping
 from jxbot.shell import arranged, resume, stop
 from jxbot.shell.binding import pressed_on, refuse
 from jxbot.shell.buttons import lobby_buttons
-from jxbot.shell.channels import channel_refusal
+from jxbot.shell.channels import channel_refusal, is_private
 from jxbot.shell.dmtable import channel_of
 from jxbot.shell.lobby import LobbyError, Table, TableConfig, TableManager
 from jxbot.shell.pictures import rules_png
@@ -309,7 +309,7 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
         config = TableConfig(stake=stake, ruleset=ruleset, rounds=rounds, fee=gs.get("fee", s.fee),
                              claim_window=gs.get("claim_window", s.claim_window),
                              turn_seconds=gs.get("turn_limit", s.turn_seconds), contract_seconds=s.contract_seconds,
-                             level=level)
+                             level=level, private=is_private(interaction.channel))
         try:  # the check (a free channel, the owner seated nowhere) and the seat in one step
             table = self.manager.create(interaction.guild_id or 0, interaction.channel_id or 0, user.id,
                                         display_name(user), config, lang=guild_lang(interaction, s.lang),

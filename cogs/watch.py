@@ -104,7 +104,8 @@ class WatchCog(commands.Cog):
                     tw.delay_read_at = -1e18
                 else:
                     tw.set_delay(delay_for(self.bot.settings, gs))
-            tw.web_url = web_links.full(web_links.base_for(self.bot.settings, gs), web_links.table_path(table.id))
+            tw.web_url = None if table.config.private else \
+                web_links.full(web_links.base_for(self.bot.settings, gs), web_links.table_path(table.id))
         content = tw.text(tw.delayed(), lang)  # the text now; the picture follows from the watch lane
         comps = refresh_components(table.id, lang, tw.web_url)
         if interaction.user.id not in tw.watchers and len(tw.watchers) >= WATCHERS_MAX:

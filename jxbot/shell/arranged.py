@@ -66,6 +66,7 @@ import discord
 from jxbot.i18n import register, t
 from jxbot.safety import md
 from jxbot.seatnames import computer_key, display_name
+from jxbot.shell.channels import is_private
 from jxbot.shell.dmtable import channel_of, dm_key
 from jxbot.shell.lobby import LobbyError, Occupant, Table, TableConfig
 from jxbot.shell.session import Session, StoreSink
@@ -199,7 +200,8 @@ async def open_table(bot: Any, spec: Spec) -> str:
     channel_id = dm_key(table_id) if spec.dm else await _where(bot, spec)
     config = TableConfig(stake=max(1, spec.stake), ruleset=spec.ruleset, rounds=spec.rounds,
                          fee=spec.fee if spec.stake > 0 else 0, claim_window=spec.claim_window,
-                         turn_seconds=spec.turn_seconds, level=spec.level)
+                         turn_seconds=spec.turn_seconds, level=spec.level,
+                         private=spec.dm or is_private(bot.get_channel(spec.channel_id)))
     humans = [s.user_id for s in spec.seats if s.user_id is not None]
     table = Table(table_id, spec.guild_id, channel_id, humans[0] if humans else 0, config, lang=spec.lang,
                   dm=spec.dm)

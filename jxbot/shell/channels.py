@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import discord
+
 from jxbot.i18n import register, t
 
 register({
@@ -67,3 +69,20 @@ async def channel_refusal(store: Any, interaction: Any, lang: str) -> str | None
     if here & set(allowed):
         return None
     return t("bot.err.channel_not_allowed", lang, channels=channels_text(allowed, lang))
+
+
+def is_private(channel: Any) -> bool:
+    """Whether a table in ``channel`` is hidden from the server at large: the channel (a thread: its parent; a
+    private thread always) is not visible to @everyone. Unknown (not cached, no guild): private — the web's
+    pages show only what the whole server could see in Discord (docs/web.md)."""
+    try:
+        if isinstance(channel, discord.Thread):
+            if channel.type == discord.ChannelType.private_thread:
+                return True
+            channel = channel.parent
+        guild = getattr(channel, "guild", None)
+        if channel is None or guild is None or not hasattr(channel, "permissions_for"):
+            return True
+        return not channel.permissions_for(guild.default_role).view_channel
+    except Exception:
+        return True

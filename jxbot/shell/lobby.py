@@ -50,6 +50,7 @@ class TableConfig:
     contract_seconds: float = 15.0
     level: str = "normal"  # computer players added without a level (jxbot.ai levels)
     ranked: str = ""  # a ranked match: its ladder's key (jxbot.ladder; docs/ranked.md); "" for a table of friends
+    private: bool = False  # its channel is hidden from @everyone (or it runs in DMs): no web page shows it (docs/web.md)
 
     def __post_init__(self) -> None:
         if self.rounds is None:  # the ruleset object says how long its match is (RULES B11)

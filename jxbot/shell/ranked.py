@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
@@ -22,6 +22,7 @@ from jxbot.ai.strings import computer_name
 from jxbot.i18n import register, t
 from jxbot.rules.tiles import wind_name
 from jxbot.safety import ping
+from jxbot.shell.channels import is_private
 from jxbot.shell.dmtable import channel_of, dm_key
 from jxbot.shell.lobby import LobbyError, Table, TableConfig
 
@@ -120,6 +121,8 @@ async def open_table(host: Any, guild_id: int, channel_id: int, entrants: list[E
     if busy:
         return Opened(None, busy, "busy")
     first = entrants[0]
+    bot = getattr(host, "bot", None)
+    config = replace(config, private=dm or is_private(bot.get_channel(channel_id) if bot is not None else None))
     # the seats, one step with no await: every check above still holds
     try:
         table = manager.create(guild_id, 0 if dm else channel_id, first.user_id, first.seat_name, config, lang=lang,

@@ -106,7 +106,8 @@ class LiveHub:
             at, rows = self._tables
             if time.monotonic() - at < self.ttl:
                 return rows
-            rows = await self.store.running_tables()
+            # a table in a channel @everyone cannot see (or in DMs) is not the server's to show (docs/web.md)
+            rows = [r for r in await self.store.running_tables() if not (r.config or {}).get("private")]
             self._tables = (time.monotonic(), rows)
             live = {r.table_id for r in rows}
             for gone in [k for k in self._snaps if k not in live]:
