@@ -104,7 +104,7 @@ class WatchCog(commands.Cog):
                     tw.delay_read_at = -1e18
                 else:
                     tw.set_delay(delay_for(self.bot.settings, gs))
-            tw.web_url = None if table.config.private else \
+            tw.web_url = None if getattr(getattr(table, "config", None), "private", False) else \
                 web_links.full(web_links.base_for(self.bot.settings, gs), web_links.table_path(table.id))
         content = tw.text(tw.delayed(), lang)  # the text now; the picture follows from the watch lane
         comps = refresh_components(table.id, lang, tw.web_url)
