@@ -23,3 +23,25 @@ def _no_database_left_in_the_repository_root():
     yield
     if os.environ.get(_FLAG) == "0" and STRAY.exists():
         pytest.fail(f"{STRAY} appeared: give the bot or command a store of its own (tmp_path)", pytrace=False)
+
+
+# The longest tests first (measured: `pytest -n 4 --durations`), then the rest of the end-to-end tests, then the
+# others: with the work-stealing scheduler (pyproject's addopts) the short, CPU-bound tests fill the workers in
+# at the end instead of a two-minute test starting last and running alone.
+_LONGEST_FIRST = (
+    "test_chaos_restart.py", "test_budget_processes.py", "test_tournament.py::test_swiss", "test_processes.py",
+    "test_ranked_global.py", "test_watch.py::test_refresh", "test_feel.py", "test_restart_window.py",
+    "test_ranked.py", "test_scenarios.py", "test_tournament_timing.py", "test_review_sanity.py",
+    "test_tournament_processes.py", "test_integrity.py", "test_graceful_stop.py", "test_tournament_global.py",
+    "test_review_cli.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        for i, key in enumerate(_LONGEST_FIRST):
+            if key in item.nodeid:
+                return (0, i)
+        return (1, 0) if "/e2e/" in item.nodeid or item.nodeid.startswith("tests/e2e") else (2, 0)
+
+    items.sort(key=rank)  # stable: the order within each rank is pytest's
