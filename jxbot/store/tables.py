@@ -113,6 +113,28 @@ class TablesPart(StoreBase):
                 )
         return out
 
+    async def private_hands(self, hand_ids: list[str]) -> set[str]:
+        """Of ``hand_ids``, those played at a private table (its config's ``private``: a channel @everyone cannot
+        see, or DMs; docs/web.md): the web does not show them."""
+        ids = list(dict.fromkeys(hand_ids))[:200]
+        if not ids:
+            return set()
+        async with self._read() as db:
+            rows = await self._all(
+                db,
+                "SELECT h.hand_id, t.config FROM hands h JOIN tables t ON t.table_id = h.table_id "
+                f"WHERE h.hand_id IN ({', '.join('?' for _ in ids)})",
+                tuple(ids),
+            )
+        out = set()
+        for hand_id, config in rows:
+            try:
+                if (json.loads(config) or {}).get("private"):
+                    out.add(str(hand_id))
+            except (TypeError, ValueError):
+                out.add(str(hand_id))  # unreadable: not shown
+        return out
+
     async def suspended_tables(self) -> list[dict[str, Any]]:
         """Tables a runner failure suspended (closed, with a ``suspended`` note in their state; see
         docs/table.md): ``{"table_id", "guild_id", "channel_id", "at", "error", "hand_id"}``, oldest first."""

@@ -246,6 +246,8 @@ class WebApp:
         from jxbot.seatnames import display_name
 
         hands = await self.store.guild_hands(gid, 15)
+        hidden = await self.store.private_hands([h["hand_id"] for h in hands])  # a private table's: not shown
+        hands = [h for h in hands if h["hand_id"] not in hidden]
         for h in hands:
             w = h.get("winner_seat")
             if isinstance(w, int) and 0 <= w < 4:
@@ -267,6 +269,8 @@ class WebApp:
         if stats.hands == 0 and not history:  # never played nor held silver here: not this server's player
             raise web.HTTPNotFound()
         recent = await self.store.recent_hands(gid, uid, 15)
+        hidden = await self.store.private_hands([h.hand_id for h in recent])  # a private table's: not shown
+        recent = [h for h in recent if h.hand_id not in hidden]
         lang = _lang(request)
         ratings = await self.data.rating_graphs(gid, uid, lang)
         return self._html(pages.profile(lang, gid, self._title(gs), player.name, stats, recent, history, ratings))

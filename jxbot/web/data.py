@@ -63,8 +63,8 @@ class WebData:
             stored = hit[1]
         else:
             rec = await self.store.get_hand(hand_id)
-            if rec is None or rec.status != "settled":
-                return None
+            if rec is None or rec.status != "settled" or await self.store.private_hands([hand_id]):
+                return None  # (a private table's hand: not the server's to show, docs/web.md)
             try:
                 stored = await load_hand(self.store, hand_id)
             except ReplayUnavailable:

@@ -52,3 +52,29 @@ def test_which_channels_are_private():
     assert is_private(_channel(False)) is True
     assert is_private(None) is True  # unknown: not shown
     assert is_private(SimpleNamespace(guild=None)) is True
+
+
+async def test_a_private_tables_finished_hands_are_not_on_the_web(tmp_path):
+    from tests.replay.helpers import played_hand
+
+    store = await played_store(str(tmp_path / "played.sqlite3"))
+    config = {**TableConfig(stake=5).to_json(), "private": True}
+    await store.save_table("priv1", GUILD, CHANNEL + 1, config, {})
+    hand = played_hand(21, hand_id="bbbbbbbbbbbb-1")
+    await store.create_hand(hand.hand_id, GUILD, CHANNEL + 1, hand.ruleset.name, [None] * 4, hand.commitment,
+                            table_id="priv1")
+    for i, e in enumerate(hand.events_json()):
+        await store.append_event(hand.hand_id, i, e)
+    await store.settle_hand(hand.hand_id, GUILD, [None] * 4, hand.settlement, hand.result_view())
+    wa = WebApp(store, WebConfig(rate=0, poll=0.05, delay=2))
+    client = TestClient(TestServer(wa.app))
+    await client.start_server()
+    try:
+        page = await (await client.get(f"/g/{GUILD}")).text()
+        assert "0123456789ab-1" in page  # a public table's hands are listed
+        assert "bbbbbbbbbbbb-1" not in page  # the staff room's are not
+        assert (await client.get("/h/0123456789ab-1")).status == 200
+        assert (await client.get("/h/bbbbbbbbbbbb-1")).status == 404
+    finally:
+        await client.close()
+        await store.close()
