@@ -73,16 +73,18 @@ async def channel_refusal(store: Any, interaction: Any, lang: str) -> str | None
 
 def is_private(channel: Any) -> bool:
     """Whether a table in ``channel`` is hidden from the server at large: the channel (a thread: its parent; a
-    private thread always) is not visible to @everyone. Unknown (not cached, no guild): private — the web's
-    pages show only what the whole server could see in Discord (docs/web.md)."""
+    private thread always) is not visible to @everyone, so the web's pages, which show only what the whole server
+    could see in Discord, leave it out (docs/web.md). A channel whose permissions cannot be read (not in the bot's
+    cache, which holds every channel of its servers) counts as visible, as tables did before the check."""
     try:
         if isinstance(channel, discord.Thread):
             if channel.type == discord.ChannelType.private_thread:
                 return True
             channel = channel.parent
         guild = getattr(channel, "guild", None)
-        if channel is None or guild is None or not hasattr(channel, "permissions_for"):
-            return True
-        return not channel.permissions_for(guild.default_role).view_channel
+        everyone = getattr(guild, "default_role", None)
+        if channel is None or everyone is None or not hasattr(channel, "permissions_for"):
+            return False
+        return not channel.permissions_for(everyone).view_channel
     except Exception:
-        return True
+        return False

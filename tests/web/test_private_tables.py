@@ -50,8 +50,8 @@ def _channel(view: bool, *, thread: str | None = None):
 def test_which_channels_are_private():
     assert is_private(_channel(True)) is False
     assert is_private(_channel(False)) is True
-    assert is_private(None) is True  # unknown: not shown
-    assert is_private(SimpleNamespace(guild=None)) is True
+    assert is_private(None) is False  # unknown (not in the cache): as before the check
+    assert is_private(SimpleNamespace(guild=None)) is False
 
 
 async def test_a_private_tables_finished_hands_are_not_on_the_web(tmp_path):
