@@ -68,12 +68,7 @@ class AdminCog(commands.GroupCog, group_name=ls("bot.cmd.admin.name"),  # type: 
         return True
 
     async def is_bot_owner(self, user: discord.abc.User) -> bool:
-        if user.id in self.bot.settings.owner_ids:
-            return True
-        try:
-            return bool(await self.bot.is_owner(user))  # the application's owner (or its team)
-        except Exception:  # the application info cannot be fetched now: only JXBOT_OWNER_IDS count
-            return False
+        return await self.bot.is_bot_owner(user)
 
     async def money_refused(self, interaction: discord.Interaction) -> bool:
         """In global scope, a silver-moving change by someone who is not the bot's owner: refused (and said)."""

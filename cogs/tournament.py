@@ -388,12 +388,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         return str(p.lang) if p is not None and p.lang else self.bot.settings.lang
 
     async def _bot_owner(self, user: discord.abc.User) -> bool:
-        if user.id in self.bot.settings.owner_ids:
-            return True
-        try:
-            return bool(await self.bot.is_owner(user))  # the application's owner (or its team)
-        except Exception:  # the application info cannot be fetched now: only JXBOT_OWNER_IDS count
-            return False
+        return await self.bot.is_bot_owner(user)
 
     async def _join(self, interaction: discord.Interaction, ev: Event) -> None:
         lang = lang_of(interaction)

@@ -163,6 +163,15 @@ class JxBot(commands.Bot):
         """True from the connection until every table of this process is resumed (seats, holds, leases)."""
         return self.gate.closed
 
+    async def is_bot_owner(self, user: discord.abc.User) -> bool:
+        """The bot's owner: ``JXBOT_OWNER_IDS``, or the application's owner (or its team)."""
+        if user.id in self.settings.owner_ids:
+            return True
+        try:
+            return bool(await self.is_owner(user))
+        except Exception:  # the application info cannot be fetched now: only JXBOT_OWNER_IDS count
+            return False
+
     async def login(self, token: str) -> None:
         self.gate.arm()  # before the gateway connects: interactions may come before on_ready
         await super().login(token)
