@@ -105,11 +105,12 @@ async def main(args: argparse.Namespace) -> dict:
 
         async def open_one(w: World) -> None:
             async with sem:
-                await open_table(w, seated=w.players)
+                await open_table(w, seated=w.players, level=getattr(args, "level", None))
 
         opened = await asyncio.gather(*(open_one(w) for w in worlds), return_exceptions=True)
         open_errors = [repr(e)[:200] for e in opened if isinstance(e, BaseException)]
         out["open_s"] = round(time.monotonic() - t_open, 1)
+        out["computer_level"] = getattr(args, "level", None) or "normal"
         watchers = await start_watchers(double, guild, worlds, args.watchers) if args.watchers else []
         out["watchers_per_table"] = args.watchers
         web_stop = asyncio.Event()
@@ -398,6 +399,20 @@ async def web_compare(args: argparse.Namespace) -> dict:
     for k in ("own_panel_p50_ms", "own_panel_p99_ms", "steady_own_panel_p99_ms"):
         if ref.get(k) and out.get(k):
             out[k.replace("_ms", "_ratio_vs_no_web_viewers")] = round(out[k] / ref[k], 2)
+    return out
+
+
+async def level_compare(args: argparse.Namespace) -> dict:
+    """The same load with the computers at ``--reference-level`` first, then at ``--level`` (issue 30: a busy
+    table of experts never delays another table's presses): the players' figures side by side, and ratios."""
+    ref = await main(argparse.Namespace(**{**vars(args), "level": args.reference_level}))
+    out = await main(args)
+    keys = ("own_panel_p50_ms", "own_panel_p99_ms", "steady_own_panel_p50_ms", "steady_own_panel_p99_ms",
+            "p50_ms", "p99_ms", "loop_lag_p99_ms", "tables_finished", "dm_presses", "errors", "load_avg_1m")
+    out["reference"] = {"computer_level": args.reference_level, **{k: ref.get(k) for k in keys}}
+    for k in ("p99_ms", "own_panel_p50_ms", "own_panel_p99_ms", "steady_own_panel_p99_ms"):
+        if ref.get(k) and out.get(k):
+            out[k.replace("_ms", "_ratio_vs_reference")] = round(out[k] / ref[k], 2)
     return out
 
 
@@ -794,13 +809,17 @@ if __name__ == "__main__":
                     "the web companion); the same load without them is measured first, for the ratio")
     ap.add_argument("--web-separate", action="store_true", help="with --web-viewers: serve them from `jxbot web` "
                     "in its own process over the bot's database instead of inside the bot")
+    ap.add_argument("--level", default=None, help="the computers' level (/mahjong create level:); with "
+                    "--reference-level the same load at that level is measured first, for the ratio")
+    ap.add_argument("--reference-level", default=None, help="with --level: the reference run's computer level")
     ap.add_argument("--no-reference", dest="reference", action="store_false",
                     help="with --processes: skip the single-process SQLite run measured first")
     a = ap.parse_args()
     if a.processes > 1 and not a.db.startswith("postgres"):
         ap.error("--processes needs --db postgresql://… (or --db postgresql for a throwaway server)")
     run = (main_processes(a) if a.processes > 1 else sweep(a) if a.sweep else watch_compare(a) if a.watchers
-           else web_compare(a) if a.web_viewers else before_after(a) if a.routing == "both" else main(a))
+           else web_compare(a) if a.web_viewers else level_compare(a) if a.level and a.reference_level
+           else before_after(a) if a.routing == "both" else main(a))
     result = asyncio.run(run)
     result.pop("_samples", None)  # (the raw latencies: pooled by --rounds, not printed)
     print(json.dumps(result, ensure_ascii=False))

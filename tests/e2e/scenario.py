@@ -119,12 +119,12 @@ async def start_world(double: DiscordDouble, start_bot: Any, tmp: Path, names: S
 
 
 async def open_table(w: World, *, stake: int = 5, seated: Sequence[Player] | None = None,
-                     computers: int = 0, start: bool = True) -> Message:
+                     computers: int = 0, start: bool = True, level: str | None = None) -> Message:
     """The first player types /麻将 开桌, the others press 加入 (or type /麻将 加入), the owner adds
-    computers and presses 开始. Returns the lobby message."""
+    computers and presses 开始 (``level``: the table's computer level, the 级别 option). Returns the lobby message."""
     seated = list(seated if seated is not None else w.players)
     owner = seated[0]
-    act = await owner.slash("麻将 开桌", 底分=stake)
+    act = await owner.slash("麻将 开桌", 底分=stake, **({"级别": level} if level else {}))
     await act.settled()
     assert act.ephemeral and "牌桌已开好" in " ".join(act.texts()), act.texts()
     lobby = await owner.wait_message(lambda m: any(b.get("label") == "加入" for b in m.buttons()), w.channel)
