@@ -21,8 +21,8 @@ from jxbot import rulesets
 from jxbot.ai.strings import LEVEL_NAMES
 from jxbot.bot import STOP_EDITS, STOP_TABLES, JxBot, ls, missing_permissions
 from jxbot.custom_ids import CustomId
-from jxbot.i18n import norm_lang, t
-from jxbot.interactions import ALREADY_ACKNOWLEDGED, lang_of, reply
+from jxbot.i18n import t
+from jxbot.interactions import ALREADY_ACKNOWLEDGED, guild_lang, lang_of, reply
 from jxbot.rules.tiles import wind_name
 from jxbot.safety import display_name as safe_display_name
 from jxbot.safety import fit, ping
@@ -38,11 +38,6 @@ from jxbot.shell.session import Session, StoreSink
 from jxbot.shell.texts import lobby_text, score_hand, status_text
 
 log = logging.getLogger("jxbot.cogs.tables")
-
-
-def guild_lang(interaction: discord.Interaction, default: str) -> str:
-    loc = interaction.guild_locale
-    return norm_lang(str(loc)) if loc else default
 
 
 def serialized(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:

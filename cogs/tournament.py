@@ -28,7 +28,7 @@ from jxbot.events.model import FORMATS, SCOPES, EventConfig
 from jxbot.events.rounds import TablePlan
 from jxbot.events.service import Event, EventError, EventService, record_from_result, table_key
 from jxbot.i18n import register, t
-from jxbot.interactions import lang_of, reply
+from jxbot.interactions import guild_lang, lang_of, reply
 from jxbot.safety import display_name, md
 from jxbot.shell import arranged
 from jxbot.shell.dmtable import open_dm_of
@@ -47,7 +47,8 @@ register({
     "tour.cmd.leave.name": {"zh": "退出", "en": "leave"},
     "tour.cmd.leave.desc": {"zh": "取消报名", "en": "Withdraw your registration"},
     "tour.cmd.checkin.name": {"zh": "签到", "en": "checkin"},
-    "tour.cmd.checkin.desc": {"zh": "比赛开始前签到", "en": "Check in before the start"},
+    "tour.cmd.checkin.desc": {"zh": "签到：开始前；被电脑代打者比赛中签到，下一轮起亲自上场",
+                              "en": "Check in before the start; substituted by a computer? Check in to play the next round"},
     "tour.cmd.start.name": {"zh": "开始", "en": "start"},
     "tour.cmd.start.desc": {"zh": "开始比赛（需要管理服务器权限）", "en": "Start the event (Manage Server)"},
     "tour.cmd.standings.name": {"zh": "排名", "en": "standings"},
@@ -92,13 +93,18 @@ register({
     "tour.reminder": {"zh": "⏰ **{name}** 签到已开放，比赛 <t:{start}:R> 开始。还没签到的请用 `/比赛 签到`：{who}",
                       "en": "⏰ **{name}**: check-in is open; the event starts <t:{start}:R>. Not checked in yet? "
                             "Use `/tournament checkin`: {who}"},
-    "tour.wait_expired": {"zh": "⌛ **{name}**：牌桌已等待 {m} 分钟，{who} 仍未签到，改由电脑代打（成绩归其本人）。",
+    "tour.wait_expired": {"zh": "⌛ **{name}**：牌桌已等待 {m} 分钟，{who} 仍未签到，改由电脑代打（成绩归其本人；"
+                                "之后签到，可从下一轮起亲自上场）。",
                           "en": "⌛ **{name}**: the tables waited {m} minutes; {who} did not check in, so a computer "
-                                "plays their seats (the result stays theirs)."},
+                                "plays their seats (the result stays theirs; checking in later, they play from the "
+                                "next round on)."},
     "tour.ok.created": {"zh": "比赛已创建。", "en": "Event created."},
     "tour.ok.joined": {"zh": "报名成功。", "en": "You are registered."},
     "tour.ok.left": {"zh": "已取消报名。", "en": "Registration withdrawn."},
     "tour.ok.checked_in": {"zh": "签到成功。", "en": "Checked in."},
+    "tour.ok.back": {"zh": "签到成功：你从第 {r} 轮起亲自上场（本轮由电脑代打完，成绩归你）。",
+                     "en": "Checked in: you play from round {r} on (a computer finishes this round for you; the "
+                           "result stays yours)."},
     "tour.ok.started": {"zh": "比赛开始。", "en": "The event has started."},
     "tour.ok.cancelled": {"zh": "比赛已取消。", "en": "The event is cancelled."},
     "tour.round": {"zh": "**{name}** 第 {r} 轮开始（共 {n} 桌）。", "en": "**{name}**: round {r} begins ({n} tables)."},
@@ -112,6 +118,9 @@ register({
     "tour.err.not_joined": {"zh": "你没有报名这场比赛。", "en": "You are not registered for this event."},
     "tour.err.too_few": {"zh": "没有可参赛的选手。", "en": "Nobody to play."},
     "tour.err.ended": {"zh": "比赛已经结束。", "en": "The event is over."},
+    "tour.err.last_round": {"zh": "最后一轮已经开始，没有下一轮了：电脑替你打完（成绩归你）。",
+                            "en": "The last round is under way, with no round after it: a computer plays your seat to "
+                                  "the end (the result stays yours)."},
     "tour.err.checkin_closed": {"zh": "签到尚未开放：<t:{at}:f>（<t:{at}:R>）开放。",
                                 "en": "Check-in is not open yet: it opens <t:{at}:f> (<t:{at}:R>)."},
     "tour.err.manage": {"zh": "需要“管理服务器”权限。", "en": "This needs the Manage Server permission."},
@@ -175,13 +184,13 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
     # ------------------------------------------------------------------ the service's callbacks
     async def _open_table(self, ev: Event, plan: TablePlan) -> None:
         players = {p.pid: p for p in ev.players()}
-        absent = set(ev.state.get("absent") or [])
+        absent = ev.substitutes(plan.round)
         seats = []
         for pid in plan.players:
             p = players[pid]
             if p.is_computer:
                 seats.append(arranged.Seat(None, p.name, level=p.level or ev.config.level))
-            elif pid in absent:  # not checked in: a computer plays the seat
+            elif pid in absent:  # not checked in (or not back yet): a computer plays the seat
                 seats.append(arranged.Seat(None, p.name, level=ev.config.level))
             else:  # their panel in their language (the locale of their registration or last table)
                 seats.append(arranged.Seat(pid, p.name, lang=await self._player_lang(pid)))
@@ -190,7 +199,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             key=table_key(ev.event_id, plan.round, plan.table_no), kind="tournament", guild_id=ev.guild_id,
             channel_id=ev.channel_id, seats=seats, ruleset=c.ruleset, rounds=c.table_rounds,
             max_hands=c.hands, stake=c.stake, claim_window=c.claim_window, secret=plan.secret,
-            thread=f"{c.name} · R{plan.round} · T{plan.table_no + 1}", lang=self.bot.settings.lang, level=c.level,
+            thread=f"{c.name} · R{plan.round} · T{plan.table_no + 1}", lang=self._lang(ev), level=c.level,
             data={"event": ev.event_id, "round": plan.round, "table": plan.table_no, "players": plan.players},
             duplicate=c.format == "duplicate",
             dm=c.scope == "global")  # players of several servers: the one place the four share is their DMs
@@ -206,8 +215,12 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         event_id, round_no, rec = record_from_result(result)
         await self.service.record(event_id, round_no, rec)
 
+    def _lang(self, ev: Event) -> str:
+        """The language of the event's channel texts: its server's when it was created, else the bot's."""
+        return ev.config.lang or self.bot.settings.lang
+
     async def _notify(self, ev: Event, what: str) -> None:
-        lang = self.bot.settings.lang
+        lang = self._lang(ev)
         ch = self.bot.get_partial_messageable(ev.channel_id)
         try:
             if what == "round_started":
@@ -235,7 +248,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         standings at the end); nobody pinged. A closed DM is skipped."""
         players = {p.pid: p for p in ev.players()}
         texts: dict[int, Callable[[str], str]] = {}  # user -> the text in a language
-        absent = set(ev.state.get("absent") or [])
+        absent = ev.substitutes(ev.round)
         if what == "round_started":
             for plan in ev.plans(ev.round):
                 seats = " · ".join(md(players[p].name) if p in players else "?" for p in plan.players)
@@ -353,17 +366,18 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         if refused is not None:
             await reply(interaction, t(refused, lang))
             return
+        # the event's channel texts in its server's language, kept with it for what the bot posts later
         config = EventConfig(name=name.strip(), ruleset=ruleset, format=format, rounds=rounds, hands=hands,
                              stake=stake, start_at=time.time() + 60 * start_in if start_in else None,
                              checkin_minutes=checkin, substitute=substitute, level=level, wait_minutes=wait,
-                             scope=scope)
+                             scope=scope, lang=guild_lang(interaction, self.bot.settings.lang))
         ev = await self.service.create(interaction.guild_id or 0, interaction.channel_id or 0, config)
         view = discord.ui.View(timeout=None)
-        view.add_item(MjButton(CustomId("treg", ev.event_id, None, "0"), label=t("tour.btn.register", lang),
+        view.add_item(MjButton(CustomId("treg", ev.event_id, None, "0"), label=t("tour.btn.register", self._lang(ev)),
                                style=discord.ButtonStyle.primary))
         await reply(interaction, t("tour.ok.created", lang))
         ch = self.bot.get_partial_messageable(ev.channel_id)
-        msg = await ch.send(self._announcement(ev, 0, lang), view=view, allowed_mentions=NONE)
+        msg = await ch.send(self._announcement(ev, 0, self._lang(ev)), view=view, allowed_mentions=NONE)
         ev.state["announcement"] = msg.id  # this key only (a process sharing the store may have started it)
         await self.bot.store.event_advance(ev.event_id, None, ("open", "running"), None, {"announcement": msg.id})
 
@@ -415,7 +429,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         n = len(await self.bot.store.event_players(ev.event_id))
         try:
             await self.bot.get_partial_messageable(ev.channel_id).get_partial_message(int(mid)).edit(
-                content=self._announcement(ev, n, self.bot.settings.lang), allowed_mentions=NONE)
+                content=self._announcement(ev, n, self._lang(ev)), allowed_mentions=NONE)
         except discord.HTTPException:
             log.info("could not update event %s's announcement", ev.event_id)
 
@@ -474,11 +488,12 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         lang = lang_of(interaction)
         assert self.service is not None
         try:
-            await self.service.check_in(ev.event_id, interaction.user.id)
+            ev = await self.service.check_in(ev.event_id, interaction.user.id)
         except EventError as err:
             await reply(interaction, t(f"tour.err.{err.code}", lang, at=int(err.at or 0)))
             return
-        await reply(interaction, t("tour.ok.checked_in", lang))
+        back = ev.back_from(interaction.user.id)
+        await reply(interaction, t("tour.ok.back", lang, r=back) if back else t("tour.ok.checked_in", lang))
 
     @app_commands.command(name=ls("tour.cmd.start.name"), description=ls("tour.cmd.start.desc"))
     @app_commands.guild_only()
@@ -589,7 +604,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
     async def _remind(self, ev: Event, who: list[int]) -> None:
         """The check-in reminder: a post in the event's channel that mentions (and pings) only the registered
         players not checked in; long lists in several posts (a message holds 2,000 characters)."""
-        lang = self.bot.settings.lang
+        lang = self._lang(ev)
         ch = self.bot.get_partial_messageable(ev.channel_id)
         for i in range(0, len(who), 50):
             part = who[i:i + 50]
@@ -607,7 +622,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         who = ", ".join(md(names.get(u, str(u))) for u in late)
         try:
             await self.bot.get_partial_messageable(ev.channel_id).send(
-                t("tour.wait_expired", self.bot.settings.lang, name=md(ev.name), m=ev.config.wait_minutes, who=who),
+                t("tour.wait_expired", self._lang(ev), name=md(ev.name), m=ev.config.wait_minutes, who=who),
                 allowed_mentions=NONE)
         except discord.HTTPException:
             log.warning("could not tell event %s's channel of its waiting limit", ev.event_id)

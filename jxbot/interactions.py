@@ -23,6 +23,13 @@ def lang_of(interaction: discord.Interaction) -> str:
     return norm_lang(str(interaction.locale) if interaction.locale else None)
 
 
+def guild_lang(interaction: discord.Interaction, default: str) -> str:
+    """The language of what the bot posts in this server's channels (a table's texts, an event's announcements):
+    the server's own (its preferred locale, sent with the interaction), else ``default`` (the bot's)."""
+    loc = interaction.guild_locale
+    return norm_lang(str(loc)) if loc else default
+
+
 async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
                 **kw: Any) -> int | None:
     """Answer an interaction whether or not it has been acknowledged yet. Returns the id of the message

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from jxbot.i18n import norm_lang
+
 Format = Literal["swiss", "duplicate"]
 FORMATS: tuple[str, ...] = ("swiss", "duplicate")
 SCOPES: tuple[str, ...] = ("guild", "global")
@@ -27,6 +29,9 @@ class EventConfig:
     claim_window: float = 5.0
     # "global": open to every server sharing the store (found by its id), its tables in the players' DMs
     scope: str = "guild"
+    # the language of the event's channel texts (announcements, standings, reminders, its tables' channel texts):
+    # its server's when it was created ("zh"/"en"); None (an event stored before this was kept): the bot's
+    lang: str | None = None
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -35,6 +40,8 @@ class EventConfig:
             raise ValueError(f"scope is one of {SCOPES}, not {self.scope!r}")
         if self.rounds < 1:
             raise ValueError("an event plays at least one round")
+        if self.lang is not None:
+            self.lang = norm_lang(self.lang)
 
     @property
     def checkin_opens(self) -> float | None:

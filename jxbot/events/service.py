@@ -29,7 +29,7 @@ from jxbot.events.scoring import Standing, standings
 
 class EventError(Exception):
     """``code``: not_found, not_open, already_joined, not_joined, too_few, not_running, ended, checkin_closed
-    (``at``: when check-in opens)."""
+    (``at``: when check-in opens), last_round (a substituted player checking in during the last round)."""
 
     def __init__(self, code: str, at: float | None = None) -> None:
         super().__init__(code)
@@ -64,6 +64,18 @@ class Event:
 
     def plans(self, round_no: int) -> list[TablePlan]:
         return [TablePlan(**p) for p in self.state.get("plans", {}).get(str(round_no), [])]
+
+    def substitutes(self, round_no: int) -> set[int]:
+        """The people whose seats a computer plays in round ``round_no``: those not checked in at the start
+        (``absent``: the event substitutes) or whose waiting limit passed, except from the round they came back
+        for (``returned``: a late check-in, from the round after the one it was made in)."""
+        back = {int(u): int(r) for u, r in (self.state.get("returned") or {}).items()}
+        return {int(u) for u in self.state.get("absent") or [] if back.get(int(u), round_no + 1) > round_no}
+
+    def back_from(self, user_id: int) -> int | None:
+        """The round from which a substituted player who checked in late plays in person (None: not one)."""
+        r = (self.state.get("returned") or {}).get(str(user_id))
+        return None if r is None else int(r)
 
     def public_state(self) -> dict[str, Any]:
         """The state without the secret (until the event ends)."""
@@ -132,7 +144,8 @@ class EventService:
 
     async def check_in(self, event_id: str, user_id: int) -> Event:
         """Check in; once the event runs, a player its tables wait for (no substitute) checks in late and the
-        tables of the current round that waited only for them open."""
+        tables of the current round that waited only for them open; a player a computer plays for (substituted
+        at the start, or their waiting limit passed) checks in to play from the next round on (:meth:`come_back`)."""
         ready: list[TablePlan] = []
 
         def drop(state: dict[str, Any]) -> dict[str, Any] | None:  # under the event's row lock (another process)
@@ -148,6 +161,8 @@ class EventService:
                 ev = await self.get(event_id)
                 waiting = list(ev.state.get("waiting") or [])
                 ready = [p for p in ev.plans(ev.round) if user_id in p.players and not set(p.players) & set(waiting)]
+            elif ev.status == "running" and user_id in (ev.state.get("absent") or []):
+                return await self._come_back(ev, user_id)
             elif ev.status != "open":
                 raise EventError("not_open")
             elif (opens := ev.config.checkin_opens) is not None and self.clock() < opens:
@@ -157,6 +172,37 @@ class EventService:
         for plan in ready:
             await self.opener(ev, plan)
         return ev
+
+    async def _come_back(self, ev: Event, user_id: int) -> Event:
+        """A substituted player checks in while the event runs: from the next round on they sit in person (the
+        computer finishes the current round for them; every result it earned stays theirs). Stored as
+        ``returned[user] = round read + 1`` under the event row's lock: the next round's tables are opened from
+        the state read after its advance's compare-and-set, which comes after this (it saw the round before the
+        advance), so that round seats them; a check-in after the advance is for the round after. Raises
+        ``last_round`` when no round is left to come back for; a second check-in changes nothing."""
+        why: dict[str, str] = {}
+        rounds = ev.config.rounds
+
+        def back(state: dict[str, Any]) -> dict[str, Any] | None:  # under the event's row lock
+            returned = dict(state.get("returned") or {})
+            nxt = int(state.get("round", 0)) + 1
+            if user_id not in (state.get("absent") or []) or str(user_id) in returned:
+                why["no"] = "again"
+                return None
+            if nxt > rounds:
+                why["no"] = "last_round"
+                return None
+            returned[str(user_id)] = nxt
+            return {"returned": returned}
+
+        if not await self.store.event_advance(ev.event_id, None, "running", None, back):
+            if why.get("no") == "last_round":
+                raise EventError("last_round")
+            if why.get("no") != "again":
+                raise EventError("not_open")  # ended or cancelled meanwhile
+        else:
+            await self.store.event_check_in(ev.event_id, user_id)
+        return await self.get(ev.event_id)
 
     @staticmethod
     def _can_open(ev: Event, plan: TablePlan) -> bool:
@@ -291,21 +337,27 @@ class EventService:
         """A waiting table's limit: once ``wait_until`` (stored at the start) has passed, the players the tables
         still wait for get a computer in their seats for the rest of the event, as if the event substituted,
         and the tables that waited open. Returns those players (empty: nothing to do)."""
+        expired: list[int] = []
+
+        def expire(state: dict[str, Any]) -> dict[str, Any] | None:  # under the event's row lock
+            waiting = [int(u) for u in state.get("waiting") or []]
+            if not waiting or state.get("wait_until") is None:
+                return None
+            expired[:] = waiting
+            return {"absent": sorted(set(state.get("absent") or []) | set(waiting)), "waiting": [], "wait_until": None}
+
         async with self.lock(event_id):
             ev = await self.get(event_id)
-            waiting = list(ev.state.get("waiting") or [])
             until = ev.state.get("wait_until")
-            if ev.status != "running" or not waiting or until is None or self.clock() < float(until):
+            if ev.status != "running" or not ev.state.get("waiting") or until is None or self.clock() < float(until):
                 return []
-            ev.state["absent"] = sorted(set(ev.state.get("absent") or []) | set(waiting))
-            ev.state["waiting"] = []
-            ev.state["wait_until"] = None
-            # a compare-and-set on the round read: of two processes, one expires the wait (the other opens nothing new)
-            if not await self.store.event_advance(event_id, ev.round, "running", None,
-                                                  {k: ev.state[k] for k in ("absent", "waiting", "wait_until")}):
+            # a compare-and-set on the round read, computed from the state under the row lock: of two processes
+            # one expires the wait (the other opens nothing new), and a late check-in made meanwhile stands
+            if not await self.store.event_advance(event_id, ev.round, "running", None, expire):
                 return []
+            ev = await self.get(event_id)
         await self._open_quietly(ev)  # keyed: the tables already open are found, not doubled
-        return waiting
+        return expired
 
     async def cancel(self, event_id: str) -> Event:
         async with self.lock(event_id):

@@ -6,7 +6,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from jxbot.events import fairness
-from jxbot.events.model import Player, TableRecord, placements
+from jxbot.events.model import EventConfig, Player, TableRecord, placements
 from jxbot.events.pairing import met_pairs, pair_round, seat_order
 from jxbot.events.rounds import fillers, plan_round
 from jxbot.events.scoring import duplicate_scores, standings
@@ -89,3 +89,11 @@ def test_the_event_secret_commits_to_every_wall_of_the_event():
     ok, problems = fairness.verify_event(secret, c, "duplicate", [(2, 0, 2, wall)])
     assert not ok and problems == ["round 2 table 1 hand 2"]
     assert fairness.verify_event("another", c, "duplicate", [])[1] == ["commitment"]
+
+
+def test_an_event_keeps_its_channel_language_and_one_stored_before_has_none():
+    cfg = EventConfig(name="cup", lang="en-US")
+    assert cfg.lang == "en" and EventConfig.from_json(cfg.to_json()).lang == "en"
+    old = {k: v for k, v in EventConfig(name="cup").to_json().items() if k != "lang"}  # a row stored before
+    assert EventConfig.from_json(old).lang is None  # the bot's language then (cogs/tournament.py)
+    assert EventConfig.from_json({"name": "cup", "lang": "zh-CN"}).lang == "zh"

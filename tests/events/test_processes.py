@@ -192,3 +192,50 @@ async def test_a_registration_between_the_start_s_read_and_its_compare_is_seated
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_a_come_back_racing_a_round_advance_seats_the_player_from_the_round_they_are_told():
+    """Process b checks a substituted player in while process a records round 1's last table and opens round 2:
+    just before a's compare-and-set, or just after it (before a reads the event again to open round 2's tables).
+    Either way the round the player is told they play from is the first round whose table seats them in person —
+    never told round 2 and left a computer's there, nor told round 3 and seated in round 2."""
+    dsn = await pgdb.empty_database()
+    stores = [await Store.open(dsn, scope="global"), await Store.open(dsn, scope="global")]
+    seated: list = []
+
+    async def opener(ev, plan):
+        if 4 in plan.players:
+            seated.append((plan.round, 4 not in ev.substitutes(plan.round)))
+
+    a, b = EventService(stores[0], opener), EventService(stores[1], opener)
+    advance = stores[0].event_advance
+    try:
+        for when, expect in (("before", 2), ("after", 3)):
+            seated.clear()
+            ev = await a.create(G, CH, EventConfig(name=f"cup {when}", rounds=3, checkin_minutes=5, scope="global"))
+            for uid in range(1, 5):
+                await a.join(ev.event_id, uid, f"p{uid}")
+                if uid != 4:
+                    await a.check_in(ev.event_id, uid)
+            await a.start(ev.event_id)
+            plan = (await a.get(ev.event_id)).plans(1)[0]
+            back: list = []
+
+            async def advance_with_a_check_in(event_id, expected_round, *args, when=when, back=back, **kw):
+                if expected_round == 1 and when == "before" and not back:
+                    back.append(await b.check_in(event_id, 4))
+                ok = await advance(event_id, expected_round, *args, **kw)
+                if expected_round == 1 and when == "after" and not back:
+                    back.append(await b.check_in(event_id, 4))
+                return ok
+
+            stores[0].event_advance = advance_with_a_check_in  # type: ignore[method-assign]
+            await a.record(ev.event_id, 1, result_for(plan, [1, -1, 0, 0]))
+            stores[0].event_advance = advance  # type: ignore[method-assign]
+            assert back and back[0].back_from(4) == expect, when
+            assert [s for s in seated if s[0] == 2] == [(2, expect == 2)], (when, seated)
+            await a.record(ev.event_id, 2, result_for((await a.get(ev.event_id)).plans(2)[0], [0, 0, 0, 0]))
+            assert [s for s in seated if s[0] == 3] == [(3, True)], (when, seated)
+    finally:
+        for s in stores:
+            await s.close()

@@ -168,3 +168,77 @@ async def test_a_waiting_table_waits_at_most_its_limit_then_a_computer_plays(sto
     assert await svc.expire_waits(ev.event_id) == [] and len(opened) == n  # once
     with pytest.raises(EventError):
         await svc.check_in(ev.event_id, 8)  # too late: the computer plays their seats
+
+
+async def test_a_substituted_player_who_checks_in_plays_the_next_round_in_person(store):
+    """Issue 32: a player a computer played for (not checked in at the start) who checks in during round 1 sits in
+    person from round 2, keeping the round-1 result the computer earned for them; one who never checks in stays
+    a computer's; a check-in after a round advanced is for the round after; in the last round there is none."""
+    opened = []
+
+    async def opener(ev, plan):  # who a computer plays for at this table (what the cog seats from)
+        opened.append((plan.round, plan.table_no, tuple(plan.players), ev.substitutes(plan.round) & set(plan.players)))
+
+    svc = EventService(store, opener)
+    ev = await svc.create(G, CH, EventConfig(name="cup", rounds=3, checkin_minutes=5))
+    for uid in range(1, 9):
+        await svc.join(ev.event_id, uid, f"p{uid}")
+        if uid < 6:
+            await svc.check_in(ev.event_id, uid)  # p6, p7 and p8 do not check in: computers play for them
+    ev = await svc.start(ev.event_id)
+    assert sorted(ev.state["absent"]) == [6, 7, 8]
+    assert set().union(*(o[3] for o in opened)) == {6, 7, 8}  # round 1: their seats a computer's
+    back = await svc.check_in(ev.event_id, 7)  # p7 turns up during round 1
+    assert back.back_from(7) == 2 and back.back_from(6) is None
+    again = await svc.check_in(ev.event_id, 7)  # twice: nothing more
+    assert again.back_from(7) == 2 and again.state["returned"] == back.state["returned"]
+    with pytest.raises(EventError):
+        await svc.check_in(ev.event_id, 3)  # checked in at the start: nothing to do
+    for plan in (await svc.get(ev.event_id)).plans(1):
+        # the table seating p7 is won by p7's seat (the computer's play counts for p7)
+        totals = [6 if p == 7 else -2 for p in plan.players] if 7 in plan.players else [0, 0, 0, 0]
+        await svc.record(ev.event_id, 1, result_for(plan, totals))
+    r2 = [o for o in opened if o[0] == 2]
+    assert len(r2) == 2 and sorted(p for o in r2 for p in o[2]) == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert set().union(*(o[3] for o in r2)) == {6, 8}  # p7 in person in round 2; p6 and p8 still computers'
+    _ev, rows = await svc.standings(ev.event_id)
+    by = {r.pid: r for r in rows}
+    assert by[7].points == 6 and by[7].placements == [1]  # the round-1 result stays p7's
+    # p8 checks in once round 2 has begun: they come back for round 3, not round 2 (its tables already sat)
+    assert (await svc.check_in(ev.event_id, 8)).back_from(8) == 3
+    for plan in (await svc.get(ev.event_id)).plans(2):
+        await svc.record(ev.event_id, 2, result_for(plan, [1, -1, 0, 0]))
+    r3 = [o for o in opened if o[0] == 3]
+    assert set().union(*(o[3] for o in r3)) == {6}  # p8 back in round 3; p6 never checked in
+    n = len(opened)
+    await svc.reopen(ev.event_id)  # a restart asks for round 3's tables again: the same seats
+    assert {(o[1], frozenset(o[3])) for o in opened[n:]} == {(o[1], frozenset(o[3])) for o in r3}
+    with pytest.raises(EventError) as err:
+        await svc.check_in(ev.event_id, 6)  # the last round: no round left to come back for
+    assert err.value.code == "last_round"
+    _ev, rows = await svc.standings(ev.event_id)
+    assert all(len(r.placements) == 2 for r in rows)  # everyone's two recorded rounds, p6's played by a computer
+
+
+async def test_a_player_whose_waiting_limit_passed_comes_back_for_the_next_round(store):
+    opened = []
+
+    async def opener(ev, plan):
+        opened.append((plan.round, tuple(plan.players), ev.substitutes(plan.round) & set(plan.players)))
+
+    clock = Clock(3_000_000.0)
+    svc = EventService(store, opener, clock=clock)
+    ev = await svc.create(G, CH, EventConfig(name="cup", rounds=2, checkin_minutes=5, substitute=False,
+                                             wait_minutes=3))
+    for uid in range(1, 5):
+        await svc.join(ev.event_id, uid, f"p{uid}")
+        if uid != 4:
+            await svc.check_in(ev.event_id, uid)
+    await svc.start(ev.event_id)
+    assert opened == []  # the table waits for p4
+    clock.now += 181
+    assert await svc.expire_waits(ev.event_id) == [4]
+    assert opened == [(1, opened[0][1], {4})]  # the table opens, p4's seat a computer's
+    assert (await svc.check_in(ev.event_id, 4)).back_from(4) == 2  # p4 turns up during round 1
+    await svc.record(ev.event_id, 1, result_for((await svc.get(ev.event_id)).plans(1)[0], [3, -1, -1, -1]))
+    assert [o[2] for o in opened if o[0] == 2] == [set()]  # round 2: all four in person
