@@ -107,7 +107,7 @@ register({
                            "result stays yours)."},
     "tour.ok.started": {"zh": "比赛开始。", "en": "The event has started."},
     "tour.ok.cancelled": {"zh": "比赛已取消。", "en": "The event is cancelled."},
-    "tour.round": {"zh": "**{name}** 第 {r} 轮开始（共 {n} 桌）。", "en": "**{name}**: round {r} begins ({n} tables)."},
+    "tour.round": {"zh": "**{name}** 第 {r} 轮开始（共 {n} 桌）。", "en": "**{name}**: round {r} begins (tables: {n})."},
     "tour.ended": {"zh": "**{name}** 结束！牌墙密钥：`{secret}`（承诺 `{c}`，用 `/麻将 验牌 {id}` 核对）",
                    "en": "**{name}** is over! Walls secret: `{secret}` (commitment `{c}`; check with "
                          "`/mahjong verify {id}`)"},
