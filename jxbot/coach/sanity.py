@@ -1,12 +1,13 @@
 """The review's sanity figures (bench/review_sanity.py, tests/coach/test_review_sanity.py; docs/coach.md):
 self-play hands with one seat of each level, every seat reviewed — agreement and silver lost per level — and
-the decisions with an obvious best move (a lone honour beside a complete run) reviewed both ways."""
+the decisions with an obvious best move (a lone guest wind beside a complete run) reviewed both ways."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 LEVELS = ("expert", "hard", "normal", "easy")
 
@@ -23,9 +24,15 @@ def play(seed: int, ruleset: str = "jiaxing", levels: list[str] | None = None) -
     return h.events_json(), levels
 
 
+OPENING = 6  # obvious moves are looked for in a seat's first discards only (obvious_pair)
+
+
 def obvious_pair(view: dict) -> tuple[int, int] | None:
-    """(a lone honour, a tile of a complete set) in the seat's hand when it holds both — the set a run of three
-    lone tiles in the suit the hand holds most of — else None."""
+    """(a lone wind, a tile of a complete set) in the seat's hand when it holds both — the wind a guest wind (neither
+    the seat's wind nor the round's: a pung of it scores nothing) and the hand's only honour tile, the set a run of
+    three lone tiles in the suit the hand holds most of — else None. ("Keeping a complete set vs throwing a lone
+    wind", issue 30: a seat or round wind, or an honour beside other honours, can be worth keeping for its 台 or
+    for 混一色, so those are not obvious.)"""
     hand = list(view.get("hand") or []) + ([view["drawn"]] if view.get("drawn") is not None else [])
     wild = view.get("wildcard")
     c = [0] * 34
@@ -33,14 +40,32 @@ def obvious_pair(view: dict) -> tuple[int, int] | None:
         c[x] += 1
     if wild is not None and c[wild]:
         return None  # a wildcard in hand makes "complete" a matter of opinion
-    honour = next((h for h in range(27, 34) if c[h] == 1), None)
-    if honour is None:
+    me = int(view.get("viewer", 0))
+    seats = view.get("seats") or []
+    mine = seats[me] if me < len(seats) else {}
+    # in the opening only (the seat's first six discards, no other seat with two melds laid down): later a lone
+    # wind can be the tile another seat waits on, and throwing it is a question of defence, not an obvious move
+    if len(mine.get("discards") or []) > OPENING or any(len(x.get("melds") or []) >= 2
+                                                       for i, x in enumerate(seats) if i != me):
         return None
+    seat_wind = 27 + int(mine.get("seat_wind", (me - int(view.get("dealer", 0))) % 4))
+    round_wind = 27 + int(view.get("round_wind", 0)) % 4
+    honours = [h for h in range(27, 34) if c[h]]
+    if len(honours) != 1 or c[honours[0]] != 1 or honours[0] > 30 or honours[0] in (seat_wind, round_wind):
+        return None
+    honour = honours[0]
     # the run must be in the suit the hand holds most of: a Jiaxing win needs a pattern (a flush, 混一色 with
     # honours, or pungs), so a run in an off suit is dead weight a good player may rightly break before an
     # honour that fits 混一色 — not an obvious decision
-    sizes = [sum(c[s * 9:s * 9 + 9]) for s in range(3)]
+    melded = [0] * 34  # the seat's own melds count toward the suit it plays (a pung of 8s makes 's' the suit)
+    for m in mine.get("melds") or []:
+        for x in m.get("tiles") or []:
+            if 0 <= x < 34:
+                melded[x] += 1
+    sizes = [sum(c[s * 9:s * 9 + 9]) + sum(melded[s * 9:s * 9 + 9]) for s in range(3)]
     main = [s for s in range(3) if sizes[s] == max(sizes)]
+    if len(main) != 1:
+        return None  # two suits as long: which one the hand plays for is still open
     for suit in main:
         for k in range(7):
             x = suit * 9 + k
@@ -62,27 +87,51 @@ def review_seat(events: list[dict], seat: int, budget_ms: int, limit: int | None
     r = rv.review_points(hand_id, events[0]["ruleset"], seat, points, results)
     obvious = []
     for p, cands in zip(points, results, strict=True):
-        if p.view.get("phase") != "turn":
-            continue
-        pair = obvious_pair(p.view)
-        if pair is None:
-            continue
-        honour, set_tile = pair
-        keys = {(c["action"]["type"], c["action"]["tile"]) for c in cands}
-        if ("discard", honour) not in keys or ("discard", set_tile) not in keys:  # both valued: re-evaluate
-            cands = rv.expert(rv.Point(p.n, p.event, p.view, {"type": "discard", "seat": seat, "tile": honour}),
-                              rv.seed_of(hand_id, seat, p.n), per)
-        throw = rv.judge(rv.Point(p.n, p.event, p.view, {"type": "discard", "seat": seat, "tile": honour}), cands)
-        brk = rv.judge(rv.Point(p.n, p.event, p.view, {"type": "discard", "seat": seat, "tile": set_tile}), cands)
-        # the wrong way round: throwing the honour flagged as a loss while breaking the set is not
-        wrong = throw["loss"] > 0 and brk["loss"] == 0
-        breaks = brk["best"].get("type") == "discard" and brk["best"].get("tile") == set_tile
-        obvious.append({"hand": hand_id, "seat": seat, "n": p.n, "honour": honour, "set_tile": set_tile, "wrong": wrong,
-                        "expert_breaks_set": breaks})
+        pair = obvious_pair(p.view) if p.view.get("phase") == "turn" else None
+        if pair is not None:
+            obvious.append(judge_obvious(events, seat, p, pair, rv.seed_of(hand_id, seat, p.n), per, cands))
     return {"seat": seat, "decisions": len(r.decisions), "agreed": sum(d["agree"] for d in r.decisions),
             "lost": r.lost, "gap": round(sum(d["gap"] for d in r.decisions), 4), "cpu_s": time.process_time() - t0,
             "obvious": obvious, "per_decision": [(d["agree"], d["loss"], d["gap"], d["played"]["type"])
                                                  for d in r.decisions]}
+
+
+def judge_obvious(events: list[dict], seat: int, p: Any, pair: tuple[int, int], seed: int, per_ms: int,
+                  cands: list[dict] | None = None) -> dict:
+    """One obvious decision judged both ways (throw the wind / break the run), both moves valued on the same
+    worlds (``cands``: the review's own evaluation when it valued both)."""
+    from jxbot.coach import review as rv
+
+    honour, set_tile = pair
+    throw = rv.Point(p.n, p.event, p.view, {"type": "discard", "seat": seat, "tile": honour})
+    brk = rv.Point(p.n, p.event, p.view, {"type": "discard", "seat": seat, "tile": set_tile})
+    keys = {rv.action_key(c["action"]) for c in cands or []}
+    if rv.action_key(throw.played) not in keys or rv.action_key(brk.played) not in keys:
+        # the set's tile is not always among the six discards nearest to a win: value both, same worlds
+        cands = rv.expert(throw, seed, per_ms, extra=[brk.played])
+    t, b = rv.judge(throw, cands or []), rv.judge(brk, cands or [])
+    return {"hand": events[0]["hand_id"], "seat": seat, "n": p.n, "honour": honour, "set_tile": set_tile,
+            "throw_ev": t["played_ev"], "break_ev": b["played_ev"], "throw_loss": t["loss"], "break_loss": b["loss"],
+            # the wrong way round: throwing the wind flagged as a loss while breaking the set is not
+            "wrong": t["loss"] > 0 and b["loss"] == 0,
+            "expert_breaks_set": b["best"].get("type") == "discard" and b["best"].get("tile") == set_tile}
+
+
+def obvious_scan(hands: int, seed: int, ruleset: str, per_ms: int) -> list[dict]:
+    """Obvious decisions of ``hands`` more self-play hands (one seat of each level; seeds from ``seed``·10⁴),
+    each judged both ways at ``per_ms`` (rare: about one in 25 hands has one)."""
+    from jxbot.coach import review as rv
+
+    out = []
+    for i in range(hands):
+        events, _ = play(seed * 10_000 + i, ruleset)
+        for seat in range(4):
+            for p in rv.decision_points(events, seat):
+                pair = obvious_pair(p.view) if p.view.get("phase") == "turn" else None
+                if pair is not None:
+                    out.append(judge_obvious(events, seat, p, pair, rv.seed_of(events[0]["hand_id"], seat, p.n),
+                                             per_ms))
+    return out
 
 
 def job(args: tuple[int, str, int, int]) -> dict:
@@ -107,7 +156,7 @@ def _ordered(x: dict[str, float], down: bool) -> bool:
 
 
 def run(hands: int, budget_ms: int, jobs: int, seed: int, ruleset: str, paired_ms: int = 300,
-        log: Callable[[dict], object] | None = None) -> dict:
+        log: Callable[[dict], object] | None = None, obvious_hands: int = 0) -> dict:
     t0 = time.perf_counter()
     work = [(seed + i, ruleset, budget_ms, paired_ms) for i in range(hands)]
     if jobs > 1:
@@ -147,6 +196,8 @@ def run(hands: int, budget_ms: int, jobs: int, seed: int, ruleset: str, paired_m
                            "lost_per_decision": round(a["lost"] / a["decisions"], 4)}
                       for lv, a in same.items() if a["decisions"]}
     obvious = [o for r in rows for o in r["obvious"]]
+    if obvious_hands:  # the reviewed hands hold few obvious decisions: more hands scanned for them
+        obvious += obvious_scan(obvious_hands, seed, ruleset, max(1, budget_ms // 20))
     cpu = [r["cpu_s"] for r in rows]
     ag = {lv: levels[lv]["agreement"] for lv in levels}
     lost = {lv: levels[lv]["lost_per_decision"] for lv in levels}
@@ -167,6 +218,7 @@ def run(hands: int, budget_ms: int, jobs: int, seed: int, ruleset: str, paired_m
         "lost_per_hand_easy_gt_normal_gt_hard": _ordered(
             {lv: levels[lv]["lost_per_hand"] for lv in levels}, down=True),
         "obvious_decisions": len(obvious), "obvious_wrong": sum(o["wrong"] for o in obvious),
+        "obvious_hands_scanned": obvious_hands, "obvious_wrong_cases": [o for o in obvious if o["wrong"]],
         # not a check of the review: how often the expert level's own choice breaks the set (its weakness, shown)
         "obvious_expert_breaks_set": sum(o["expert_breaks_set"] for o in obvious),
         "review_cpu_s_per_seat": {"mean": round(sum(cpu) / len(cpu), 2), "max": round(max(cpu), 2)},
