@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ..game.actions import Action
-from .warm import warm_tables
+from .warm import worker_init
 
 _POOL: ProcessPoolExecutor | None = None
 
@@ -28,7 +28,7 @@ def executor() -> ProcessPoolExecutor:
         # the worker builds the rules engine's shanten tables when it starts (about a second of CPU), not
         # inside the first decision that needs them (measured: a caishen expert's first decision took 1.2 s)
         _POOL = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=warm_tables)
+                                    initializer=worker_init)
     return _POOL
 
 

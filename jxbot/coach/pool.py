@@ -28,10 +28,10 @@ class CoachPool:
     ``submit`` queues work in arrival order (fair between callers: first come, first served)."""
 
     def __init__(self, processes: int = 1) -> None:
-        from ..ai.warm import warm_tables
+        from ..ai.warm import worker_init
 
         self._ex = ProcessPoolExecutor(max_workers=max(1, processes),
-                                       mp_context=multiprocessing.get_context("spawn"), initializer=warm_tables)
+                                       mp_context=multiprocessing.get_context("spawn"), initializer=worker_init)
 
     def submit(self, decision: Decision, *, budget_ms: float = DEFAULT_BUDGET_MS, seed: int | str = 0,
                worlds: int | None = None, actions: Sequence[dict] | None = None) -> Future[list[Candidate]]:
