@@ -408,7 +408,8 @@ async def level_compare(args: argparse.Namespace) -> dict:
     ref = await main(argparse.Namespace(**{**vars(args), "level": args.reference_level}))
     out = await main(args)
     keys = ("own_panel_p50_ms", "own_panel_p99_ms", "steady_own_panel_p50_ms", "steady_own_panel_p99_ms",
-            "p50_ms", "p99_ms", "loop_lag_p99_ms", "tables_finished", "dm_presses", "errors", "load_avg_1m")
+            "p50_ms", "p99_ms", "loop_lag_p99_ms", "tables_finished", "moves", "errors", "unanswered", "rejections",
+            "player_errors", "bot_log_errors", "open_errors", "error_samples", "load_avg_1m")
     out["reference"] = {"computer_level": args.reference_level, **{k: ref.get(k) for k in keys}}
     for k in ("p99_ms", "own_panel_p50_ms", "own_panel_p99_ms", "steady_own_panel_p99_ms"):
         if ref.get(k) and out.get(k):

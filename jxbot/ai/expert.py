@@ -23,6 +23,7 @@ import hashlib
 import json
 import math
 
+from ..game.actions import Action
 from .base import ComputerPlayer, register
 from .hard import HardPlayer
 from .montecarlo import Estimate, action_key, candidates, evaluate_view
@@ -71,11 +72,20 @@ class ExpertPlayer(ComputerPlayer):
         self._hard = HardPlayer(seed)
         self.last: list[Estimate] = []  # the estimates of the last evaluated decision (tests, bench)
 
+    def quick_choose(self, view: dict) -> Action:
+        """The hard player's proposal, unchecked: what the expert plays when its worker is too busy to think
+        (jxbot.ai.offload: a table of experts never stalls behind the others)."""
+        self._quick = True
+        try:
+            return self.choose(view)
+        finally:
+            self._quick = False
+
     def _decide(self, tb: Table) -> dict:
         view = tb.view
         proposal = self._hard.choose(view).to_json()
         self.target = self._hard.target
-        if proposal["type"] in (TSUMO, HU):
+        if proposal["type"] in (TSUMO, HU) or getattr(self, "_quick", False):
             return proposal
         acts = candidates(view, MAX_DISCARDS, include=[proposal])
         if len(acts) < 2:

@@ -12,7 +12,10 @@ at this size (docs/ai.md "The expert at a table").
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
+import os
+import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -20,6 +23,16 @@ from ..game.actions import Action
 from .warm import worker_init
 
 _POOL: ProcessPoolExecutor | None = None
+log = logging.getLogger(__name__)
+
+# Decisions the worker may have queued before a slow player answers at once with its quick choice (the expert:
+# the hard player's proposal, unchecked). One core answers ~5 expert decisions a second: 100 tables of experts
+# would queue a decision for a minute, and every table of experts would crawl. At 4 the wait stays about a
+# second — what a person waits for a computer anyway. JXBOT_EXPERT_QUEUE (0: never wait, always quick).
+QUEUE_LIMIT = int(os.environ.get("JXBOT_EXPERT_QUEUE", "4"))
+_in_flight = 0
+quick_answers = 0  # decisions answered quickly because the worker was busy (since start)
+_last_note = 0.0
 
 
 def executor() -> ProcessPoolExecutor:
@@ -37,8 +50,24 @@ def _choose(player: Any, view: dict) -> tuple[Action, Any]:
 
 
 async def choose_async(player: Any, view: dict) -> tuple[Action, Any]:
-    """(the player's action, the player after it): computed in the worker process."""
-    return await asyncio.wrap_future(executor().submit(_choose, player, view))
+    """(the player's action, the player after it): computed in the worker process — or, when the worker already
+    has :data:`QUEUE_LIMIT` decisions queued and the player has a quick choice (``quick_choose``), that choice at
+    once, here (milliseconds: the hard player's)."""
+    global _in_flight, quick_answers, _last_note
+    quick = getattr(player, "quick_choose", None)
+    if quick is not None and _in_flight >= QUEUE_LIMIT:
+        quick_answers += 1
+        now = time.monotonic()
+        if now - _last_note > 60:
+            _last_note = now
+            log.info("expert worker busy (%d decisions queued): %d decisions answered at hard level so far",
+                     _in_flight, quick_answers)
+        return quick(view), player
+    _in_flight += 1
+    try:
+        return await asyncio.wrap_future(executor().submit(_choose, player, view))
+    finally:
+        _in_flight -= 1
 
 
 def shutdown() -> None:
