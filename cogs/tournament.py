@@ -118,6 +118,10 @@ register({
     "tour.err.not_joined": {"zh": "你没有报名这场比赛。", "en": "You are not registered for this event."},
     "tour.err.too_few": {"zh": "没有可参赛的选手。", "en": "Nobody to play."},
     "tour.err.ended": {"zh": "比赛已经结束。", "en": "The event is over."},
+    "tour.err.started": {"zh": "比赛已经开始了。", "en": "The event has already started."},
+    "tour.err.cancelled": {"zh": "比赛已经取消了。", "en": "The event was cancelled."},
+    "tour.err.playing": {"zh": "你已经签到，正在参赛，不需要再签到。",
+                         "en": "You are checked in and playing: nothing more to do."},
     "tour.err.last_round": {"zh": "最后一轮已经开始，没有下一轮了：电脑替你打完（成绩归你）。",
                             "en": "The last round is under way, with no round after it: a computer plays your seat to "
                                   "the end (the result stays yours)."},

@@ -71,7 +71,7 @@ async def test_two_processes_recording_a_round_s_last_tables_at_once_advance_it_
                 await (a if uid % 2 else b).join(ev.event_id, uid, f"p{uid}")
             # both processes try to start it at once: one starts it, the other is told it is not open
             got = await asyncio.gather(a.start(ev.event_id), b.start(ev.event_id), return_exceptions=True)
-            assert sum(isinstance(g, EventError) and g.code == "not_open" for g in got) == 1, got
+            assert sum(isinstance(g, EventError) and g.code == "started" for g in got) == 1, got
             assert len([o for o in opened if o[1] == 1]) == 2
             for r in (1, 2):
                 plans = (await a.get(ev.event_id)).plans(r)
