@@ -1,0 +1,90 @@
+"""End to end: an event used the way people use it, wrongly (issue 32; docs/tournaments.md, "Pressed at the
+wrong time"). An English server, an admin and eight players on English clients:
+
+* a name of only spaces is refused (the announcement read "🏆 ****"); an event in a channel where the bot cannot
+  create threads is refused with the permissions named (before: "Event created." and its tables could not open);
+* the announcement reads "rounds: 1 · hands a table: 1" (it read "1 rounds · 1 hands a table"), and a name made
+  of ``@everyone``, a user mention and markdown pings nobody and is shown as written;
+* the thread permission taken away after the create: round 1's second table, which cannot open in the channel
+  (its first table is there), is played in its players' DMs and the channel says so (before: it never opened
+  and the round never ended);
+* a second ``/tournament start``, a check-in by a seated player and by someone never registered, each told what
+  is the matter; a member without Manage Server cannot cancel;
+* the admin cancels during round 1: the channel is told and the tables stop (before: nothing was said and the
+  tables played on for an event that no longer counted them); Register and check-in afterwards say so.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.double import state as st
+from tests.e2e.players import Player
+from tests.e2e.scenario import BOT_ARGV, fast_env, said
+from tests.e2e.test_tournament import MANAGE_GUILD
+
+pytestmark = pytest.mark.e2e
+NAMES = ["ann", "bo", "cy", "di", "ed", "fu", "gil", "hal"]
+
+
+async def test_an_event_pressed_at_the_wrong_times(double, start_bot, tmp_path):
+    g = double.add_guild("english server", locale="en-US")
+    ch = double.add_text_channel(g, "mahjong")
+    admin = Player.join(double, "admin", g, ch, locale="en-US")
+    role = st.Role(st.snowflake(), "admins", MANAGE_GUILD, 2)
+    g.roles[role.id] = role
+    g.members[admin.id].roles.append(role.id)
+    players = [Player.join(double, n, g, ch, locale="en-US") for n in NAMES]
+    stranger = Player.join(double, "zed", g, ch, locale="en-US")
+    bot = await start_bot(BOT_ARGV, env=fast_env(tmp_path / "jxbot.sqlite3", JXBOT_EVENT_TICK="600"))
+    await double.wait_commands(timeout=40)
+    await bot.wait_log("ready: every table resumed", timeout=40)
+
+    def posts() -> list:
+        return [m for m in ch.messages if m.author.id == double.bot.id and not m.ephemeral]
+
+    assert "needs a name" in await said(await admin.slash("tournament create", name="   "))
+    double.deny_permissions(ch, st.CREATE_PUBLIC_THREADS)
+    refused = await said(await admin.slash("tournament create", name="cup"))
+    assert "missing permissions" in refused and "Create Public Threads" in refused, refused
+    assert not [m for m in posts() if "🏆" in m.content]  # no event announced
+    assert "Manage Server" in await said(await stranger.slash("tournament create", name="cup"))
+    double.restore_permissions(ch)
+
+    name = f"@everyone <@{players[0].id}> **big**"
+    assert "Event created" in await said(await admin.slash("tournament create", name=name, rounds=1))
+    ann = await admin.wait_message(lambda m: "🏆" in m.content, ch)
+    assert "rounds: 1 · hands a table: 1" in ann.content and "1 rounds" not in ann.content, ann.content
+    assert ann.pinged_users() == set() and (ann.allowed_mentions or {}).get("parse") == [], ann.allowed_mentions
+    assert "@everyone" not in ann.content.replace("@\u200beveryone", "") and "\\*\\*big\\*\\*" in ann.content
+    event_id = re.search(r"id `([0-9a-f]+)`", ann.content).group(1)
+    for p in players:
+        assert "You are registered" in await said(await p.click(ann, label="Register"))
+    assert "already registered" in await said(await players[0].click(ann, label="Register"))
+
+    double.deny_permissions(ch, st.CREATE_PUBLIC_THREADS)  # taken away after the create
+    assert "has started" in await said(await admin.slash("tournament start"), timeout=15)
+    again = await said(await admin.slash("tournament start", event=event_id), timeout=15)
+    assert "already started" in again, again
+    notice = await admin.wait_message(lambda m: "Round 1, table 2 cannot open here" in m.content, ch, timeout=20)
+    assert "played in its players' DMs" in notice.content
+    await bot.wait_log(f"event {event_id}: round 1 table 1 is table", timeout=20)
+    assert "(in DMs)" in bot.log().split(f"event {event_id}: round 1 table 1 is table", 1)[1].splitlines()[0]
+    in_dms = [p for p in players if p.dm_messages()]
+    assert len(in_dms) == 4, [p.name for p in in_dms]  # table 2's four players have their table by DM
+
+    assert "playing" in await said(await players[0].slash("tournament checkin"))
+    assert "not registered" in await said(await stranger.slash("tournament checkin", event=event_id))
+    assert "Manage Server" in await said(await stranger.slash("tournament cancel"))
+
+    assert "is cancelled" in await said(await admin.slash("tournament cancel"), timeout=15)
+    told = await admin.wait_message(lambda m: "🚫" in m.content, ch, timeout=10)
+    assert "was cancelled" in told.content and told.pinged_users() == set()
+    await bot.wait_log("stopped by admin", timeout=15)
+    assert bot.log().count("stopped by admin") == 2  # both tables, the channel's and the DMs'
+    assert "no longer open" in await said(await players[1].click(ann, label="Register"))
+    assert "was cancelled" in await said(await players[1].slash("tournament checkin"))
+    assert "was cancelled" in await said(await admin.slash("tournament cancel", event=event_id))
+    assert "Traceback" not in bot.log(), bot.tail()
