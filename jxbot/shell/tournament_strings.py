@@ -64,7 +64,7 @@ register({
                             "Use `/tournament checkin`: {who}"},
     "tour.wait_expired": {"zh": "⌛ **{name}**：牌桌已等待 {m} 分钟，{who} 仍未签到，改由电脑代打（成绩归其本人；"
                                 "之后签到，可从下一轮起亲自上场）。",
-                          "en": "⌛ **{name}**: the tables waited {m} minutes; {who} did not check in, so a computer "
+                          "en": "⌛ **{name}**: the tables waited their limit ({m} min); {who} did not check in, so a computer "
                                 "plays their seats (the result stays theirs; checking in later, they play from the "
                                 "next round on)."},
     "tour.ok.created": {"zh": "比赛已创建。", "en": "Event created."},
@@ -112,8 +112,8 @@ register({
                        "en": "Round {r}, table {table} cannot open here (I cannot create a thread in this channel): "
                              "it is played in its players' DMs."},
     "tour.verify.ok": {"zh": "✅ 比赛 `{id}`：密钥与承诺一致，{n} 局的牌墙都由密钥得出。",
-                       "en": "✅ Event `{id}`: the secret matches the commitment and all {n} hands' walls follow "
-                             "from it."},
+                       "en": "✅ Event `{id}`: the secret matches the commitment and every hand's wall follows "
+                             "from it (hands: {n})."},
     "tour.verify.bad": {"zh": "❌ 比赛 `{id}` 核对失败：{what}", "en": "❌ Event `{id}` fails its check: {what}"},
     # global events (docs/tournaments.md, "Events across servers")
     "tour.announce.global": {"zh": "🌐 全服比赛：任何服务器的玩家都可以用 `/比赛 报名 比赛:{id}` 报名；牌桌在私信里进行。",
