@@ -114,6 +114,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
     async def _notify(self, ev: Event, what: str) -> None:
         lang = self._lang(ev)
         ch = self.bot.get_partial_messageable(ev.channel_id)
+        if what == "round_started" and ev.round == 1:
+            await self._refresh_announcement(ev, "started")
         try:
             if what == "round_started":
                 if ev.round > 1:  # the standings after the round just played
@@ -325,14 +327,21 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             await self.bot.store.ensure_player(interaction.user.id, display_name(interaction.user), lang)
         await self._refresh_announcement(ev)
 
-    async def _refresh_announcement(self, ev: Event) -> None:
+    async def _refresh_announcement(self, ev: Event, closed: str | None = None) -> None:
+        """The announcement's count of registered players; ``closed`` ("started", "cancelled"): registration is
+        over, said on it, and its Register button removed (a press on a stale copy is still answered)."""
         mid = ev.state.get("announcement")
         if not mid:
             return
         n = len(await self.bot.store.event_players(ev.event_id))
+        text = self._announcement(ev, n, self._lang(ev))
+        extra: dict[str, Any] = {}
+        if closed is not None:
+            text += "\n" + t(f"tour.reg_closed.{closed}", self._lang(ev))
+            extra["view"] = None
         try:
             await self.bot.get_partial_messageable(ev.channel_id).get_partial_message(int(mid)).edit(
-                content=self._announcement(ev, n, self._lang(ev)), allowed_mentions=NONE)
+                content=text, allowed_mentions=NONE, **extra)
         except discord.HTTPException:
             log.info("could not update event %s's announcement", ev.event_id)
 
@@ -466,6 +475,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         with contextlib.suppress(discord.HTTPException):
             await self.bot.get_partial_messageable(ev.channel_id).send(
                 t("tour.cancelled", self._lang(ev), name=md(ev.name)), allowed_mentions=NONE)
+        await self._refresh_announcement(ev, "cancelled")
 
     # ------------------------------------------------------------------ restart, scheduled starts
     @commands.Cog.listener()

@@ -68,6 +68,8 @@ register({
                                 "plays their seats (the result stays theirs; checking in later, they play from the "
                                 "next round on)."},
     "tour.ok.created": {"zh": "比赛已创建。", "en": "Event created."},
+    "tour.reg_closed.started": {"zh": "报名已截止：比赛已经开始。", "en": "Registration is closed: the event has started."},
+    "tour.reg_closed.cancelled": {"zh": "🚫 比赛已取消。", "en": "🚫 The event was cancelled."},
     "tour.ok.joined": {"zh": "报名成功。", "en": "You are registered."},
     "tour.ok.left": {"zh": "已取消报名。", "en": "Registration withdrawn."},
     "tour.ok.checked_in": {"zh": "签到成功。", "en": "Checked in."},

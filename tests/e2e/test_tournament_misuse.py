@@ -8,6 +8,8 @@ wrong time"). An English server, an admin and eight players on English clients:
 * the thread permission taken away after the create: round 1's second table, which cannot open in the channel
   (its first table is there), is played in its players' DMs and the channel says so (before: it never opened
   and the round never ended);
+* Register pressed twice at once registers once; once the event starts the announcement says registration is
+  closed and loses its button (a stale copy's press is answered);
 * a second ``/tournament start``, a check-in by a seated player and by someone never registered, each told what
   is the matter; a member without Manage Server cannot cancel;
 * the admin cancels during round 1: the channel is told and the tables stop (before: nothing was said and the
@@ -60,14 +62,22 @@ async def test_an_event_pressed_at_the_wrong_times(double, start_bot, tmp_path):
     assert ann.pinged_users() == set() and (ann.allowed_mentions or {}).get("parse") == [], ann.allowed_mentions
     assert "@everyone" not in ann.content.replace("@\u200beveryone", "") and "\\*\\*big\\*\\*" in ann.content
     event_id = re.search(r"id `([0-9a-f]+)`", ann.content).group(1)
-    for p in players:
+    for p in players[:7]:
         assert "You are registered" in await said(await p.click(ann, label="Register"))
-    assert "already registered" in await said(await players[0].click(ann, label="Register"))
+    a, b = await players[7].double_click(ann, label="Register")  # twice, as fast as a thumb on a phone
+    got = sorted([await said(a), await said(b)])
+    assert "already registered" in got[0] and "You are registered" in got[1], got
+    await double.wait_for(lambda: "8 registered" in ann.content or None, 10, "the announcement's count")
+    register_id = ann.buttons()[0]["custom_id"]
 
     double.deny_permissions(ch, st.CREATE_PUBLIC_THREADS)  # taken away after the create
     assert "has started" in await said(await admin.slash("tournament start"), timeout=15)
     again = await said(await admin.slash("tournament start", event=event_id), timeout=15)
     assert "already started" in again, again
+    # the announcement says registration is over, without its button; a stale copy's press is answered
+    await double.wait_for(lambda: "Registration is closed" in ann.content or None, 10, "the announcement closed")
+    assert ann.buttons() == []
+    assert "no longer open" in await said(await players[0].click_stale(ann, register_id))
     notice = await admin.wait_message(lambda m: "Round 1, table 2 cannot open here" in m.content, ch, timeout=20)
     assert "played in its players' DMs" in notice.content
     await bot.wait_log(f"event {event_id}: round 1 table 1 is table", timeout=20)
@@ -84,7 +94,8 @@ async def test_an_event_pressed_at_the_wrong_times(double, start_bot, tmp_path):
     assert "was cancelled" in told.content and told.pinged_users() == set()
     await bot.wait_log("stopped by admin", timeout=15)
     assert bot.log().count("stopped by admin") == 2  # both tables, the channel's and the DMs'
-    assert "no longer open" in await said(await players[1].click(ann, label="Register"))
+    await double.wait_for(lambda: "The event was cancelled" in ann.content or None, 10, "the announcement cancelled")
+    assert "no longer open" in await said(await players[1].click_stale(ann, register_id))
     assert "was cancelled" in await said(await players[1].slash("tournament checkin"))
     assert "was cancelled" in await said(await admin.slash("tournament cancel", event=event_id))
     assert "Traceback" not in bot.log(), bot.tail()
