@@ -208,6 +208,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             text += "\n" + t("tour.starts_at", lang, at=int(c.start_at))
         if c.checkin_opens is not None:
             text += "\n" + t("tour.checkin_opens", lang, at=int(c.checkin_opens))
+        elif c.checkin_minutes > 0:  # started by hand: check-in is open from registration on, and needed
+            text += "\n" + t("tour.checkin_needed", lang)
         return text + "\n" + t("tour.players", lang, n=n)
 
     async def _standings_files(self, event_id: str, lang: str) -> list[discord.File]:
@@ -322,7 +324,14 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 await self.service.leave(ev.event_id, interaction.user.id)
             await reply(interaction, t("tour.err.dm_closed", lang))
             return
-        await reply(interaction, t("tour.ok.joined", lang))
+        c = ev.config
+        if c.checkin_minutes > 0:  # registering is not checking in: said to the one who registers
+            opens = c.checkin_opens
+            when = t("tour.checkin_when.now", lang) if opens is None or opens <= time.time() else t(
+                "tour.checkin_when.at", lang, at=int(opens))
+            await reply(interaction, t("tour.ok.joined_checkin", lang, when=when))
+        else:
+            await reply(interaction, t("tour.ok.joined", lang))
         if hasattr(self.bot.store, "ensure_player"):  # their language, for their DMs and their tables' panels
             await self.bot.store.ensure_player(interaction.user.id, display_name(interaction.user), lang)
         await self._refresh_announcement(ev)

@@ -71,6 +71,14 @@ register({
     "tour.reg_closed.started": {"zh": "报名已截止：比赛已经开始。", "en": "Registration is closed: the event has started."},
     "tour.reg_closed.cancelled": {"zh": "🚫 比赛已取消。", "en": "🚫 The event was cancelled."},
     "tour.ok.joined": {"zh": "报名成功。", "en": "You are registered."},
+    # an event with check-in: registering is not enough, and the player was not told (issue 32's no-shows)
+    "tour.ok.joined_checkin": {"zh": "报名成功。别忘了签到：开始前用 `/比赛 签到`（{when}），未签到的人不能亲自上场。",
+                               "en": "You are registered. Check in too: `/tournament checkin` before the start "
+                                     "({when}); a player not checked in does not play in person."},
+    "tour.checkin_when.now": {"zh": "现在就可以签到", "en": "open now"},
+    "tour.checkin_when.at": {"zh": "<t:{at}:f> 开放", "en": "it opens <t:{at}:f>"},
+    "tour.checkin_needed": {"zh": "报名后还需签到：`/比赛 签到`（现在就可以）。",
+                            "en": "Registered players check in too: `/tournament checkin` (open now)."},
     "tour.ok.left": {"zh": "已取消报名。", "en": "Registration withdrawn."},
     "tour.ok.checked_in": {"zh": "签到成功。", "en": "Checked in."},
     "tour.ok.back": {"zh": "签到成功：你从第 {r} 轮起亲自上场（本轮由电脑代打完，成绩归你）。",

@@ -99,3 +99,38 @@ async def test_an_event_pressed_at_the_wrong_times(double, start_bot, tmp_path):
     assert "was cancelled" in await said(await players[1].slash("tournament checkin"))
     assert "was cancelled" in await said(await admin.slash("tournament cancel", event=event_id))
     assert "Traceback" not in bot.log(), bot.tail()
+
+
+async def test_a_player_registering_for_an_event_with_check_in_is_told_to_check_in(double, start_bot, tmp_path):
+    """Registering is not checking in when the event has a check-in: "You are registered." alone left a new
+    player believing they were done, and at the start a computer played their seat. The reply and (an event
+    started by hand, where no reminder comes) the announcement say to check in, and when."""
+    g = double.add_guild("english server", locale="en-US")
+    ch = double.add_text_channel(g, "mahjong")
+    admin = Player.join(double, "admin", g, ch, locale="en-US")
+    role = st.Role(st.snowflake(), "admins", MANAGE_GUILD, 2)
+    g.roles[role.id] = role
+    g.members[admin.id].roles.append(role.id)
+    ann, bo = Player.join(double, "ann", g, ch, locale="en-US"), Player.join(double, "bo", g, ch, locale="zh-CN")
+    bot = await start_bot(BOT_ARGV, env=fast_env(tmp_path / "jxbot.sqlite3", JXBOT_EVENT_TICK="600"))
+    await double.wait_commands(timeout=40)
+    await bot.wait_log("ready: every table resumed", timeout=40)
+
+    await said(await admin.slash("tournament create", name="by hand", checkin=30))
+    by_hand = await admin.wait_message(lambda m: "by hand" in m.content, ch)
+    assert "check in too: `/tournament checkin` (open now)" in by_hand.content, by_hand.content
+    told = await said(await ann.click(by_hand, label="Register"))
+    assert "You are registered" in told and "/tournament checkin" in told and "open now" in told, told
+    told = await said(await bo.click(by_hand, label="Register"))
+    assert "报名成功" in told and "/比赛 签到" in told and "现在就可以签到" in told, told
+    assert "Checked in" in await said(await ann.slash("tournament checkin"))
+
+    await said(await admin.slash("tournament create", name="scheduled", checkin=30, start_in=120))
+    scheduled = await admin.wait_message(lambda m: "scheduled" in m.content, ch)
+    told = await said(await ann.click(scheduled, label="Register"))
+    assert "/tournament checkin" in told and "it opens <t:" in told, told
+    plain = await said(await admin.slash("tournament create", name="plain"))  # no check-in: registering is enough
+    assert "Event created" in plain
+    plain_ann = await admin.wait_message(lambda m: "plain" in m.content and "🏆" in m.content, ch)
+    assert "checkin" not in plain_ann.content
+    assert await said(await ann.click(plain_ann, label="Register")) == "You are registered."
