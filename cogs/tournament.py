@@ -481,9 +481,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         for tb in list(host.manager.tables.values()) if host is not None else []:
             if str((tb.arranged or {}).get("key", "")).startswith(prefix):
                 await admin_tables.close_by_admin(host, tb.guild_id, tb.id, interaction.user.id, lang)
-        with contextlib.suppress(discord.HTTPException):
-            await self.bot.get_partial_messageable(ev.channel_id).send(
-                t("tour.cancelled", self._lang(ev), name=md(ev.name)), allowed_mentions=NONE)
+        await self._tell_channel(ev, "tour.cancelled")
         await self._refresh_announcement(ev, "cancelled")
 
     # ------------------------------------------------------------------ restart, scheduled starts
@@ -523,9 +521,10 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                     who = await self.service.checkin_reminder(event_id)
                     if who:
                         await self._remind(await self.service.get(event_id), who)
-                    at = row["config"].get("start_at")
-                    if at and at <= self.service.clock():
-                        await self.service.start(event_id)
+                    ev = await self.service.start_due(event_id)
+                    if ev is not None and ev.status == "cancelled":  # its time came with nobody to play
+                        await self._tell_channel(ev, "tour.not_started")
+                        await self._refresh_announcement(ev, "cancelled")
                 elif row["status"] == "running" and row["state"].get("wait_until") is not None:
                     late = await self.service.expire_waits(event_id)
                     if late:
@@ -548,6 +547,13 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 await ch.send(text, allowed_mentions=mentions)
             except discord.HTTPException:
                 log.warning("could not remind event %s's players to check in", ev.event_id)
+
+    async def _tell_channel(self, ev: Event, key: str) -> None:
+        try:
+            await self.bot.get_partial_messageable(ev.channel_id).send(
+                t(key, self._lang(ev), name=md(ev.name)), allowed_mentions=NONE)
+        except discord.HTTPException:
+            log.warning("could not tell event %s's channel (%s)", ev.event_id, key)
 
     async def _tell_expired(self, ev: Event, late: list[int]) -> None:
         names = {p.pid: p.name for p in ev.players()}

@@ -228,6 +228,24 @@ class EventService:
                 continue
         raise EventError("not_open")
 
+    async def start_due(self, event_id: str) -> Event | None:
+        """A scheduled start whose time has come: the event starts — or, with nobody to play (nobody registered,
+        or nobody checked in), it is cancelled and returned so (status "cancelled"): before, the start was tried
+        again at every tick for ever, the event left open and nobody told. None: not due, or not open."""
+        ev = await self.get(event_id)
+        at = ev.config.start_at
+        if ev.status != "open" or not at or self.clock() < at:
+            return None
+        try:
+            return await self.start(event_id)
+        except EventError as err:
+            if err.code != "too_few":
+                raise
+        try:
+            return await self.cancel(event_id)
+        except EventError:
+            return None  # ended or cancelled meanwhile
+
     async def _start(self, event_id: str) -> Event:
         async with self.lock(event_id):
             ev = await self.get(event_id)

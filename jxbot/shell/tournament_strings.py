@@ -68,6 +68,9 @@ register({
                                 "plays their seats (the result stays theirs; checking in later, they play from the "
                                 "next round on)."},
     "tour.ok.created": {"zh": "比赛已创建。", "en": "Event created."},
+    "tour.not_started": {"zh": "🚫 **{name}** 到了开始时间，却没有可以参赛的人（没人报名，或报名的人都没签到）：比赛已取消。",
+                         "en": "🚫 **{name}** did not start: at its start time nobody could play (nobody registered, "
+                               "or nobody registered had checked in). The event is cancelled."},
     "tour.reg_closed.started": {"zh": "报名已截止：比赛已经开始。", "en": "Registration is closed: the event has started."},
     "tour.reg_closed.cancelled": {"zh": "🚫 比赛已取消。", "en": "🚫 The event was cancelled."},
     "tour.ok.joined": {"zh": "报名成功。", "en": "You are registered."},

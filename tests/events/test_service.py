@@ -280,3 +280,27 @@ async def test_what_a_press_after_the_start_end_or_cancel_is_told(store):
     await svc.cancel(other.event_id)
     for call in (svc.check_in(other.event_id, 1), svc.start(other.event_id), svc.cancel(other.event_id)):
         assert await code(call) == "cancelled"
+
+
+async def test_a_scheduled_start_with_nobody_to_play_cancels_the_event_once(store):
+    """A scheduled event whose time comes with nobody registered, or nobody checked in: it is cancelled (the cog
+    tells the channel) instead of being tried again at every tick for ever, open and silent."""
+    async def opener(ev, plan):
+        pass
+
+    clock = Clock(2_000_000.0)
+    svc = EventService(store, opener, clock=clock)
+    empty = await svc.create(G, CH, EventConfig(name="empty", rounds=1, start_at=clock.now + 600))
+    absent = await svc.create(G, CH, EventConfig(name="absent", rounds=1, start_at=clock.now + 600,
+                                                 checkin_minutes=5))
+    await svc.join(absent.event_id, 1, "p1")  # registers, never checks in
+    ok = await svc.create(G, CH, EventConfig(name="ok", rounds=1, start_at=clock.now + 600))
+    await svc.join(ok.event_id, 1, "p1")
+    assert await svc.start_due(empty.event_id) is None  # not due yet
+    clock.now += 600
+    for ev in (empty, absent):
+        got = await svc.start_due(ev.event_id)
+        assert got is not None and got.status == "cancelled"
+        assert (await svc.get(ev.event_id)).status == "cancelled"
+        assert await svc.start_due(ev.event_id) is None  # once: the next tick finds nothing to do
+    assert (await svc.start_due(ok.event_id)).status == "running"
