@@ -133,9 +133,11 @@ class EventService:
     async def join(self, event_id: str, user_id: int, name: str) -> Event:
         ev = await self.get(event_id)
         if ev.status != "open":
-            raise EventError("not_open")
+            raise _not_open(ev)
         if not await self.store.event_join(event_id, user_id, name):  # (or started meanwhile: another process)
-            raise EventError("already_joined" if (await self.get(event_id)).status == "open" else "not_open")
+            if (now := await self.get(event_id)).status != "open":
+                raise _not_open(now)
+            raise EventError("already_joined")
         if ev.config.checkin_minutes <= 0:  # no check-in window: registering is checking in
             await self.store.event_check_in(event_id, user_id)
         return ev
@@ -143,9 +145,11 @@ class EventService:
     async def leave(self, event_id: str, user_id: int) -> Event:
         ev = await self.get(event_id)
         if ev.status != "open":
-            raise EventError("not_open")
+            raise _not_open(ev)
         if not await self.store.event_leave(event_id, user_id):
-            raise EventError("not_joined" if (await self.get(event_id)).status == "open" else "not_open")
+            if (now := await self.get(event_id)).status != "open":
+                raise _not_open(now)
+            raise EventError("not_joined")
         return ev
 
     async def check_in(self, event_id: str, user_id: int) -> Event:

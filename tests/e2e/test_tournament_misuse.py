@@ -77,7 +77,8 @@ async def test_an_event_pressed_at_the_wrong_times(double, start_bot, tmp_path):
     # the announcement says registration is over, without its button; a stale copy's press is answered
     await double.wait_for(lambda: "Registration is closed" in ann.content or None, 10, "the announcement closed")
     assert ann.buttons() == []
-    assert "no longer open" in await said(await players[0].click_stale(ann, register_id))
+    assert "already started" in await said(await players[0].click_stale(ann, register_id))
+    assert "already started" in await said(await players[0].slash("tournament leave"))
     notice = await admin.wait_message(lambda m: "Round 1, table 2 cannot open here" in m.content, ch, timeout=20)
     assert "played in its players' DMs" in notice.content
     await bot.wait_log(f"event {event_id}: round 1 table 1 is table", timeout=20)
@@ -95,7 +96,7 @@ async def test_an_event_pressed_at_the_wrong_times(double, start_bot, tmp_path):
     await bot.wait_log("stopped by admin", timeout=15)
     assert bot.log().count("stopped by admin") == 2  # both tables, the channel's and the DMs'
     await double.wait_for(lambda: "The event was cancelled" in ann.content or None, 10, "the announcement cancelled")
-    assert "no longer open" in await said(await players[1].click_stale(ann, register_id))
+    assert "was cancelled" in await said(await players[1].click_stale(ann, register_id))
     assert "was cancelled" in await said(await players[1].slash("tournament checkin"))
     assert "was cancelled" in await said(await admin.slash("tournament cancel", event=event_id))
     assert "Traceback" not in bot.log(), bot.tail()

@@ -184,11 +184,11 @@ async def test_a_registration_between_the_start_s_read_and_its_compare_is_seated
         assert sorted(p for o in (await a.get(ev.event_id)).plans(1) for p in o.players) == [-3, -2, -1, 1, 2, 3, 4, 5]
         with pytest.raises(EventError) as err:
             await b.join(ev.event_id, 6, "p6")
-        assert err.value.code == "not_open"
+        assert err.value.code == "started"
         assert [r["user_id"] for r in await stores[1].event_players(ev.event_id)] == [1, 2, 3, 4, 5]
         with pytest.raises(EventError) as err:
             await b.leave(ev.event_id, 5)
-        assert err.value.code == "not_open"
+        assert err.value.code == "started"
     finally:
         for s in stores:
             await s.close()

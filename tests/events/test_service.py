@@ -268,7 +268,8 @@ async def test_what_a_press_after_the_start_end_or_cancel_is_told(store):
 
     assert await code(svc.check_in(ev.event_id, 2)) == "playing"  # seated in person: nothing to do
     assert await code(svc.check_in(ev.event_id, 99)) == "not_joined"  # never registered
-    assert await code(svc.join(ev.event_id, 99, "late")) == "not_open"
+    assert await code(svc.join(ev.event_id, 99, "late")) == "started"
+    assert await code(svc.leave(ev.event_id, 1)) == "started"
     await svc.record(ev.event_id, 1, result_for(opened[0], [3, -1, -1, -1]))
     assert (await svc.get(ev.event_id)).status == "ended"
     assert await code(svc.check_in(ev.event_id, 2)) == "ended"
@@ -278,7 +279,8 @@ async def test_what_a_press_after_the_start_end_or_cancel_is_told(store):
     other = await svc.create(G, CH, EventConfig(name="cup2"))
     await svc.join(other.event_id, 1, "p1")
     await svc.cancel(other.event_id)
-    for call in (svc.check_in(other.event_id, 1), svc.start(other.event_id), svc.cancel(other.event_id)):
+    for call in (svc.check_in(other.event_id, 1), svc.start(other.event_id), svc.cancel(other.event_id),
+                 svc.join(other.event_id, 2, "p2"), svc.leave(other.event_id, 1)):
         assert await code(call) == "cancelled"
 
 
