@@ -18,7 +18,9 @@ wrong time"). An English server, an admin and eight players on English clients:
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 
 import pytest
 
@@ -26,6 +28,7 @@ from tests.e2e.double import state as st
 from tests.e2e.players import Player
 from tests.e2e.scenario import BOT_ARGV, fast_env, said
 from tests.e2e.test_tournament import MANAGE_GUILD
+from tests.e2e.test_tournament_timing import move_times
 
 pytestmark = pytest.mark.e2e
 NAMES = ["ann", "bo", "cy", "di", "ed", "fu", "gil", "hal"]
@@ -83,8 +86,8 @@ async def test_an_event_pressed_at_the_wrong_times(double, start_bot, tmp_path):
     assert "played in its players' DMs" in notice.content
     await bot.wait_log(f"event {event_id}: round 1 table 1 is table", timeout=20)
     assert "(in DMs)" in bot.log().split(f"event {event_id}: round 1 table 1 is table", 1)[1].splitlines()[0]
-    in_dms = [p for p in players if p.dm_messages()]
-    assert len(in_dms) == 4, [p.name for p in in_dms]  # table 2's four players have their table by DM
+    in_dms = [p for p in players if any("Table opened" in m.content for m in p.dm_messages())]
+    assert len(in_dms) == 4, [(p.name, [m.content[:80] for m in p.dm_messages()]) for p in in_dms]  # table 2's four players have their table by DM
 
     assert "playing" in await said(await players[0].slash("tournament checkin"))
     assert "not registered" in await said(await stranger.slash("tournament checkin", event=event_id))
@@ -105,7 +108,8 @@ async def test_an_event_pressed_at_the_wrong_times(double, start_bot, tmp_path):
 async def test_a_player_registering_for_an_event_with_check_in_is_told_to_check_in(double, start_bot, tmp_path):
     """Registering is not checking in when the event has a check-in: "You are registered." alone left a new
     player believing they were done, and at the start a computer played their seat. The reply and (an event
-    started by hand, where no reminder comes) the announcement say to check in, and when."""
+    started by hand, where no reminder comes) the announcement say to check in, and when. A scheduled event
+    whose time comes with nobody checked in is cancelled, and the channel told once."""
     g = double.add_guild("english server", locale="en-US")
     ch = double.add_text_channel(g, "mahjong")
     admin = Player.join(double, "admin", g, ch, locale="en-US")
@@ -113,7 +117,7 @@ async def test_a_player_registering_for_an_event_with_check_in_is_told_to_check_
     g.roles[role.id] = role
     g.members[admin.id].roles.append(role.id)
     ann, bo = Player.join(double, "ann", g, ch, locale="en-US"), Player.join(double, "bo", g, ch, locale="zh-CN")
-    bot = await start_bot(BOT_ARGV, env=fast_env(tmp_path / "jxbot.sqlite3", JXBOT_EVENT_TICK="600"))
+    bot = await start_bot(BOT_ARGV, env=fast_env(tmp_path / "jxbot.sqlite3", JXBOT_EVENT_TICK="1"))
     await double.wait_commands(timeout=40)
     await bot.wait_log("ready: every table resumed", timeout=40)
 
@@ -135,3 +139,14 @@ async def test_a_player_registering_for_an_event_with_check_in_is_told_to_check_
     plain_ann = await admin.wait_message(lambda m: "plain" in m.content and "🏆" in m.content, ch)
     assert "checkin" not in plain_ann.content
     assert await said(await ann.click(plain_ann, label="Register")) == "You are registered."
+
+    # the scheduled event's time comes (moved in the store) and ann never checked in: nobody to play, so it is
+    # cancelled and the channel told, once (before: the start was retried every tick, the event left open, silent)
+    move_times(tmp_path / "jxbot.sqlite3", re.search(r"id `([0-9a-f]+)`", scheduled.content).group(1),
+               start_at=time.time() - 1)
+    gone = await admin.wait_message(lambda m: "did not start" in m.content, ch, timeout=15)
+    assert "**scheduled**" in gone.content and "cancelled" in gone.content
+    await double.wait_for(lambda: "The event was cancelled" in scheduled.content or None, 10, "its announcement")
+    assert scheduled.buttons() == []
+    await asyncio.sleep(2.5)  # two more ticks: said once
+    assert len([m for m in ch.messages if "did not start" in m.content]) == 1
