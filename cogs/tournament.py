@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import io
 import logging
@@ -18,147 +19,26 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import jxbot.shell.tournament_strings  # noqa: F401  (the commands' names, registered before the decorators read them)
 from jxbot import rulesets
 from jxbot.ai.strings import LEVEL_NAMES
-from jxbot.bot import JxBot, ls
+from jxbot.bot import JxBot, ls, missing_permissions
 from jxbot.cluster.settings import is_postgres
 from jxbot.custom_ids import CustomId, MjButton
 from jxbot.events import fairness
 from jxbot.events.model import FORMATS, SCOPES, EventConfig
 from jxbot.events.rounds import TablePlan
 from jxbot.events.service import Event, EventError, EventService, record_from_result, table_key
-from jxbot.i18n import register, t
+from jxbot.i18n import t
 from jxbot.interactions import guild_lang, lang_of, reply
 from jxbot.safety import display_name, md
-from jxbot.shell import arranged
+from jxbot.shell import admin_tables, arranged
 from jxbot.shell.dmtable import open_dm_of
 from jxbot.shell.seat import DM_CLOSED
 
 log = logging.getLogger("jxbot.cogs.tournament")
 NONE = discord.AllowedMentions.none()
-
-register({
-    "tour.cmd.name": {"zh": "比赛", "en": "tournament"},
-    "tour.cmd.desc": {"zh": "比赛：瑞士制或复式赛", "en": "Tournaments: Swiss or duplicate events"},
-    "tour.cmd.create.name": {"zh": "创建", "en": "create"},
-    "tour.cmd.create.desc": {"zh": "创建一场比赛（需要管理服务器权限）", "en": "Create an event (Manage Server)"},
-    "tour.cmd.join.name": {"zh": "报名", "en": "join"},
-    "tour.cmd.join.desc": {"zh": "报名参加比赛", "en": "Register for the event"},
-    "tour.cmd.leave.name": {"zh": "退出", "en": "leave"},
-    "tour.cmd.leave.desc": {"zh": "取消报名", "en": "Withdraw your registration"},
-    "tour.cmd.checkin.name": {"zh": "签到", "en": "checkin"},
-    "tour.cmd.checkin.desc": {"zh": "签到：开始前；被电脑代打者比赛中签到，下一轮起亲自上场",
-                              "en": "Check in before the start; substituted by a computer? Check in to play the next round"},
-    "tour.cmd.start.name": {"zh": "开始", "en": "start"},
-    "tour.cmd.start.desc": {"zh": "开始比赛（需要管理服务器权限）", "en": "Start the event (Manage Server)"},
-    "tour.cmd.standings.name": {"zh": "排名", "en": "standings"},
-    "tour.cmd.standings.desc": {"zh": "比赛排名", "en": "The event's standings"},
-    "tour.cmd.cancel.name": {"zh": "取消", "en": "cancel"},
-    "tour.cmd.cancel.desc": {"zh": "取消比赛（需要管理服务器权限）", "en": "Cancel the event (Manage Server)"},
-    "tour.opt.name.name": {"zh": "名称", "en": "name"},
-    "tour.opt.name.desc": {"zh": "比赛名称", "en": "The event's name"},
-    "tour.opt.format.name": {"zh": "赛制", "en": "format"},
-    "tour.opt.format.desc": {"zh": "瑞士制或复式", "en": "Swiss or duplicate"},
-    "tour.opt.rounds.name": {"zh": "轮数", "en": "rounds"},
-    "tour.opt.rounds.desc": {"zh": "比赛轮数", "en": "Rounds of the event"},
-    "tour.opt.hands.name": {"zh": "每桌局数", "en": "hands"},
-    "tour.opt.hands.desc": {"zh": "每轮每桌打几局", "en": "Hands per table in a round"},
-    "tour.opt.stake.name": {"zh": "底分", "en": "stake"},
-    "tour.opt.stake.desc": {"zh": "0 为只计分，不动银子", "en": "0: points only, no silver moves"},
-    "tour.opt.start.name": {"zh": "开始于", "en": "start_in"},
-    "tour.opt.start.desc": {"zh": "几分钟后自动开始（不填则手动开始）", "en": "Start automatically in this many minutes"},
-    "tour.opt.checkin.name": {"zh": "签到时长", "en": "checkin"},
-    "tour.opt.checkin.desc": {"zh": "开始前几分钟开放签到（0：报名即签到）",
-                              "en": "Check-in opens this many minutes before the start (0: registering is checking in)"},
-    "tour.opt.substitute.name": {"zh": "电脑替补", "en": "substitute"},
-    "tour.opt.substitute.desc": {"zh": "未签到者由电脑代打", "en": "Computers play for players not checked in"},
-    "tour.opt.wait.name": {"zh": "等待时长", "en": "wait"},
-    "tour.opt.wait.desc": {"zh": "不替补时，牌桌最多等未签到者几分钟，之后由电脑代打",
-                           "en": "Without substitutes: minutes a table waits for a no-show before a computer plays"},
-    "tour.opt.event.name": {"zh": "比赛", "en": "event"},
-    "tour.opt.event.desc": {"zh": "比赛编号（不填：本服务器最近的比赛）", "en": "The event's id (default: this server's latest)"},
-    "tour.choice.swiss": {"zh": "瑞士制", "en": "Swiss"},
-    "tour.choice.duplicate": {"zh": "复式（同牌墙）", "en": "Duplicate (same walls)"},
-    "tour.btn.register": {"zh": "报名", "en": "Register"},
-    "tour.announce": {"zh": "🏆 **{name}**（编号 `{id}`）· {fmt} · {rounds} 轮 · 每桌 {hands} 局 · {stake}\n"
-                            "牌墙承诺：`{c}`（比赛结束时公布密钥，可用 `/麻将 验牌 {id}` 核对）",
-                      "en": "🏆 **{name}** (id `{id}`) · {fmt} · {rounds} rounds · {hands} hands a table · {stake}\n"
-                            "Walls commitment: `{c}` (the secret is revealed at the end: check with "
-                            "`/mahjong verify {id}`)"},
-    "tour.points_only": {"zh": "只计分", "en": "points only"},
-    "tour.staked": {"zh": "底分 {stake}", "en": "stake {stake}"},
-    "tour.players": {"zh": "已报名 {n} 人", "en": "{n} registered"},
-    "tour.starts_at": {"zh": "开始时间：<t:{at}:R>", "en": "Starts <t:{at}:R>"},
-    "tour.checkin_opens": {"zh": "签到开放：<t:{at}:f>（<t:{at}:R>）", "en": "Check-in opens <t:{at}:f> (<t:{at}:R>)"},
-    "tour.reminder": {"zh": "⏰ **{name}** 签到已开放，比赛 <t:{start}:R> 开始。还没签到的请用 `/比赛 签到`：{who}",
-                      "en": "⏰ **{name}**: check-in is open; the event starts <t:{start}:R>. Not checked in yet? "
-                            "Use `/tournament checkin`: {who}"},
-    "tour.wait_expired": {"zh": "⌛ **{name}**：牌桌已等待 {m} 分钟，{who} 仍未签到，改由电脑代打（成绩归其本人；"
-                                "之后签到，可从下一轮起亲自上场）。",
-                          "en": "⌛ **{name}**: the tables waited {m} minutes; {who} did not check in, so a computer "
-                                "plays their seats (the result stays theirs; checking in later, they play from the "
-                                "next round on)."},
-    "tour.ok.created": {"zh": "比赛已创建。", "en": "Event created."},
-    "tour.ok.joined": {"zh": "报名成功。", "en": "You are registered."},
-    "tour.ok.left": {"zh": "已取消报名。", "en": "Registration withdrawn."},
-    "tour.ok.checked_in": {"zh": "签到成功。", "en": "Checked in."},
-    "tour.ok.back": {"zh": "签到成功：你从第 {r} 轮起亲自上场（本轮由电脑代打完，成绩归你）。",
-                     "en": "Checked in: you play from round {r} on (a computer finishes this round for you; the "
-                           "result stays yours)."},
-    "tour.ok.started": {"zh": "比赛开始。", "en": "The event has started."},
-    "tour.ok.cancelled": {"zh": "比赛已取消。", "en": "The event is cancelled."},
-    "tour.round": {"zh": "**{name}** 第 {r} 轮开始（共 {n} 桌）。", "en": "**{name}**: round {r} begins (tables: {n})."},
-    "tour.ended": {"zh": "**{name}** 结束！牌墙密钥：`{secret}`（承诺 `{c}`，用 `/麻将 验牌 {id}` 核对）",
-                   "en": "**{name}** is over! Walls secret: `{secret}` (commitment `{c}`; check with "
-                         "`/mahjong verify {id}`)"},
-    "tour.standings.sub": {"zh": "{fmt} · 第 {r} 轮 / {n}", "en": "{fmt} · round {r} of {n}"},
-    "tour.err.not_found": {"zh": "没有这场比赛。", "en": "No such event."},
-    "tour.err.not_open": {"zh": "比赛已不在报名阶段。", "en": "The event is no longer open for registration."},
-    "tour.err.already_joined": {"zh": "你已经报名了。", "en": "You are already registered."},
-    "tour.err.not_joined": {"zh": "你没有报名这场比赛。", "en": "You are not registered for this event."},
-    "tour.err.too_few": {"zh": "没有可参赛的选手。", "en": "Nobody to play."},
-    "tour.err.ended": {"zh": "比赛已经结束。", "en": "The event is over."},
-    "tour.err.last_round": {"zh": "最后一轮已经开始，没有下一轮了：电脑替你打完（成绩归你）。",
-                            "en": "The last round is under way, with no round after it: a computer plays your seat to "
-                                  "the end (the result stays yours)."},
-    "tour.err.checkin_closed": {"zh": "签到尚未开放：<t:{at}:f>（<t:{at}:R>）开放。",
-                                "en": "Check-in is not open yet: it opens <t:{at}:f> (<t:{at}:R>)."},
-    "tour.err.manage": {"zh": "需要“管理服务器”权限。", "en": "This needs the Manage Server permission."},
-    "tour.err.no_store": {"zh": "比赛需要数据库。", "en": "Events need the database."},
-    "tour.err.bad": {"zh": "参数无效：{what}", "en": "Invalid option: {what}"},
-    "tour.verify.ok": {"zh": "✅ 比赛 `{id}`：密钥与承诺一致，{n} 局的牌墙都由密钥得出。",
-                       "en": "✅ Event `{id}`: the secret matches the commitment and all {n} hands' walls follow "
-                             "from it."},
-    "tour.verify.bad": {"zh": "❌ 比赛 `{id}` 核对失败：{what}", "en": "❌ Event `{id}` fails its check: {what}"},
-    # global events (docs/tournaments.md, "Events across servers")
-    "tour.announce.global": {"zh": "🌐 全服比赛：任何服务器的玩家都可以用 `/比赛 报名 比赛:{id}` 报名；牌桌在私信里进行。",
-                             "en": "🌐 Global event: players on any server register with `/tournament join event:{id}`; "
-                                   "the tables are played in DMs."},
-    "tour.err.global_store": {"zh": "全服比赛需要各服务器共用的数据库（PostgreSQL，或 SILVER_SCOPE=global）；"
-                                    "本机器人的银子按服务器分开存在 SQLite 里，只能创建本服务器的比赛。",
-                              "en": "A global event needs the servers' shared store (a PostgreSQL database, or "
-                                    "SILVER_SCOPE=global); this bot keeps silver per server in SQLite, so its events "
-                                    "are a server's own."},
-    "tour.err.global_silver": {"zh": "动银子（底分大于 0）的全服比赛需要全服共用的银子（SILVER_SCOPE=global）；"
-                                     "银子按服务器分开时，这样的比赛没有共同的钱包。",
-                               "en": "A global event played for silver (stake above 0) needs one wallet everywhere "
-                                     "(SILVER_SCOPE=global); with silver kept per server it has no wallet to play from."},
-    "tour.err.global_stake": {"zh": "动银子（底分大于 0）的全服比赛只能由机器人的所有者创建；管理员可以创建只计分的全服比赛。",
-                              "en": "A global event played for silver (stake above 0) is the bot owner's to create; a "
-                                    "server manager may create a points-only global event."},
-    "tour.err.own_server": {"zh": "这场全服比赛只能在创建它的服务器里开始或取消。",
-                            "en": "This global event is started or cancelled on the server that created it."},
-    "tour.err.dm_closed": {"zh": "全服比赛的牌桌在私信里进行，但我无法私信你。请允许服务器成员私信你，然后再报名。",
-                           "en": "A global event's tables are played in DMs, and I cannot DM you: allow direct messages "
-                                 "from server members, then register again."},
-    "tour.dm.registered": {"zh": "你已报名 **{name}**（编号 `{id}`）。全服比赛的牌桌在私信里进行，每轮开始时我会在这里告诉你。",
-                           "en": "You are registered for **{name}** (id `{id}`). A global event's tables are played "
-                                 "in DMs; I will tell you here when each round begins."},
-    "tour.dm.round": {"zh": "**{name}** 第 {r} 轮开始：你在第 {table} 桌（{seats}），牌桌在私信里进行。",
-                      "en": "**{name}**: round {r} begins. You are at table {table} ({seats}), played in DMs."},
-    "tour.verify.running": {"zh": "比赛 `{id}` 尚未结束：承诺 `{c}`，结束时公布密钥。",
-                            "en": "Event `{id}` is not over: commitment `{c}`; the secret is revealed at the end."},
-})
+THREAD_PERMS = ("create_public_threads", "send_messages_in_threads")  # a server's event: its tables' threads
 
 FORMAT_CHOICES = [app_commands.Choice(name=ls(f"tour.choice.{f}"), value=f) for f in FORMATS]
 RULESET_CHOICES = [app_commands.Choice(name=ls(f"bot.choice.ruleset.{n}"), value=n) for n in rulesets.names()]
@@ -204,7 +84,19 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             duplicate=c.format == "duplicate",
             dm=c.scope == "global")  # players of several servers: the one place the four share is their DMs
         try:
-            table_id = await arranged.open_table(self.bot, spec)
+            try:
+                table_id = await arranged.open_table(self.bot, spec)
+            except arranged.ArrangedError as err:
+                if err.code != "table_exists" or spec.dm:
+                    raise
+                # no thread (the permission was taken away after the create) and the channel holds a table (the
+                # round's first, or an ordinary one): in its players' DMs, rather than a round that never ends
+                spec = dataclasses.replace(spec, dm=True)
+                table_id = await arranged.open_table(self.bot, spec)
+                with contextlib.suppress(discord.HTTPException):
+                    await self.bot.get_partial_messageable(ev.channel_id).send(
+                        t("tour.no_thread", self._lang(ev), r=plan.round, table=plan.table_no + 1),
+                        allowed_mentions=NONE)
             log.info("event %s: round %d table %d is table %s%s", ev.event_id, plan.round, plan.table_no, table_id,
                      " (in DMs)" if spec.dm else "")
         except arranged.ArrangedError as err:
@@ -222,6 +114,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
     async def _notify(self, ev: Event, what: str) -> None:
         lang = self._lang(ev)
         ch = self.bot.get_partial_messageable(ev.channel_id)
+        if what == "round_started" and ev.round == 1:
+            await self._refresh_announcement(ev, "started")
         try:
             if what == "round_started":
                 if ev.round > 1:  # the standings after the round just played
@@ -314,14 +208,16 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             text += "\n" + t("tour.starts_at", lang, at=int(c.start_at))
         if c.checkin_opens is not None:
             text += "\n" + t("tour.checkin_opens", lang, at=int(c.checkin_opens))
+        elif c.checkin_minutes > 0:  # started by hand: check-in is open from registration on, and needed
+            text += "\n" + t("tour.checkin_needed", lang)
         return text + "\n" + t("tour.players", lang, n=n)
 
     async def _standings_files(self, event_id: str, lang: str) -> list[discord.File]:
         assert self.service is not None
         ev, rows = await self.service.standings(event_id)
         view = {"title": ev.name, "format": ev.config.format,
-                "subtitle": t("tour.standings.sub", lang, fmt=t(f"tour.choice.{ev.config.format}", lang),
-                              r=ev.round, n=ev.config.rounds),
+                "subtitle": t("tour.standings.sub" if ev.round else "tour.standings.sub0", lang,
+                              fmt=t(f"tour.choice.{ev.config.format}", lang), r=ev.round, n=ev.config.rounds),
                 "rows": [s.to_json() for s in rows]}
         import render
 
@@ -358,6 +254,17 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             return
         if self.service is None:
             await reply(interaction, t("tour.err.no_store", lang))
+            return
+        if not name.strip():  # "   " passes the option's length: the announcement would read "🏆 ****"
+            await reply(interaction, t("tour.err.no_name", lang))
+            return
+        # the announcement, the standings pictures, and (a server's event) its tables' threads: refused here
+        # rather than an event announced nowhere ("Event created." and nothing) or whose tables cannot open
+        missing = missing_permissions(interaction.app_permissions) + (
+            [p for p in THREAD_PERMS if not getattr(interaction.app_permissions, p)] if scope != "global" else [])
+        if missing:
+            await reply(interaction, t("tour.err.missing_perms", lang,
+                                       perms=", ".join(t(f"bot.perm.{p}", lang) for p in missing)))
             return
         if format not in FORMATS or rulesets.find(ruleset) is None or level not in LEVEL_NAMES or scope not in SCOPES:
             await reply(interaction, t("tour.err.bad", lang, what=md(f"{format} {ruleset} {level} {scope}")))
@@ -417,19 +324,33 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 await self.service.leave(ev.event_id, interaction.user.id)
             await reply(interaction, t("tour.err.dm_closed", lang))
             return
-        await reply(interaction, t("tour.ok.joined", lang))
+        c = ev.config
+        if c.checkin_minutes > 0:  # registering is not checking in: said to the one who registers
+            opens = c.checkin_opens
+            when = t("tour.checkin_when.now", lang) if opens is None or opens <= time.time() else t(
+                "tour.checkin_when.at", lang, at=int(opens))
+            await reply(interaction, t("tour.ok.joined_checkin", lang, when=when))
+        else:
+            await reply(interaction, t("tour.ok.joined", lang))
         if hasattr(self.bot.store, "ensure_player"):  # their language, for their DMs and their tables' panels
             await self.bot.store.ensure_player(interaction.user.id, display_name(interaction.user), lang)
         await self._refresh_announcement(ev)
 
-    async def _refresh_announcement(self, ev: Event) -> None:
+    async def _refresh_announcement(self, ev: Event, closed: str | None = None) -> None:
+        """The announcement's count of registered players; ``closed`` ("started", "cancelled"): registration is
+        over, said on it, and its Register button removed (a press on a stale copy is still answered)."""
         mid = ev.state.get("announcement")
         if not mid:
             return
         n = len(await self.bot.store.event_players(ev.event_id))
+        text = self._announcement(ev, n, self._lang(ev))
+        extra: dict[str, Any] = {}
+        if closed is not None:
+            text += "\n" + t(f"tour.reg_closed.{closed}", self._lang(ev))
+            extra["view"] = None
         try:
             await self.bot.get_partial_messageable(ev.channel_id).get_partial_message(int(mid)).edit(
-                content=self._announcement(ev, n, self._lang(ev)), allowed_mentions=NONE)
+                content=text, allowed_mentions=NONE, **extra)
         except discord.HTTPException:
             log.info("could not update event %s's announcement", ev.event_id)
 
@@ -548,11 +469,20 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             return
         assert self.service is not None
         try:
-            await self.service.cancel(ev.event_id)
+            ev = await self.service.cancel(ev.event_id)
         except EventError as err:
             await reply(interaction, t(f"tour.err.{err.code}", lang))
             return
         await reply(interaction, t("tour.ok.cancelled", lang))
+        # its tables still playing count for nothing now: stopped (their hand void), and the channel told, so
+        # nobody plays on for an event that is gone
+        host: Any = self.bot.get_cog("TablesCog")  # (a table another process runs is left to end unheard)
+        prefix = table_key(ev.event_id, 0, 0).split("/")[0] + "/"
+        for tb in list(host.manager.tables.values()) if host is not None else []:
+            if str((tb.arranged or {}).get("key", "")).startswith(prefix):
+                await admin_tables.close_by_admin(host, tb.guild_id, tb.id, interaction.user.id, lang)
+        await self._tell_channel(ev, "tour.cancelled")
+        await self._refresh_announcement(ev, "cancelled")
 
     # ------------------------------------------------------------------ restart, scheduled starts
     @commands.Cog.listener()
@@ -591,9 +521,10 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                     who = await self.service.checkin_reminder(event_id)
                     if who:
                         await self._remind(await self.service.get(event_id), who)
-                    at = row["config"].get("start_at")
-                    if at and at <= self.service.clock():
-                        await self.service.start(event_id)
+                    ev = await self.service.start_due(event_id)
+                    if ev is not None and ev.status == "cancelled":  # its time came with nobody to play
+                        await self._tell_channel(ev, "tour.not_started")
+                        await self._refresh_announcement(ev, "cancelled")
                 elif row["status"] == "running" and row["state"].get("wait_until") is not None:
                     late = await self.service.expire_waits(event_id)
                     if late:
@@ -616,6 +547,13 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 await ch.send(text, allowed_mentions=mentions)
             except discord.HTTPException:
                 log.warning("could not remind event %s's players to check in", ev.event_id)
+
+    async def _tell_channel(self, ev: Event, key: str) -> None:
+        try:
+            await self.bot.get_partial_messageable(ev.channel_id).send(
+                t(key, self._lang(ev), name=md(ev.name)), allowed_mentions=NONE)
+        except discord.HTTPException:
+            log.warning("could not tell event %s's channel (%s)", ev.event_id, key)
 
     async def _tell_expired(self, ev: Event, late: list[int]) -> None:
         names = {p.pid: p.name for p in ev.players()}

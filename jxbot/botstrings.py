@@ -78,6 +78,8 @@ STRINGS.update({
     "bot.perm.embed_links": {"zh": "嵌入链接", "en": "Embed Links"},
     "bot.perm.attach_files": {"zh": "附加文件", "en": "Attach Files"},
     "bot.perm.read_message_history": {"zh": "读取消息历史", "en": "Read Message History"},
+    "bot.perm.create_public_threads": {"zh": "创建公开子区", "en": "Create Public Threads"},
+    "bot.perm.send_messages_in_threads": {"zh": "在子区中发送消息", "en": "Send Messages in Threads"},
     # errors (short, ephemeral)
     "bot.err.internal": {"zh": "出错了，已记录。请稍后再试。", "en": "Something went wrong; it has been logged. Please try again."},
     "bot.err.table_stopped": {"zh": "这张牌桌因错误停了（已记录），请看频道里的说明。",

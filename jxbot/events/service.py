@@ -28,7 +28,8 @@ from jxbot.events.scoring import Standing, standings
 
 
 class EventError(Exception):
-    """``code``: not_found, not_open, already_joined, not_joined, too_few, not_running, ended, checkin_closed
+    """``code``: not_found, not_open, already_joined, not_joined, too_few, not_running, started (a start of a
+    running event), ended, cancelled, playing (a check-in of a player already seated in person), checkin_closed
     (``at``: when check-in opens), last_round (a substituted player checking in during the last round)."""
 
     def __init__(self, code: str, at: float | None = None) -> None:
@@ -89,6 +90,11 @@ Opener = Callable[[Event, TablePlan], Awaitable[None]]
 Notify = Callable[[Event, str], Awaitable[None]]  # (event, what): "round_started", "ended"
 
 
+def _not_open(ev: Event) -> EventError:
+    """Why ``ev`` (read not open) refuses a start or a check-in: it runs, ended or was cancelled."""
+    return EventError({"running": "started", "ended": "ended", "cancelled": "cancelled"}.get(ev.status, "not_open"))
+
+
 def table_key(event_id: str, round_no: int, table_no: int) -> str:
     return f"ev:{event_id}/r{round_no}/t{table_no}"
 
@@ -127,9 +133,11 @@ class EventService:
     async def join(self, event_id: str, user_id: int, name: str) -> Event:
         ev = await self.get(event_id)
         if ev.status != "open":
-            raise EventError("not_open")
+            raise _not_open(ev)
         if not await self.store.event_join(event_id, user_id, name):  # (or started meanwhile: another process)
-            raise EventError("already_joined" if (await self.get(event_id)).status == "open" else "not_open")
+            if (now := await self.get(event_id)).status != "open":
+                raise _not_open(now)
+            raise EventError("already_joined")
         if ev.config.checkin_minutes <= 0:  # no check-in window: registering is checking in
             await self.store.event_check_in(event_id, user_id)
         return ev
@@ -137,9 +145,11 @@ class EventService:
     async def leave(self, event_id: str, user_id: int) -> Event:
         ev = await self.get(event_id)
         if ev.status != "open":
-            raise EventError("not_open")
+            raise _not_open(ev)
         if not await self.store.event_leave(event_id, user_id):
-            raise EventError("not_joined" if (await self.get(event_id)).status == "open" else "not_open")
+            if (now := await self.get(event_id)).status != "open":
+                raise _not_open(now)
+            raise EventError("not_joined")
         return ev
 
     async def check_in(self, event_id: str, user_id: int) -> Event:
@@ -163,8 +173,10 @@ class EventService:
                 ready = [p for p in ev.plans(ev.round) if user_id in p.players and not set(p.players) & set(waiting)]
             elif ev.status == "running" and user_id in (ev.state.get("absent") or []):
                 return await self._come_back(ev, user_id)
+            elif ev.status == "running":  # seated in person already, or never registered
+                raise EventError("playing" if user_id in {p.pid for p in ev.players()} else "not_joined")
             elif ev.status != "open":
-                raise EventError("not_open")
+                raise _not_open(ev)
             elif (opens := ev.config.checkin_opens) is not None and self.clock() < opens:
                 raise EventError("checkin_closed", at=opens)
             elif not await self.store.event_check_in(event_id, user_id):
@@ -220,11 +232,29 @@ class EventService:
                 continue
         raise EventError("not_open")
 
+    async def start_due(self, event_id: str) -> Event | None:
+        """A scheduled start whose time has come: the event starts — or, with nobody to play (nobody registered,
+        or nobody checked in), it is cancelled and returned so (status "cancelled"): before, the start was tried
+        again at every tick for ever, the event left open and nobody told. None: not due, or not open."""
+        ev = await self.get(event_id)
+        at = ev.config.start_at
+        if ev.status != "open" or not at or self.clock() < at:
+            return None
+        try:
+            return await self.start(event_id)
+        except EventError as err:
+            if err.code != "too_few":
+                raise
+        try:
+            return await self.cancel(event_id)
+        except EventError:
+            return None  # ended or cancelled meanwhile
+
     async def _start(self, event_id: str) -> Event:
         async with self.lock(event_id):
             ev = await self.get(event_id)
             if ev.status != "open":
-                raise EventError("not_open")
+                raise _not_open(ev)
             regs = await self.store.event_players(event_id)
             field = [Player(int(r["user_id"]), r["name"], order=i) for i, r in enumerate(regs)]
             late = [int(r["user_id"]) for r in regs if not r["checked_in"]]
@@ -245,9 +275,9 @@ class EventService:
             regs_read = [(int(r["user_id"]), bool(r["checked_in"])) for r in regs]
             if not await self.store.event_advance(event_id, 0, "open", "running", {k: ev.state[k] for k in keys},
                                                   registered=regs_read):
-                if (await self.get(event_id)).status == "open":
+                if (now := await self.get(event_id)).status == "open":
                     raise _Again  # the registrations changed meanwhile
-                raise EventError("not_open")  # started (or cancelled) by another process meanwhile
+                raise _not_open(now)  # started (or cancelled) by another process meanwhile
             ev.status = "running"
         await self._open(ev, plans)
         return ev
@@ -364,7 +394,7 @@ class EventService:
             while True:  # at the round and status read, else read again (another process advanced it)
                 ev = await self.get(event_id)
                 if ev.status in ("ended", "cancelled"):
-                    raise EventError("ended")
+                    raise _not_open(ev)
                 if await self.store.event_advance(event_id, ev.round, ev.status, "cancelled"):
                     break
             ev.status = "cancelled"

@@ -71,7 +71,7 @@ async def test_two_processes_recording_a_round_s_last_tables_at_once_advance_it_
                 await (a if uid % 2 else b).join(ev.event_id, uid, f"p{uid}")
             # both processes try to start it at once: one starts it, the other is told it is not open
             got = await asyncio.gather(a.start(ev.event_id), b.start(ev.event_id), return_exceptions=True)
-            assert sum(isinstance(g, EventError) and g.code == "not_open" for g in got) == 1, got
+            assert sum(isinstance(g, EventError) and g.code == "started" for g in got) == 1, got
             assert len([o for o in opened if o[1] == 1]) == 2
             for r in (1, 2):
                 plans = (await a.get(ev.event_id)).plans(r)
@@ -184,11 +184,11 @@ async def test_a_registration_between_the_start_s_read_and_its_compare_is_seated
         assert sorted(p for o in (await a.get(ev.event_id)).plans(1) for p in o.players) == [-3, -2, -1, 1, 2, 3, 4, 5]
         with pytest.raises(EventError) as err:
             await b.join(ev.event_id, 6, "p6")
-        assert err.value.code == "not_open"
+        assert err.value.code == "started"
         assert [r["user_id"] for r in await stores[1].event_players(ev.event_id)] == [1, 2, 3, 4, 5]
         with pytest.raises(EventError) as err:
             await b.leave(ev.event_id, 5)
-        assert err.value.code == "not_open"
+        assert err.value.code == "started"
     finally:
         for s in stores:
             await s.close()

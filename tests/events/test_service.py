@@ -242,3 +242,67 @@ async def test_a_player_whose_waiting_limit_passed_comes_back_for_the_next_round
     assert (await svc.check_in(ev.event_id, 4)).back_from(4) == 2  # p4 turns up during round 1
     await svc.record(ev.event_id, 1, result_for((await svc.get(ev.event_id)).plans(1)[0], [3, -1, -1, -1]))
     assert [o[2] for o in opened if o[0] == 2] == [set()]  # round 2: all four in person
+
+
+async def test_what_a_press_after_the_start_end_or_cancel_is_told(store):
+    """Pressing things at the wrong time: a second start, a check-in by a player already playing or by someone
+    never registered, a check-in or start once the event is over or cancelled — each told what is the matter
+    (before, all of them read "the event is no longer open for registration", to an admin starting an event
+    and to a player checking in alike)."""
+    opened = []
+
+    async def opener(ev, plan):
+        opened.append(plan)
+
+    svc = EventService(store, opener)
+    ev = await svc.create(G, CH, EventConfig(name="cup", rounds=1))
+    for uid in range(1, 5):
+        await svc.join(ev.event_id, uid, f"p{uid}")
+    got = await asyncio.gather(svc.start(ev.event_id), svc.start(ev.event_id), return_exceptions=True)
+    assert [g.code for g in got if isinstance(g, EventError)] == ["started"] and len(opened) == 1  # one table
+
+    async def code(call):
+        with pytest.raises(EventError) as err:
+            await call
+        return err.value.code
+
+    assert await code(svc.check_in(ev.event_id, 2)) == "playing"  # seated in person: nothing to do
+    assert await code(svc.check_in(ev.event_id, 99)) == "not_joined"  # never registered
+    assert await code(svc.join(ev.event_id, 99, "late")) == "started"
+    assert await code(svc.leave(ev.event_id, 1)) == "started"
+    await svc.record(ev.event_id, 1, result_for(opened[0], [3, -1, -1, -1]))
+    assert (await svc.get(ev.event_id)).status == "ended"
+    assert await code(svc.check_in(ev.event_id, 2)) == "ended"
+    assert await code(svc.start(ev.event_id)) == "ended"
+    assert await code(svc.cancel(ev.event_id)) == "ended"
+
+    other = await svc.create(G, CH, EventConfig(name="cup2"))
+    await svc.join(other.event_id, 1, "p1")
+    await svc.cancel(other.event_id)
+    for call in (svc.check_in(other.event_id, 1), svc.start(other.event_id), svc.cancel(other.event_id),
+                 svc.join(other.event_id, 2, "p2"), svc.leave(other.event_id, 1)):
+        assert await code(call) == "cancelled"
+
+
+async def test_a_scheduled_start_with_nobody_to_play_cancels_the_event_once(store):
+    """A scheduled event whose time comes with nobody registered, or nobody checked in: it is cancelled (the cog
+    tells the channel) instead of being tried again at every tick for ever, open and silent."""
+    async def opener(ev, plan):
+        pass
+
+    clock = Clock(2_000_000.0)
+    svc = EventService(store, opener, clock=clock)
+    empty = await svc.create(G, CH, EventConfig(name="empty", rounds=1, start_at=clock.now + 600))
+    absent = await svc.create(G, CH, EventConfig(name="absent", rounds=1, start_at=clock.now + 600,
+                                                 checkin_minutes=5))
+    await svc.join(absent.event_id, 1, "p1")  # registers, never checks in
+    ok = await svc.create(G, CH, EventConfig(name="ok", rounds=1, start_at=clock.now + 600))
+    await svc.join(ok.event_id, 1, "p1")
+    assert await svc.start_due(empty.event_id) is None  # not due yet
+    clock.now += 600
+    for ev in (empty, absent):
+        got = await svc.start_due(ev.event_id)
+        assert got is not None and got.status == "cancelled"
+        assert (await svc.get(ev.event_id)).status == "cancelled"
+        assert await svc.start_due(ev.event_id) is None  # once: the next tick finds nothing to do
+    assert (await svc.start_due(ok.event_id)).status == "running"
