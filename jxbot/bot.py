@@ -143,6 +143,9 @@ class JxBot(commands.Bot):
         self._extensions = extensions
         self.coalescer = EditCoalescer(settings.edit_interval, budget=settings.edit_budget)
         self.picture_pace = PicturePace(settings.picture_pace)  # table pictures a second, whichever route
+        from jxbot.ai import offload
+
+        offload.QUEUE_LIMIT = settings.expert_queue  # JXBOT_EXPERT_QUEUE: when an expert stops waiting for its worker
         self.budget = RequestBudget(settings.request_budget)  # counted requests, in priority order
         meter(self.http, self.budget)  # every counted REST request takes from it
         self.channel_tokens = ChannelTokens(settings.token_life)  # presses in guild channels, for follow-ups

@@ -162,6 +162,7 @@ class Settings:
     edit_interval: float = 1.0  # at most one edit per message per this many seconds
     edit_budget: float = 25.0  # table-message edits per second, all channels (Discord: ~50 requests/s in all; 0: no limit)
     picture_pace: float = 10.0  # table pictures per second, all channels, whichever route (CPU; 0: no pace)
+    expert_queue: int = 4  # expert decisions queued in the worker before an expert answers with its hard proposal
     request_budget: float = 40.0  # counted requests per second of the bot token, all processes together (0: no limit)
     token_routing: bool = True  # updates through interaction tokens (not counted) where one is fresh (issue 28)
     token_life: float = 900.0  # seconds an interaction token lives (Discord: 15 minutes; tests shorten it)
@@ -223,6 +224,7 @@ class Settings:
         "edit_interval": "JXBOT_EDIT_INTERVAL",
         "edit_budget": "JXBOT_EDIT_BUDGET",
         "picture_pace": "JXBOT_PICTURE_PACE",
+        "expert_queue": "JXBOT_EXPERT_QUEUE",
         "request_budget": "JXBOT_REQUEST_BUDGET",
         "token_routing": "JXBOT_TOKEN_ROUTING",
         "token_life": "JXBOT_TOKEN_LIFE",
@@ -292,7 +294,8 @@ class Settings:
         ints = {"default_stake": (1, 10**9), "min_stake": (1, 10**9), "max_stake": (1, 10**9),
                 "fee": (0, 10**9), "starting_grant": (0, 10**12), "daily_amount": (0, 10**12),
                 "max_hands": (1, 10**6), "test_seed": (0, 2**63 - 1), "ranked_max_together": (1, 1000),
-                "watch_delay": (0, 50), "review_processes": (0, 32), "review_budget_ms": (100, 600_000)}
+                "watch_delay": (0, 50), "review_processes": (0, 32), "review_budget_ms": (100, 600_000),
+                "expert_queue": (0, 1000)}
         for name, (lo, hi) in ints.items():
             if (v := get(cls.ENV[name])) is not None:
                 kw[name] = _int(cls.ENV[name], v, lo=lo, hi=hi)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -28,8 +27,8 @@ log = logging.getLogger(__name__)
 # Decisions the worker may have queued before a slow player answers at once with its quick choice (the expert:
 # the hard player's proposal, unchecked). One core answers ~5 expert decisions a second: 100 tables of experts
 # would queue a decision for a minute, and every table of experts would crawl. At 4 the wait stays about a
-# second — what a person waits for a computer anyway. JXBOT_EXPERT_QUEUE (0: never wait, always quick).
-QUEUE_LIMIT = int(os.environ.get("JXBOT_EXPERT_QUEUE", "4"))
+# second — what a person waits for a computer anyway. The bot sets it from JXBOT_EXPERT_QUEUE (0: never wait).
+QUEUE_LIMIT = 4
 _in_flight = 0
 quick_answers = 0  # decisions answered quickly because the worker was busy (since start)
 _last_note = 0.0
