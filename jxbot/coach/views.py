@@ -39,6 +39,7 @@ register({
                      "en": "Decision {n}: {played} → the expert: {best} (−{loss} silver)"},
     "coach.line": {"zh": "{n:>2}. {mark} {played}{best}  {cands}", "en": "{n:>2}. {mark} {played}{best}  {cands}"},
     "coach.line_best": {"zh": " → 建议 {best}（−{loss}）", "en": " → expert: {best} (−{loss})"},
+    "coach.line_differs": {"zh": " → 建议 {best}（差别不明显）", "en": " → expert: {best} (no clear cost)"},
     "coach.cand": {"zh": "{act} {ev}（胡 {win}%）", "en": "{act} {ev} (win {win}%)"},
     "coach.none": {"zh": "这手牌里你没有要做的决定。", "en": "You had no decision to make in this hand."},
 })
@@ -118,7 +119,8 @@ def decision_lines(review: Review, lang: str, top: int = 3) -> list[str]:
     """One line per decision (the terminal's ``jxbot review``)."""
     out = []
     for d in review.decisions:
-        best = "" if d["agree"] else t("coach.line_best", lang, best=action_text(d["best"], lang), loss=_fmt(d["loss"]))
+        key = "coach.line_best" if d["loss"] > 0 else "coach.line_differs"  # not the expert's, no clear cost
+        best = "" if d["agree"] else t(key, lang, best=action_text(d["best"], lang), loss=_fmt(d["loss"]))
         mark = "  " if d["agree"] else "✗ " if d["loss"] > 0 else "~ "
         cands = " · ".join(t("coach.cand", lang, act=action_text(c["action"], lang), ev=f"{c['ev']:+.2f}",
                              win=round(100 * c["win"])) for c in d["candidates"][:top])

@@ -68,3 +68,18 @@ def test_the_hand_budget_is_kept() -> None:
         assert per_decision_budget(n) * n <= 15_000
         assert per_decision_budget(n, 2_000) * n <= max(2_000, 20 * n)
     assert per_decision_budget(25) * 25 <= 15_000
+
+
+def test_terminal_line_of_a_disagreement_with_no_clear_cost_says_so() -> None:
+    """``jxbot review``'s line for a move that is not the expert's but costs nothing clear: the words the
+    picture uses ("no clear cost"), not a loss of "−0.00" silver; a real loss keeps its figure."""
+    def dec(n: int, loss: float) -> dict:
+        return {"n": n, "event": n, "played": {"type": "discard", "seat": 0, "tile": 3},
+                "best": {"type": "discard", "seat": 0, "tile": 7}, "agree": False, "loss": loss, "gap": 0.9,
+                "played_ev": 0.0, "candidates": []}
+
+    r = Review("0123456789ab-1", 0, "jiaxing", [dec(0, 0.0), dec(1, 2.5)])
+    for lang, words in (("en", "no clear cost"), ("zh", "差别不明显")):
+        first, second = views.decision_lines(r, lang)
+        assert "0.00" not in first and words in first, first
+        assert "2.50" in second and words not in second, second
