@@ -330,7 +330,8 @@ async def review_command(interaction: discord.Interaction, hand: app_commands.Ra
     if interaction.guild_id is None:
         await reply(interaction, t("bot.err.guild_only", lang))
         return
-    if hand is None:
+    hand_id = typed_hand_id(hand) if hand is not None else ""
+    if not hand_id:  # no hand (or only spaces and backticks): the player's latest
         if store is None:
             await reply(interaction, t("bot.err.no_store", lang))
             return
@@ -342,9 +343,15 @@ async def review_command(interaction: discord.Interaction, hand: app_commands.Ra
             await reply(interaction, t("bot.review.no_hands", lang))
             return
         hand_id = recent[0].hand_id
-    else:
-        hand_id = hand_from_code(hand.strip().lower()) or hand.strip()
     await cog.open(interaction, hand_id)
+
+
+def typed_hand_id(text: str) -> str:
+    """The hand id a player typed or pasted: as the bot shows it (``c811af0a9799-1``) or in the buttons' form,
+    whatever a phone did to it — a capital first letter, spaces, the backticks copied with the message's text."""
+    raw = text.strip().strip("`'\"").strip()
+    low = raw.lower()
+    return hand_from_code(low) or (low if hand_code(low) is not None else raw)
 
 
 def _group(bot: JxBot, cog_name: str) -> app_commands.Group | None:
