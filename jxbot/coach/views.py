@@ -29,7 +29,7 @@ register({
     "coach.act.hu": {"zh": "胡 {tile}", "en": "win on {tile}"},
     "coach.act.peng": {"zh": "碰 {tile}", "en": "pung {tile}"},
     "coach.act.gang": {"zh": "杠 {tile}", "en": "kong {tile}"},
-    "coach.act.chi": {"zh": "吃 {tile}", "en": "chow from {tile}"},
+    "coach.act.chi": {"zh": "吃 {tile}", "en": "chow {tile}"},  # tile: the run, as the table's button (吃 345万)
     "coach.act.pass": {"zh": "过", "en": "pass"},
     "coach.act.persist": {"zh": "坚持", "en": "persist"},
     "coach.act.give_up": {"zh": "放弃", "en": "give up"},
@@ -48,6 +48,8 @@ register({
 def action_text(a: dict, lang: str) -> str:
     tile = a.get("tile")
     name = tile_name(tile, lang) if isinstance(tile, int) else ""
+    if a.get("type") == "chi" and isinstance(tile, int) and tile < 27:  # tile: the run's lowest, not the claimed
+        name = "".join(tile_name(tile + i, lang)[0] for i in range(3)) + name[1:]
     return t(f"coach.act.{a.get('type')}", lang, tile=name)
 
 
