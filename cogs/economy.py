@@ -213,7 +213,8 @@ class EconomyCog(commands.Cog):
         if rs is _FAILED:
             return
         if rs.hands and rs.agreement is not None:  # the coach's running figures (docs/coach.md)
-            text += "\n" + t("bot.eco.review_stats", lang, hands=rs.hands, pct=round(100 * rs.agreement),
+            key = "bot.eco.review_stats_one" if rs.hands == 1 else "bot.eco.review_stats"  # not "1 hands"
+            text += "\n" + t(key, lang, hands=rs.hands, pct=round(100 * rs.agreement),
                               lost=f"{rs.lost_per_hand:.2f}")
         await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 

@@ -226,8 +226,7 @@ class ReviewCog(commands.Cog):
                                      lang, urgent=True)
             d = review.decisions[page - 1]
             body = t("bot.review.page", lang, k=page, n=n) + " · " + views.action_text(d["played"], lang)
-            if not d["agree"]:
-                body += " → " + views.action_text(d["best"], lang)
+            body += views.expert_words(d, lang)  # " → the expert: … (−6.50)" / "(no clear cost)"
             name = f"decision-{page}.png"
         content = t("bot.review.head", lang, hand=rp.hand_id, who=rp.who(seat, lang, esc)) + "\n" + body
         files = [discord.File(io.BytesIO(png), filename=name)] if png else []

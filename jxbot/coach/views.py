@@ -117,12 +117,20 @@ def summary_text(review: Review, lang: str) -> str:
     return "\n".join(lines)
 
 
+def expert_words(d: dict, lang: str) -> str:
+    """What follows the played move of a decision that is not the expert's: the expert's move and what it cost
+    (or "no clear cost"); nothing when it agrees."""
+    if d["agree"]:
+        return ""
+    key = "coach.line_best" if d["loss"] > 0 else "coach.line_differs"  # not the expert's, no clear cost
+    return t(key, lang, best=action_text(d["best"], lang), loss=_fmt(d["loss"]))
+
+
 def decision_lines(review: Review, lang: str, top: int = 3) -> list[str]:
     """One line per decision (the terminal's ``jxbot review``)."""
     out = []
     for d in review.decisions:
-        key = "coach.line_best" if d["loss"] > 0 else "coach.line_differs"  # not the expert's, no clear cost
-        best = "" if d["agree"] else t(key, lang, best=action_text(d["best"], lang), loss=_fmt(d["loss"]))
+        best = expert_words(d, lang)
         mark = "  " if d["agree"] else "✗ " if d["loss"] > 0 else "~ "
         cands = " · ".join(t("coach.cand", lang, act=action_text(c["action"], lang), ev=f"{c['ev']:+.2f}",
                              win=round(100 * c["win"])) for c in d["candidates"][:top])

@@ -3,7 +3,8 @@
 Two hands. While the second hand is being played Alice presses 复盘 on the first hand's result twice, as fast
 as a twitchy finger: both presses are answered, privately, with her review. A stranger (English client)
 pressing it is refused privately in English. Bob (English) steps past his last decision with a stale client:
-the viewer stays on the last one. ``/mahjong review`` with a hand id as a phone types or pastes it (a capital
+the viewer stays on the last one, and a costliest moment's page names the expert's move and its cost.
+``/stats`` in English counts "1 hand". ``/mahjong review`` with a hand id as a phone types or pastes it (a capital
 first letter, the backticks copied with the message) finds the hand; an id that does not exist says so.
 """
 
@@ -72,6 +73,16 @@ async def test_review_as_people_press_it(double, start_bot, tmp_path):
     await act.settled()
     assert f"decision {n}/{n}" in reviews(bob)[-1].content
 
+    # a costliest moment's page says what the expert plays and what it cost, in words (not a bare "→ tile")
+    costly = [b for b in reviews(bob)[-1].buttons() if b.get("label", "").startswith("#")]
+    if costly:
+        k = int(costly[0]["label"][1:])
+        act = await bob.click(reviews(bob)[-1], custom_id=costly[0]["custom_id"])
+        await act.settled()
+        v = await double.wait_for(lambda: next((m for m in reviews(bob) if f"decision {k}/{n}" in m.content), None),
+                                  30, "bob's costliest decision")
+        assert re.search(r"→ expert: .+ \(−\d+\.\d\d\)", v.content), v.content
+
     # /mahjong review with the id as a phone types it (capital first letter) or pastes it (with the backticks)
     for typed in (hand_id[0].upper() + hand_id[1:], f"`{hand_id}`", f" {hand_id.upper()} "):
         act = await bob.slash("mahjong review", hand=typed)
@@ -81,5 +92,9 @@ async def test_review_as_people_press_it(double, start_bot, tmp_path):
     act = await bob.slash("mahjong review", hand="ffffffffffff-9")
     await act.settled()
     assert act.ephemeral and act.texts() == ["There is no hand `ffffffffffff-9` in this server."]
+    # /stats in English: one reviewed hand is "1 hand", not "1 hands"
+    act = await bob.slash("stats")
+    await act.settled()
+    assert any("Reviewed 1 hand:" in x for x in act.texts()), act.texts()
     # nothing of a review is public
     assert not any("复盘中" in v.text or "**复盘**" in v.text or "**Review**" in v.text for v in w.recorder.public())
