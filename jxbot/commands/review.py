@@ -32,6 +32,17 @@ register({
 })
 
 
+def positive(text: str) -> int:
+    """A count of ms or processes: 0 or less would make a review of no work (2 worlds, no playout step)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "review", help="the coach's review of one seat's decisions in a finished hand",
@@ -44,9 +55,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seat", type=int, choices=range(4), default=None,
                    help="whose decisions (0-3; default: the first seat a person played)")
     p.add_argument("--png", metavar="DIR", default=None, help="write the summary and every decision's picture into DIR")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes for the evaluation (default 1)")
+    p.add_argument("--jobs", type=positive, default=1, help="worker processes for the evaluation (default 1)")
     p.add_argument("--seed", type=int, default=0, help="the evaluation's seed (a review is reproducible)")
-    p.add_argument("--budget-ms", type=int, default=None,
+    p.add_argument("--budget-ms", type=positive, default=None,
                    help="CPU ms per decision (default: $JXBOT_REVIEW_BUDGET_MS or 15 s for the whole hand, "
                         "shared by its decisions)")
     add_lang_argument(p)

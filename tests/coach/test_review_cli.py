@@ -7,6 +7,8 @@ import json
 import re
 import sys
 
+import pytest
+
 from jxbot.cli import main
 from jxbot.replay import export_doc
 from tests.replay.helpers import played_hand
@@ -81,5 +83,9 @@ def test_jxbot_review_of_a_broken_file_says_why_in_the_players_language(tmp_path
             cjk = re.search(r"[\u4e00-\u9fff]", lines[0]) is not None
             assert cjk == (lang == "zh"), (name, lang, lines[0])
     capsys.readouterr()
+    for bad in (["--budget-ms", "0"], ["--budget-ms", "-5"], ["--jobs", "0"]):  # a review of no work: refused
+        with pytest.raises(SystemExit) as exc:
+            main(["review", str(tmp_path / "garbage.json"), *bad])
+        assert exc.value.code == 2 and "at least 1" in capsys.readouterr().err
     main(["review", str(tmp_path / "shanghai.json"), "--lang", "en"])
     assert "'shanghai'" in capsys.readouterr().err
