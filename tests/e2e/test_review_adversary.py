@@ -4,7 +4,8 @@ Two hands. While the second hand is being played Alice presses 复盘 on the fir
 as a twitchy finger: both presses are answered, privately, with her review. A stranger (English client)
 pressing it is refused privately in English. Bob (English) steps past his last decision with a stale client:
 the viewer stays on the last one, and a costliest moment's page names the expert's move and its cost.
-``/stats`` in English counts "1 hand". ``/mahjong review`` with a hand id as a phone types or pastes it (a capital
+A step press after the kept review went stale (an older VERSION's) computes it again, with progress, on
+the viewer itself. ``/stats`` in English counts "1 hand". ``/mahjong review`` with a hand id as a phone types or pastes it (a capital
 first letter, the backticks copied with the message) finds the hand; an id that does not exist says so.
 """
 
@@ -82,6 +83,22 @@ async def test_review_as_people_press_it(double, start_bot, tmp_path):
         v = await double.wait_for(lambda: next((m for m in reviews(bob) if f"decision {k}/{n}" in m.content), None),
                                   30, "bob's costliest decision")
         assert re.search(r"→ expert: .+ \(−\d+\.\d\d\)", v.content), v.content
+
+    # the kept review gone (an older VERSION's, or lost): a step press computes it again on the viewer itself
+    import sqlite3
+
+    con = sqlite3.connect(w.db)
+    with con:
+        con.execute("UPDATE coach_reviews SET version = 0, review = json_set(review, '$.version', 0) WHERE user_id = ?",
+                    (bob.id,))
+    con.close()
+    before = len([x for x in w.recorder.private(bob.id) if "Reviewing…" in x.text])
+    v = reviews(bob)[-1]
+    act = await bob.click(v, custom_id=next(b["custom_id"] for b in v.buttons() if b["custom_id"].startswith("mj:rv.0:")))
+    await act.settled(10)
+    v = await double.wait_for(lambda: next((m for m in reviews(bob) if m.id == v.id and "Agrees with the expert" in m.content),
+                                           None), 90, "bob's summary computed again")
+    assert len([x for x in w.recorder.private(bob.id) if "Reviewing…" in x.text]) > before  # progress shown again
 
     # /mahjong review with the id as a phone types it (capital first letter) or pastes it (with the backticks)
     for typed in (hand_id[0].upper() + hand_id[1:], f"`{hand_id}`", f" {hand_id.upper()} "):
