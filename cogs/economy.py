@@ -16,6 +16,7 @@ import jxbot.rules.names  # noqa: F401  (registers the item.<code> labels)
 import jxbot.shell.ranked_strings  # noqa: F401  (kind:rating's name, registered before the decorators read it)
 from jxbot import rulesets
 from jxbot.bot import JxBot, ls
+from jxbot.coach.review import VERSION as REVIEW_VERSION
 from jxbot.i18n import t
 from jxbot.interactions import lang_of, reply
 from jxbot.safety import display_name, ping
@@ -209,11 +210,13 @@ class EconomyCog(commands.Cog):
                  tsumo=st.self_draws, best=best, net=st.net)
         if st.favourite_pattern:
             text += f"\n★ {t('item.' + st.favourite_pattern, lang)}"
-        rs = await self._run(interaction, store.review_stats(interaction.guild_id or 0, target.id))
+        rs = await self._run(interaction, store.review_stats(interaction.guild_id or 0, target.id,
+                                                            REVIEW_VERSION))  # an older judging's: not counted
         if rs is _FAILED:
             return
         if rs.hands and rs.agreement is not None:  # the coach's running figures (docs/coach.md)
-            text += "\n" + t("bot.eco.review_stats", lang, hands=rs.hands, pct=round(100 * rs.agreement),
+            key = "bot.eco.review_stats_one" if rs.hands == 1 else "bot.eco.review_stats"  # not "1 hands"
+            text += "\n" + t(key, lang, hands=rs.hands, pct=round(100 * rs.agreement),
                               lost=f"{rs.lost_per_hand:.2f}")
         await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 

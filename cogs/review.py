@@ -226,8 +226,7 @@ class ReviewCog(commands.Cog):
                                      lang, urgent=True)
             d = review.decisions[page - 1]
             body = t("bot.review.page", lang, k=page, n=n) + " · " + views.action_text(d["played"], lang)
-            if not d["agree"]:
-                body += " → " + views.action_text(d["best"], lang)
+            body += views.expert_words(d, lang)  # " → the expert: … (−6.50)" / "(no clear cost)"
             name = f"decision-{page}.png"
         content = t("bot.review.head", lang, hand=rp.hand_id, who=rp.who(seat, lang, esc)) + "\n" + body
         files = [discord.File(io.BytesIO(png), filename=name)] if png else []
@@ -330,7 +329,8 @@ async def review_command(interaction: discord.Interaction, hand: app_commands.Ra
     if interaction.guild_id is None:
         await reply(interaction, t("bot.err.guild_only", lang))
         return
-    if hand is None:
+    hand_id = typed_hand_id(hand) if hand is not None else ""
+    if not hand_id:  # no hand (or only spaces and backticks): the player's latest
         if store is None:
             await reply(interaction, t("bot.err.no_store", lang))
             return
@@ -342,9 +342,15 @@ async def review_command(interaction: discord.Interaction, hand: app_commands.Ra
             await reply(interaction, t("bot.review.no_hands", lang))
             return
         hand_id = recent[0].hand_id
-    else:
-        hand_id = hand_from_code(hand.strip().lower()) or hand.strip()
     await cog.open(interaction, hand_id)
+
+
+def typed_hand_id(text: str) -> str:
+    """The hand id a player typed or pasted: as the bot shows it (``c811af0a9799-1``) or in the buttons' form,
+    whatever a phone did to it — a capital first letter, spaces, the backticks copied with the message's text."""
+    raw = text.strip().strip("`'\"").strip()
+    low = raw.lower()
+    return hand_from_code(low) or (low if hand_code(low) is not None else raw)
 
 
 def _group(bot: JxBot, cog_name: str) -> app_commands.Group | None:

@@ -205,6 +205,8 @@ STRINGS.update({
     "bot.eco.paid": {"zh": "已转给 <@{user}> {amount} 两银子。你还有 {balance}。", "en": "Paid {amount} silver to <@{user}>. You have {balance} left."},
     "bot.eco.leaderboard": {"zh": "排行榜 · {kind} · {period}", "en": "Leaderboard · {kind} · {period}"},
     "bot.eco.lb_empty": {"zh": "还没有人上榜。", "en": "Nobody on the board yet."},
+    "bot.eco.review_stats_one": {"zh": "🧑‍🏫 复盘 1 手：与专家一致 {pct}% · 估计少赢 {lost} 银",
+                                 "en": "🧑‍🏫 Reviewed 1 hand: {pct}% agreement with the expert · {lost} silver lost"},
     "bot.eco.review_stats": {"zh": "🧑‍🏫 复盘 {hands} 手：与专家一致 {pct}% · 每手估计少赢 {lost} 银",
                              "en": "🧑‍🏫 Reviewed {hands} hands: {pct}% agreement with the expert · {lost} silver lost "
                                    "per hand"},

@@ -46,6 +46,7 @@ register({
     "render.review.played": {"zh": "你", "en": "You"},
     "render.review.best": {"zh": "专家", "en": "Expert"},
     "render.review.agree": {"zh": "与专家一致", "en": "Same as the expert"},
+    "render.review.as_good": {"zh": "与专家的一样好", "en": "As good as the expert's"},
     "render.review.loss": {"zh": "少赢 {x} 银", "en": "{x} silver lost"},
     "render.review.differs": {"zh": "与专家不同（差别不明显）", "en": "Not the expert's (no clear cost)"},
     "render.review.claim": {"zh": "{who} 打出", "en": "{who} discarded"},
@@ -206,6 +207,17 @@ def _hand_row(img: Image.Image, dr: ImageDraw.ImageDraw, view: dict, y: int) -> 
     return g.box_h + g.shadow * 2 + 10
 
 
+def verdict_text(view: dict, lang: str) -> str:
+    """The words beside the played action: the expert's own move, another one as good (within the tie), the
+    silver it lost, or a difference with no clear cost."""
+    played, best = view.get("played") or {}, view.get("best") or {}
+    if view.get("agree"):
+        same = (played.get("type"), played.get("tile")) == (best.get("type"), best.get("tile"))
+        return t("render.review.agree" if same else "render.review.as_good", lang)
+    loss = float(view.get("loss", 0.0))
+    return t("render.review.loss", lang, x=silver(loss)) if loss > 0 else t("render.review.differs", lang)
+
+
 def draw_decision(view: dict, lang: str = "zh") -> Image.Image:
     wc = view.get("wildcard")
     badge = str(view.get("badge") or "wild")
@@ -236,8 +248,7 @@ def draw_decision(view: dict, lang: str = "zh") -> Image.Image:
         draw_action(img, dr, PAD + 100, cy, a, lang, wc, badge, fill=colour)
         if a is played:
             loss = float(view.get("loss", 0.0))
-            verdict = (t("render.review.agree", lang) if agree else t("render.review.loss", lang, x=silver(loss))
-                       if loss > 0 else t("render.review.differs", lang))
+            verdict = verdict_text(view, lang)
             C.pill(dr, WIDTH - PAD - C.text_w(C.fonts.safe_text(verdict), SMALL) - 20, cy - 15, verdict, SMALL,
                    (40, 84, 68) if agree else (170, 44, 44) if loss > 0 else (120, 70, 20), h=30, pad=10)
         y += 52
@@ -274,4 +285,4 @@ def draw_decision(view: dict, lang: str = "zh") -> Image.Image:
     return img
 
 
-__all__ = ["draw_summary", "draw_decision", "WIDTH", "MIN_TEXT"]
+__all__ = ["draw_summary", "draw_decision", "verdict_text", "WIDTH", "MIN_TEXT"]

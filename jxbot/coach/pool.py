@@ -44,5 +44,9 @@ class CoachPool:
         """A computer player's answer (JSON action) computed in a worker (the expert level at a table)."""
         return await asyncio.wrap_future(self._ex.submit(_choose, level, seed, view))
 
+    async def call(self, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` in a worker (a top-level function: the review's ``jxbot.coach.review.expert``)."""
+        return await asyncio.wrap_future(self._ex.submit(fn, *args))
+
     def close(self) -> None:
         self._ex.shutdown(wait=False, cancel_futures=True)

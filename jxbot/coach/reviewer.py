@@ -180,13 +180,13 @@ def executor_submit(executor: Any, evaluate: rv.Evaluator = rv.expert) -> Submit
     return submit
 
 
-def pool_submit(pool: Any) -> Submit:
-    """``submit`` over the coach's worker pool (``jxbot.coach.CoachPool``)."""
-    from .decision import Decision
+def pool_submit(pool: Any, evaluate: rv.Evaluator = rv.expert) -> Submit:
+    """``submit`` over the coach's worker pool (``jxbot.coach.CoachPool``): the very evaluation the terminal's
+    ``jxbot review`` makes (the expert's own choice marked, the paired standard errors for the judging, the
+    work capped in playout steps), so the bot's review of a hand is the terminal's."""
 
     async def submit(point: rv.Point, seed: int, budget_ms: int) -> list[dict]:
-        cands = await pool.evaluate(Decision(point.view, step=point.event, played=point.played),
-                                    budget_ms=budget_ms, seed=seed)
-        return rv.candidates_json(cands)
+        out: list[dict] = await pool.call(evaluate, point, seed, budget_ms)
+        return out
 
     return submit

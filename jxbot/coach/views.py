@@ -29,7 +29,7 @@ register({
     "coach.act.hu": {"zh": "胡 {tile}", "en": "win on {tile}"},
     "coach.act.peng": {"zh": "碰 {tile}", "en": "pung {tile}"},
     "coach.act.gang": {"zh": "杠 {tile}", "en": "kong {tile}"},
-    "coach.act.chi": {"zh": "吃 {tile}", "en": "chow from {tile}"},
+    "coach.act.chi": {"zh": "吃 {tile}", "en": "chow {tile}"},  # tile: the run, as the table's button (吃 345万)
     "coach.act.pass": {"zh": "过", "en": "pass"},
     "coach.act.persist": {"zh": "坚持", "en": "persist"},
     "coach.act.give_up": {"zh": "放弃", "en": "give up"},
@@ -39,6 +39,7 @@ register({
                      "en": "Decision {n}: {played} → the expert: {best} (−{loss} silver)"},
     "coach.line": {"zh": "{n:>2}. {mark} {played}{best}  {cands}", "en": "{n:>2}. {mark} {played}{best}  {cands}"},
     "coach.line_best": {"zh": " → 建议 {best}（−{loss}）", "en": " → expert: {best} (−{loss})"},
+    "coach.line_differs": {"zh": " → 建议 {best}（差别不明显）", "en": " → expert: {best} (no clear cost)"},
     "coach.cand": {"zh": "{act} {ev}（胡 {win}%）", "en": "{act} {ev} (win {win}%)"},
     "coach.none": {"zh": "这手牌里你没有要做的决定。", "en": "You had no decision to make in this hand."},
 })
@@ -47,6 +48,8 @@ register({
 def action_text(a: dict, lang: str) -> str:
     tile = a.get("tile")
     name = tile_name(tile, lang) if isinstance(tile, int) else ""
+    if a.get("type") == "chi" and isinstance(tile, int) and tile < 27:  # tile: the run's lowest, not the claimed
+        name = "".join(tile_name(tile + i, lang)[0] for i in range(3)) + name[1:]
     return t(f"coach.act.{a.get('type')}", lang, tile=name)
 
 
@@ -114,11 +117,20 @@ def summary_text(review: Review, lang: str) -> str:
     return "\n".join(lines)
 
 
+def expert_words(d: dict, lang: str) -> str:
+    """What follows the played move of a decision that is not the expert's: the expert's move and what it cost
+    (or "no clear cost"); nothing when it agrees."""
+    if d["agree"]:
+        return ""
+    key = "coach.line_best" if d["loss"] > 0 else "coach.line_differs"  # not the expert's, no clear cost
+    return t(key, lang, best=action_text(d["best"], lang), loss=_fmt(d["loss"]))
+
+
 def decision_lines(review: Review, lang: str, top: int = 3) -> list[str]:
     """One line per decision (the terminal's ``jxbot review``)."""
     out = []
     for d in review.decisions:
-        best = "" if d["agree"] else t("coach.line_best", lang, best=action_text(d["best"], lang), loss=_fmt(d["loss"]))
+        best = expert_words(d, lang)
         mark = "  " if d["agree"] else "✗ " if d["loss"] > 0 else "~ "
         cands = " · ".join(t("coach.cand", lang, act=action_text(c["action"], lang), ev=f"{c['ev']:+.2f}",
                              win=round(100 * c["win"])) for c in d["candidates"][:top])

@@ -13,7 +13,34 @@ from collections.abc import Sequence
 from typing import Any
 
 from jxbot.commands.replay import fail, load_source
-from jxbot.i18n import add_lang_argument
+from jxbot.i18n import add_lang_argument, register, t
+
+register({
+    "cli.review.no_file": {"zh": "没有文件 {path}", "en": "there is no file {path}"},
+    "cli.review.cannot_read": {"zh": "读不了文件 {path}（{why}）", "en": "cannot read {path} ({why})"},
+    "cli.review.not_json": {"zh": "{path} 不是 JSON 文件（第 {line} 行第 {col} 列）",
+                            "en": "{path} is not JSON (line {line}, column {col})"},
+    "cli.review.not_hand": {"zh": "{path} 不是 jxbot 导出的牌局（用 `jxbot export` 导出）",
+                            "en": "{path} is not a hand written by `jxbot export`"},
+    "cli.review.version": {"zh": "{path} 是第 {version} 版的牌局文件，这个 jxbot 只读第 {want} 版",
+                           "en": "{path} is a hand file of version {version}; this jxbot reads version {want}"},
+    "cli.review.damaged": {"zh": "{path} 里的牌局记录有误：{detail}", "en": "the hand in {path} is damaged: {detail}"},
+    "cli.review.running": {"zh": "牌局 {hand} 还没结束，结束后才能复盘", "en": "hand {hand} has not ended: it can be reviewed once it has"},
+    "cli.review.ruleset": {"zh": "牌局 {hand} 用的规则「{ruleset}」这个 jxbot 不认识（认识的规则：{known}），没法复盘",
+                           "en": "hand {hand} is played by the rules {ruleset!r}, which this jxbot does not know "
+                                 "(it knows: {known}): it cannot be reviewed"},
+})
+
+
+def positive(text: str) -> int:
+    """A count of ms or processes: 0 or less would make a review of no work (2 worlds, no playout step)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -28,9 +55,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seat", type=int, choices=range(4), default=None,
                    help="whose decisions (0-3; default: the first seat a person played)")
     p.add_argument("--png", metavar="DIR", default=None, help="write the summary and every decision's picture into DIR")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes for the evaluation (default 1)")
+    p.add_argument("--jobs", type=positive, default=1, help="worker processes for the evaluation (default 1)")
     p.add_argument("--seed", type=int, default=0, help="the evaluation's seed (a review is reproducible)")
-    p.add_argument("--budget-ms", type=int, default=None,
+    p.add_argument("--budget-ms", type=positive, default=None,
                    help="CPU ms per decision (default: $JXBOT_REVIEW_BUDGET_MS or 15 s for the whole hand, "
                         "shared by its decisions)")
     add_lang_argument(p)
@@ -116,15 +143,65 @@ def write_pngs(review: Any, points: list[Any], who: str, lang: str, out: str) ->
     return 0
 
 
+def load_file(path: str, lang: str) -> Any:
+    """The replay of a hand file written by ``jxbot export``, or an exit code after saying, in ``lang``, what
+    is wrong with the file (a person's words: no traceback; the technical detail of a damaged log kept)."""
+    import json
+
+    from jxbot.replay import FORMAT, VERSION, load_doc
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except FileNotFoundError:
+        return fail("review", t("cli.review.no_file", lang, path=path))
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or type(exc).__name__
+        return fail("review", t("cli.review.cannot_read", lang, path=path, why=why))
+    except json.JSONDecodeError as exc:
+        return fail("review", t("cli.review.not_json", lang, path=path, line=exc.lineno, col=exc.colno))
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        return fail("review", t("cli.review.not_hand", lang, path=path), 1)
+    if doc.get("version") != VERSION:
+        return fail("review", t("cli.review.version", lang, path=path, version=doc.get("version"), want=VERSION), 1)
+    try:
+        return load_doc(doc)
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        return fail("review", t("cli.review.damaged", lang, path=path, detail=str(exc) or type(exc).__name__), 1)
+
+
+def unknown_ruleset(replay: Any, lang: str) -> str | None:
+    """Why the hand cannot be reviewed here when its ruleset is not installed (a file from another jxbot)."""
+    from jxbot import rulesets
+
+    name = str(getattr(replay.events[0], "ruleset", "") or "")
+    if rulesets.find(name) is not None:
+        return None
+    return t("cli.review.ruleset", lang, hand=replay.hand_id, ruleset=name, known=", ".join(sorted(rulesets.names())))
+
+
+def looks_like_file(text: str) -> bool:
+    """A path, not a hand id (``c811af0a9799-1``): a hand id has no dot and no slash."""
+    return text.lower().endswith(".json") or "/" in text or os.sep in text
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.hand and not args.db and not args.file and os.path.isfile(args.hand):
-        args.file, args.hand = args.hand, None  # `jxbot review FILE`
-    src = load_source("review", args)
-    if isinstance(src, int):
-        return src
-    replay, _stored = src
+    if args.hand and not args.db and not args.file and (os.path.isfile(args.hand) or looks_like_file(args.hand)):
+        args.file, args.hand = args.hand, None  # `jxbot review FILE` (a mistyped one: "there is no file")
+    if args.file and not args.hand:
+        replay = load_file(args.file, args.lang)
+        if isinstance(replay, int):
+            return replay
+    else:
+        src = load_source("review", args)
+        if isinstance(src, int):
+            return src
+        replay, _stored = src
     if not replay.ended:
-        return fail("review", f"hand {replay.hand_id} has not ended: it can be reviewed once it has", 1)
+        return fail("review", t("cli.review.running", args.lang, hand=replay.hand_id), 1)
+    why = unknown_ruleset(replay, args.lang)
+    if why is not None:
+        return fail("review", why, 1)
     seat = args.seat if args.seat is not None else default_seat(replay.computers)
     who = replay.who(seat, args.lang)
     t0 = time.process_time()

@@ -48,14 +48,18 @@ class CoachPart(StoreBase):
             return None
         return out if isinstance(out, dict) else None
 
-    async def review_stats(self, guild_id: int, user_id: int) -> ReviewStats:
-        """The player's reviewed hands here: how many, their decisions' agreement and the loss per hand."""
+    async def review_stats(self, guild_id: int, user_id: int, version: int | None = None) -> ReviewStats:
+        """The player's reviewed hands here: how many, their decisions' agreement and the loss per hand (with
+        ``version``, only the reviews of that version of the judging: an older one is redone when shown)."""
         _check_id(guild_id, "guild id")
         _check_id(user_id, "user id")
+        where, args = "guild_id = ? AND user_id = ?", [guild_id, user_id]
+        if version is not None:
+            where, args = where + " AND version = ?", [*args, int(version)]
         async with self._read() as db:
             row = await self._one(
                 db, "SELECT COUNT(*), COALESCE(SUM(decisions), 0), COALESCE(SUM(agreed), 0), COALESCE(SUM(lost), 0) "
-                    "FROM coach_reviews WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+                    f"FROM coach_reviews WHERE {where}", tuple(args))
         hands, decisions, agreed, lost = row or (0, 0, 0, 0.0)
         hands, decisions, agreed = int(hands), int(decisions), int(agreed)
         return ReviewStats(hands=hands, decisions=decisions,

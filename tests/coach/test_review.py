@@ -68,3 +68,32 @@ def test_the_hand_budget_is_kept() -> None:
         assert per_decision_budget(n) * n <= 15_000
         assert per_decision_budget(n, 2_000) * n <= max(2_000, 20 * n)
     assert per_decision_budget(25) * 25 <= 15_000
+
+
+def test_terminal_line_of_a_disagreement_with_no_clear_cost_says_so() -> None:
+    """``jxbot review``'s line for a move that is not the expert's but costs nothing clear: the words the
+    picture uses ("no clear cost"), not a loss of "−0.00" silver; a real loss keeps its figure."""
+    def dec(n: int, loss: float) -> dict:
+        return {"n": n, "event": n, "played": {"type": "discard", "seat": 0, "tile": 3},
+                "best": {"type": "discard", "seat": 0, "tile": 7}, "agree": False, "loss": loss, "gap": 0.9,
+                "played_ev": 0.0, "candidates": []}
+
+    r = Review("0123456789ab-1", 0, "jiaxing", [dec(0, 0.0), dec(1, 2.5)])
+    for lang, words in (("en", "no clear cost"), ("zh", "差别不明显")):
+        first, second = views.decision_lines(r, lang)
+        assert "0.00" not in first and words in first, first
+        assert "2.50" in second and words not in second, second
+
+
+def test_a_chow_is_named_by_its_run_as_on_the_tables_button() -> None:
+    """A chow's action carries the run's lowest tile, not the discard it claims: with 5m discarded, chowing
+    3-4-5m read "chow from 3m" (a tile nobody discarded) beside the expert's "chow from 4m". It now reads as
+    the table's own button did: 吃 345万 / chow 345m."""
+    r = Review("0123456789ab-1", 0, "jiaxing", [{
+        "n": 0, "event": 5, "played": {"type": "chi", "seat": 0, "tile": 2}, "best": {"type": "chi", "seat": 0, "tile": 3},
+        "agree": False, "loss": 1.5, "gap": 1.5, "played_ev": 0.0, "candidates": []}])
+    assert views.action_text({"type": "chi", "seat": 0, "tile": 2}, "zh") == "吃 345万"
+    assert views.action_text({"type": "chi", "seat": 0, "tile": 20}, "en") == "chow 345s"
+    (line,) = views.decision_lines(r, "en")
+    assert "chow 345m" in line and "chow 456m" in line and "from" not in line, line
+    assert "第 1 步：吃 345万 → 建议 吃 456万" in views.summary_text(r, "zh")

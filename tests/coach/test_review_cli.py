@@ -7,6 +7,8 @@ import json
 import re
 import sys
 
+import pytest
+
 from jxbot.cli import main
 from jxbot.replay import export_doc
 from tests.replay.helpers import played_hand
@@ -39,3 +41,51 @@ def test_r_after_a_hand_in_jxbot_play(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "r = review" in out
     assert "Reviewing…" in out and re.search(r"Agrees with the expert: \d+% \(\d+ of \d+ decisions\)", out), out[-3000:]
+
+
+def _broken_files(tmp_path):
+    """Hand files a person might hand to ``jxbot review``: each wrong in its own way."""
+    h = played_hand(4)
+    good = export_doc(h.events_json(), names=["A", "B", "C", "D"], computers=[True, False, True, True])
+    files = {}
+
+    def write(name, doc=None, text=None):
+        f = tmp_path / name
+        f.write_text(text if text is not None else json.dumps(doc))
+        files[name] = f
+
+    write("garbage.json", text="not json {")
+    write("list.json", [1, 2])
+    write("v99.json", {**good, "version": 99})
+    other = json.loads(json.dumps(good))
+    other["ruleset"] = other["events"][0]["ruleset"] = "shanghai"  # a ruleset this jxbot has not installed
+    write("shanghai.json", other)
+    damaged = json.loads(json.dumps(good))
+    closed = next(e for e in damaged["events"] if e["type"] == "claims_closed")
+    closed["seat"] = [1, 2]  # a seat that is no seat
+    write("damaged.json", damaged)
+    unfinished = json.loads(json.dumps(good))
+    unfinished["events"] = unfinished["events"][:10]
+    write("unfinished.json", unfinished)
+    files["missing.json"] = tmp_path / "missing.json"
+    return files
+
+
+def test_jxbot_review_of_a_broken_file_says_why_in_the_players_language(tmp_path, capsys):
+    """A malformed file, one of another jxbot's ruleset, or a damaged log: one line in the chosen language
+    naming what is wrong — never a traceback (the unknown ruleset and a damaged seat were tracebacks)."""
+    for name, f in _broken_files(tmp_path).items():
+        for lang in ("zh", "en"):
+            rc = main(["review", str(f), "--budget-ms", "5", "--lang", lang])
+            err = capsys.readouterr().err
+            lines = [x for x in err.splitlines() if x.startswith("jxbot review:")]
+            assert rc in (1, 2) and len(lines) == 1 and "Traceback" not in err, (name, lang, err)
+            cjk = re.search(r"[\u4e00-\u9fff]", lines[0]) is not None
+            assert cjk == (lang == "zh"), (name, lang, lines[0])
+    capsys.readouterr()
+    for bad in (["--budget-ms", "0"], ["--budget-ms", "-5"], ["--jobs", "0"]):  # a review of no work: refused
+        with pytest.raises(SystemExit) as exc:
+            main(["review", str(tmp_path / "garbage.json"), *bad])
+        assert exc.value.code == 2 and "at least 1" in capsys.readouterr().err
+    main(["review", str(tmp_path / "shanghai.json"), "--lang", "en"])
+    assert "'shanghai'" in capsys.readouterr().err

@@ -63,3 +63,29 @@ async def test_cached_shared_and_with_progress(tmp_path) -> None:
         assert none.hands == 0 and none.agreement is None
     finally:
         await store.close()
+
+
+async def test_the_bots_worker_pool_review_is_the_terminals() -> None:
+    """The bot (``JXBOT_REVIEW_PROCESSES`` ≥ 1, the default) evaluated each decision with the bare evaluator:
+    its "expert" was the best-valued candidate, not the expert level's choice, and every gap over 0.3 silver
+    was a loss (no paired standard error to test). On this hand that read 30% agreement and 366 silver lost
+    where ``jxbot review`` of the same hand reads 61% and 166. Both now judge the same evaluation."""
+    from jxbot.coach import CoachPool
+    from jxbot.coach import review as rv
+    from jxbot.coach.reviewer import pool_submit
+
+    h = played_hand(4)
+    seat, budget = 1, 25
+    evs = h.events_json()
+    evs = evs[: rv.decision_points(evs, seat)[7].event + 1]  # the seat's first 8 decisions (CPU: ~6 s)
+    pts = rv.decision_points(evs, seat)
+    pool = CoachPool(processes=1)
+    try:
+        bot = await Reviewer(None, pool_submit(pool), slots=1, budget_ms=budget * len(pts)).review(
+            h.hand_id, seat, evs, owner=1)
+    finally:
+        pool.close()
+    terminal = rv.review_hand(evs, seat, rv.expert, budget_ms=rv.per_decision_budget(len(pts), budget * len(pts)))
+    assert [(d["best"], d["agree"], d["loss"]) for d in bot.decisions] == \
+        [(d["best"], d["agree"], d["loss"]) for d in terminal.decisions]
+    assert all(any(c.get("expert") for c in d["candidates"]) for d in bot.decisions)

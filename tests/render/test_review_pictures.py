@@ -47,3 +47,19 @@ def test_summary_and_decision_pictures() -> None:
             assert size(png)[0] == WIDTH and size(png)[1] < 1000
             seen.add(png)
     assert len(seen) == 10  # every picture its own
+
+
+def test_the_verdict_beside_the_played_move_says_what_happened() -> None:
+    """A move that agrees only by being valued within the tie of the expert's is not "Same as the expert" —
+    the picture shows two different moves under it; it is "as good as" the expert's."""
+    from render.review import verdict_text
+
+    def view(played: int, best: int, agree: bool, loss: float = 0.0) -> dict:
+        return {"played": {"type": "discard", "tile": played}, "best": {"type": "discard", "tile": best},
+                "agree": agree, "loss": loss}
+
+    assert verdict_text(view(3, 3, True), "en") == "Same as the expert"
+    assert verdict_text(view(3, 7, True), "en") == "As good as the expert's"
+    assert verdict_text(view(3, 7, True), "zh") == "与专家的一样好"
+    assert verdict_text(view(3, 7, False, 2.5), "en") == "2.50 silver lost"
+    assert verdict_text(view(3, 7, False), "zh") == "与专家不同（差别不明显）"

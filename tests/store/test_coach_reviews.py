@@ -22,6 +22,10 @@ async def test_reviews_are_kept_and_counted(store) -> None:
     st = await store.review_stats(GUILD, 22)
     assert (st.hands, st.agreement, st.lost_per_hand) == (1, 1.0, 0.0)
     assert (await store.review_stats(GUILD + 1, 21)).hands == 0  # another server's stats
+    # a review of an older judging (it is redone when shown) is not counted among this version's
+    await store.save_review(h.hand_id, 2, {"v": 4}, version=0, decisions=4, agreed=1, lost=3.0)
+    assert (await store.review_stats(GUILD, 22, version=1)).hands == 0
+    assert (await store.review_stats(GUILD, 21, version=1)).hands == 1
 
 
 async def test_a_running_hand_is_not_reviewed(store) -> None:
