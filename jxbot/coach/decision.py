@@ -20,8 +20,9 @@ PLAYOUTS_PER_BUDGET_MS = 0.12  # playouts one core plays per CPU ms (bench/ai.py
 # evaluator's worlds are over-optimistic at a good position late in a hand: docs/ai.md "Calibration").
 # ``WIN_MAP`` is fitted by least log loss (``jxbot.coach.calibration.fit_map``, ``bench/calibration.py --fit``)
 # on self-play seeds other than the one the calibration is measured on ("calib"): fitted 2 Dec 2026 on
-# 12,000 decisions of 1,428 hands (seeds "calib-fit" and "calib-fit2", 6,000 each, every 8th decision with a
-# choice, 8 worlds, jiaxing), with the worlds' other hands played up (jxbot/ai/worlds.py).
+# 27,000 decisions of 4,957 hands (seeds "calib-fit" and "calib-fit2", 6,000 each at every 8th decision with
+# a choice, and "calib-fit3", 15,000 at every 16th; 8 worlds, jiaxing), with the worlds' other hands played
+# up (jxbot/ai/worlds.py).
 
 
 class WinMap(NamedTuple):
@@ -35,7 +36,7 @@ class WinMap(NamedTuple):
     c3: float = 0.0
 
 
-WIN_MAP = WinMap(1.5, 1.0, -0.6239, 0.8027, -0.1532, 0.602)
+WIN_MAP = WinMap(1.0, 0.5, -0.6406, 0.6695, -0.1553, 0.5936)
 STEPS_PER_MS = 6.0  # playout steps (decisions) one core plays per CPU ms (caishen ~5.5, jiaxing ~8)
 
 

@@ -31,19 +31,20 @@ def test_the_shown_win_chance_rises_with_the_playouts_wins() -> None:
 
 
 def test_predicted_win_chance_matches_what_happened() -> None:
-    """A small held-out run (seed ``calib-test``: not one the map was fitted on)."""
-    raw = collect_raw(150, worlds=8, every=6, seed="calib-test")
+    """A small held-out run (seed ``calib-test``, not one the map was fitted on; 120 decisions of 31 hands)."""
+    raw = collect_raw(120, worlds=8, every=16, seed="calib-test")
     pairs = predict(raw)
     bare = [(x.wins / x.n, x.won) for x in raw]
     rel = reliability(pairs, min_bin=20)
-    assert rel["decisions"] == 150 and sum(r["decisions"] for r in rel["table"]) == 150
+    assert rel["decisions"] == 120 and sum(r["decisions"] for r in rel["table"]) == 120
 
     def brier(ps: list[tuple[float, bool]]) -> float:
         return sum((p - w) ** 2 for p, w in ps) / len(ps)
 
-    # the mapped predictions average what happened, and are nearer the outcomes than the bare k/n (which
-    # over-rates a good position: 7 of 8 playouts won came true about half the time)
-    assert abs(rel["mean_predicted"] - rel["mean_observed"]) < 0.05, rel
+    # the mapped predictions average what happened (here within 0.03; the bare k/n and the Beta prior alone
+    # over-rate the positions by 0.06), and are nearer the outcomes than the bare k/n (which over-rates a
+    # good position: 7 of 8 playouts won came true 0.60 of the time in the full run)
+    assert abs(rel["mean_predicted"] - rel["mean_observed"]) < 0.04, rel
     assert brier(pairs) < brier(bare), (brier(pairs), brier(bare))
     # a prediction says something: the third predicted most likely to win won more often than the third
     # predicted least likely
