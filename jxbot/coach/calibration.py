@@ -1,26 +1,38 @@
 """The evaluator's calibration: predicted win chance of the chosen action against what happened
-(bench/calibration.py prints it and fits the prior; tests/coach/test_calibration.py runs a small version)."""
+(bench/calibration.py prints it and fits the map; tests/coach/test_calibration.py runs a small version)."""
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from ..ai import make_player
 from ..game import Hand
-from .decision import WIN_PRIOR, Decision, calibrated_win, evaluate
+from .decision import WIN_MAP, Decision, WinMap, calibrated_win, evaluate, wall_drawn
 
 
-def collect_raw(decisions: int, *, worlds: int = 4, every: int = 2, seed: str = "calib",
-                ruleset: str = "jiaxing") -> list[tuple[int, int, bool]]:
-    """(playouts the chosen action won, playouts, did the seat win) for ``decisions`` decisions of self-play
-    (four normal players; every ``every``-th decision with a real choice)."""
-    out: list[tuple[int, int, bool]] = []
+class Sample(NamedTuple):
+    """One decision of self-play: the chosen action's playouts (``wins`` of ``n``), the share of the wall
+    drawn when it was taken, and whether the seat won the hand."""
+
+    wins: int
+    n: int
+    drawn: float
+    won: bool
+    hand: int  # the hand's number in the run (decisions of one hand share its winner)
+
+
+def collect_raw(decisions: int, *, worlds: int = 8, every: int = 8, seed: str = "calib",
+                ruleset: str = "jiaxing") -> list[Sample]:
+    """``decisions`` decisions of self-play (four normal players; every ``every``-th decision with a real
+    choice), each with what the evaluator's playouts said of the chosen action and what happened."""
+    out: list[Sample] = []
     hand_no = 0
     k = 0
     while len(out) < decisions:
         h = Hand.new(f"{seed}/{hand_no}", ruleset=ruleset)
         ps = [make_player("normal", f"{seed}/{hand_no}/{i}") for i in range(4)]
-        preds: list[tuple[int, int, int]] = []
+        preds: list[tuple[int, int, int, float]] = []
         while h.phase != "ended":
             s = min(h.pending())
             view = h.view(s)
@@ -30,40 +42,90 @@ def collect_raw(decisions: int, *, worlds: int = 4, every: int = 2, seed: str = 
                 if k % every == 0:
                     c = evaluate(Decision.from_view(view), worlds=worlds, seed=f"{seed}/{k}", budget_ms=1e9,
                                  actions=[a.to_json()])
-                    preds.append((s, c[0].wins, c[0].n))
+                    preds.append((s, c[0].wins, c[0].n, wall_drawn(view)))
             h.apply(a)
         r = h.result
         assert r is not None
-        out.extend((w, n, r.winner == s) for s, w, n in preds)
+        out.extend(Sample(w, n, d, r.winner == s, hand_no) for s, w, n, d in preds)
         hand_no += 1
     return out
 
 
-def collect(decisions: int, *, worlds: int = 4, every: int = 2, seed: str = "calib", ruleset: str = "jiaxing",
-            prior: tuple[float, float] = WIN_PRIOR) -> list[tuple[float, bool]]:
+def predict(raw: list[Sample], cal: WinMap = WIN_MAP) -> list[tuple[float, bool]]:
+    """(predicted win chance, did the seat win) per decision, by the map ``cal``."""
+    return [(calibrated_win(x.wins, x.n, x.drawn, cal), x.won) for x in raw]
+
+
+def collect(decisions: int, *, worlds: int = 8, every: int = 8, seed: str = "calib", ruleset: str = "jiaxing",
+            cal: WinMap = WIN_MAP) -> list[tuple[float, bool]]:
     """(predicted win chance of the chosen action, did the seat win) for ``decisions`` decisions."""
-    return [(calibrated_win(w, n, prior), won)
-            for w, n, won in collect_raw(decisions, worlds=worlds, every=every, seed=seed, ruleset=ruleset)]
+    return predict(collect_raw(decisions, worlds=worlds, every=every, seed=seed, ruleset=ruleset), cal)
 
 
-def fit_prior(raw: list[tuple[int, int, bool]]) -> tuple[float, float]:
-    """The Beta prior (a, b) whose shrunk predictions (w + a) / (n + a + b) have the least log loss on ``raw``
-    (a grid: a in 0–8 by 0.25, b in 0–30 by 0.25)."""
-    best: tuple[float, float, float] | None = None
-    for i in range(0, 33):
-        a = i * 0.25
-        for j in range(0, 121):
-            b = j * 0.25
-            if a + b == 0:
-                continue
-            loss = 0.0
-            for w, n, won in raw:
-                p = min(1 - 1e-9, max(1e-9, (w + a) / (n + a + b)))
-                loss -= math.log(p if won else 1 - p)
+def log_loss(raw: list[Sample], cal: WinMap) -> float:
+    """Mean log loss of the map's predictions on ``raw``."""
+    loss = 0.0
+    for p, won in predict(raw, cal):
+        p = min(1 - 1e-9, max(1e-9, p))
+        loss -= math.log(p if won else 1 - p)
+    return loss / max(1, len(raw))
+
+
+def _features(x: Sample, a: float, b: float) -> list[float]:
+    q = (x.wins + a) / (x.n + a + b)
+    lq = math.log(q / (1 - q))
+    return [1.0, lq, x.drawn, lq * x.drawn]
+
+
+def _solve(m: list[list[float]], v: list[float]) -> list[float]:
+    """``m`` x = ``v`` by Gaussian elimination with partial pivoting (a small, well-posed system)."""
+    n = len(v)
+    a = [row[:] + [v[i]] for i, row in enumerate(m)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(a[r][c]))
+        a[c], a[p] = a[p], a[c]
+        for r in range(n):
+            if r != c and a[c][c] != 0:
+                f = a[r][c] / a[c][c]
+                for j in range(c, n + 1):
+                    a[r][j] -= f * a[c][j]
+    return [a[i][n] / a[i][i] if a[i][i] != 0 else 0.0 for i in range(n)]
+
+
+def fit_logistic(raw: list[Sample], a: float, b: float, iters: int = 30) -> tuple[float, float, float, float]:
+    """The coefficients of the logistic map on (1, logit q, drawn, logit q · drawn), q the prior-shrunk
+    k/n, with the least log loss on ``raw`` (Newton's method; a tiny ridge keeps it well-posed)."""
+    xs = [(_features(x, a, b), 1.0 if x.won else 0.0) for x in raw]
+    beta = [0.0, 1.0, 0.0, 0.0]
+    for _ in range(iters):
+        g = [0.0] * 4
+        hm = [[1e-6 if i == j else 0.0 for j in range(4)] for i in range(4)]
+        for f, y in xs:
+            z = sum(bi * fi for bi, fi in zip(beta, f, strict=True))
+            p = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+            for i in range(4):
+                g[i] += (p - y) * f[i]
+                for j in range(4):
+                    hm[i][j] += p * (1 - p) * f[i] * f[j]
+        step = _solve(hm, g)
+        beta = [bi - si for bi, si in zip(beta, step, strict=True)]
+        if max(abs(s) for s in step) < 1e-9:
+            break
+    return beta[0], beta[1], beta[2], beta[3]
+
+
+def fit_map(raw: list[Sample]) -> WinMap:
+    """The map with the least log loss on ``raw``: the prior (a, b) from a grid (a in 0.5–4, b in 0.5–8), the
+    logistic coefficients fitted for each."""
+    best: tuple[float, WinMap] | None = None
+    for a in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0):
+        for b in (0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0):
+            cal = WinMap(a, b, *fit_logistic(raw, a, b))
+            loss = log_loss(raw, cal)
             if best is None or loss < best[0]:
-                best = (loss, a, b)
+                best = (loss, cal)
     assert best is not None
-    return best[1], best[2]
+    return best[1]
 
 
 def reliability(pairs: list[tuple[float, bool]], min_bin: int = 50) -> dict:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
 
 from ..ai.montecarlo import evaluate_view
 from ..game import Hand
@@ -11,13 +14,29 @@ from ..game import events as ev
 
 DEFAULT_BUDGET_MS = 300.0
 PLAYOUTS_PER_BUDGET_MS = 0.12  # playouts one core plays per CPU ms (bench/ai.py "playouts_per_second" / 1000)
-# The win chance a candidate shows is its playouts' wins shrunk toward the evaluator's base rate:
-# (wins + WIN_PRIOR[0]) / (n + WIN_PRIOR[0] + WIN_PRIOR[1]). A few worlds' k/n is noisy, and the decisions
-# binned high by it are partly its lucky draws (predicted 1.0 came true 0.76 of the time with 6 worlds);
-# the prior (a Beta) is fitted (``jxbot.coach.calibration.fit_prior``, ``bench/calibration.py --fit``) on
-# self-play seeds other than those the calibration is measured on ("calib"); docs/ai.md "Calibration".
-# Fitted 2 Dec 2026 on 6,000 decisions, 8 worlds each: seed "calib-fit" every 2nd, "calib-fit2" every 8th.
-WIN_PRIOR = (1.0, 2.5)
+# The win chance a candidate shows is its playouts' wins, shrunk and then mapped: q = (wins + a) / (n + a + b)
+# (a Beta prior: a few worlds' k/n is noisy, and the decisions binned high by it are partly its lucky draws),
+# then p = sigmoid(c0 + c1·logit q + c2·d + c3·d·logit q), d the share of the wall already drawn (the
+# evaluator's worlds are over-optimistic at a good position late in a hand: docs/ai.md "Calibration").
+# ``WIN_MAP`` is fitted by least log loss (``jxbot.coach.calibration.fit_map``, ``bench/calibration.py --fit``)
+# on self-play seeds other than the one the calibration is measured on ("calib"): fitted 2 Dec 2026 on
+# 27,000 decisions of 4,957 hands (seeds "calib-fit" and "calib-fit2", 6,000 each at every 8th decision with
+# a choice, and "calib-fit3", 15,000 at every 16th; 8 worlds, jiaxing), with the worlds' other hands played
+# up (jxbot/ai/worlds.py).
+
+
+class WinMap(NamedTuple):
+    """The calibration map from a candidate's playouts to the win chance shown (see ``calibrated_win``)."""
+
+    a: float
+    b: float
+    c0: float = 0.0
+    c1: float = 1.0
+    c2: float = 0.0
+    c3: float = 0.0
+
+
+WIN_MAP = WinMap(1.0, 0.5, -0.6406, 0.6695, -0.1553, 0.5936)
 STEPS_PER_MS = 6.0  # playout steps (decisions) one core plays per CPU ms (caishen ~5.5, jiaxing ~8)
 
 
@@ -115,10 +134,26 @@ def _fold(hand: Hand, e: ev.Event) -> Hand:
     return hand
 
 
-def calibrated_win(wins: int, n: int, prior: tuple[float, float] = WIN_PRIOR) -> float:
-    """The win chance ``wins`` of ``n`` playouts predict (shrunk by the fitted prior, :data:`WIN_PRIOR`)."""
-    a, b = prior
-    return (wins + a) / (n + a + b) if n + a + b > 0 else 0.0
+@cache
+def _wall_at_deal(ruleset: str) -> int:
+    return Hand.new("wall", ruleset=ruleset).wall_remaining
+
+
+def wall_drawn(view: dict) -> float:
+    """The share of the drawable wall already drawn at ``view`` (0 at the deal, 1 at the last tile)."""
+    full = _wall_at_deal(view["ruleset"])
+    return min(1.0, max(0.0, 1 - view["wall_remaining"] / full)) if full else 0.0
+
+
+def calibrated_win(wins: int, n: int, drawn: float, cal: WinMap = WIN_MAP) -> float:
+    """The win chance ``wins`` of ``n`` playouts predict when ``drawn`` of the wall is drawn, by the fitted
+    map :data:`WIN_MAP`."""
+    if n + cal.a + cal.b <= 0:
+        return 0.0
+    q = min(1 - 1e-9, max(1e-9, (wins + cal.a) / (n + cal.a + cal.b)))
+    lq = math.log(q / (1 - q))
+    z = cal.c0 + cal.c1 * lq + cal.c2 * drawn + cal.c3 * drawn * lq
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def worlds_for(budget_ms: float, n_actions: int) -> int:
@@ -135,5 +170,6 @@ def evaluate(decision: Decision, *, budget_ms: float = DEFAULT_BUDGET_MS, seed: 
     acts = list(actions) if actions is not None else candidates(decision.view, include=include)
     n = worlds if worlds is not None else worlds_for(budget_ms, len(acts))
     ests = evaluate_view(decision.view, seed=seed, worlds=n, budget_ms=budget_ms, actions=acts)
-    return [Candidate(e.action, round(e.ev, 4), round(calibrated_win(e.wins, e.n), 4), round(e.deal_in, 4), e.n,
-                      e.wins) for e in ests]
+    drawn = wall_drawn(decision.view)
+    return [Candidate(e.action, round(e.ev, 4), round(calibrated_win(e.wins, e.n, drawn), 4), round(e.deal_in, 4),
+                      e.n, e.wins) for e in ests]

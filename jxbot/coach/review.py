@@ -74,7 +74,7 @@ def expert(point: Point, seed: int, budget_ms: int, extra: Sequence[dict] = ()) 
     from jxbot.ai.montecarlo import action_key as key
     from jxbot.ai.montecarlo import candidates, evaluate_view
 
-    from .decision import STEPS_PER_MS, calibrated_win, worlds_for
+    from .decision import STEPS_PER_MS, calibrated_win, wall_drawn, worlds_for
 
     view = point.view
     # the expert level's own choice at this view (its playouts seeded by the view: the choice an expert
@@ -87,8 +87,9 @@ def expert(point: Point, seed: int, budget_ms: int, extra: Sequence[dict] = ()) 
                          actions=acts, max_steps=int(budget_ms * STEPS_PER_MS))
     base = next((e for e in ests if key(e.action) == key(choice)), None)
     out = []
+    drawn = wall_drawn(view)
     for e in ests:
-        c = {"action": dict(e.action), "ev": round(e.ev, 4), "win": round(calibrated_win(e.wins, e.n), 4),
+        c = {"action": dict(e.action), "ev": round(e.ev, 4), "win": round(calibrated_win(e.wins, e.n, drawn), 4),
              "deal_in": round(e.deal_in, 4)}
         if e is base:
             c["expert"] = True

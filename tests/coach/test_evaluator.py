@@ -125,3 +125,20 @@ def test_the_review_reproduces_the_experts_own_choices() -> None:
     assert len(points) >= 5
     assert [rv.action_key(expert_choice(p.view, p.target)) for p in points] == \
         [rv.action_key(p.played) for p in points]
+
+
+def test_a_seat_that_can_rob_a_kong_gets_an_evaluation() -> None:
+    """At a rob window the 补杠's tile is public and still in the declarer's hand: the worlds deal it there
+    (dealt at random, the win that robs it could not take it from the declarer's hand and the playout failed)."""
+    h = Hand.new("rob/53")
+    ps = [make_player("normal", f"rob/53/{i}") for i in range(4)]
+    while h.phase != "rob":
+        s = min(h.pending())
+        h.apply(ps[s].choose(h.view(s)))
+    seat = min(h.pending())
+    d = Decision.from_hand(h, seat)
+    hu = [a for a in d.actions if a["type"] == "hu"]
+    assert hu, d.actions
+    c = evaluate(d, worlds=8, seed=3, budget_ms=1e9, actions=hu)
+    # robbing the kong is a win in every world
+    assert c[0].n == 8 and c[0].wins == 8
