@@ -61,7 +61,9 @@ async def test_bot_plays_against_the_double(double, start_bot, tmp_path, backend
     def tiles() -> list:
         return [b for b in panel.buttons() if b.get("custom_id", "").startswith("mj:discard.")]
 
-    await double.wait_for(lambda: bool(tiles()), timeout=30)  # Alice's turn again
+    # Alice's turn again: Bob's DMs are closed, so his turn runs out (15 s) and two computers play (1 s each,
+    # a claim window after each discard, a pung) before it comes round: 30 s was too tight on a loaded CI machine
+    await double.wait_for(lambda: bool(tiles()), timeout=60)
     n_disc = len(tiles())
     d = await alice.click(panel, custom_id=tiles()[0]["custom_id"])
     await d.response()
