@@ -100,11 +100,6 @@ def expert(point: Point, seed: int, budget_ms: int, extra: Sequence[dict] = ()) 
     return out
 
 
-def candidates_json(cands: Iterable[Any]) -> list[dict]:
-    return [{"action": dict(c.action), "ev": float(c.ev_silver), "win": float(c.win), "deal_in": float(c.deal_in)}
-            for c in cands]
-
-
 def action_key(a: dict) -> tuple[str, int | None]:
     return str(a.get("type")), a.get("tile")
 
