@@ -232,10 +232,12 @@ async def open_table(bot: Any, spec: Spec) -> str:
             table.hold = spec.stake * int(getattr(gs, "min_balance_multiplier", 10)) + config.fee
         table.state = "running"
         manager.add(table)  # the players' seats are reserved here
-        await host.save(table)
         session = ArrangedSession(bot, host, table)
         session.seed = spec.secret if spec.secret is not None else await host.table_seed()
         session.start()
+        # saved with its runner's state (the secret's walls): a restart from here on resumes this very match. Before
+        # it the store holds no row of the table, so the open record above reopens it (docs/table.md)
+        await host.save(table)
     await _announce(bot, table, spec)
     return table.id
 

@@ -7,15 +7,24 @@ gate stays shut until this is done (docs/bot.md, "The readiness gate")."""
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import Any
 
 import discord
 
-from jxbot.i18n import t
+from jxbot.i18n import register, t
 from jxbot.shell.lobby import Table
 from jxbot.shell.session import Session
 
 log = logging.getLogger("jxbot.shell.resume")
+
+register({
+    "bot.table.restart_void": {
+        "zh": "机器人重启了。牌桌 {table} 重启前刚发的那一局无法恢复，已作废：没有人输赢银子。牌桌继续，马上重新发牌。",
+        "en": "The bot restarted. The hand table {table} had just dealt could not be restored, so it is void: nobody "
+              "won or lost silver. The table goes on with a fresh deal.",
+    },
+})
 
 
 class SeatsDisagree(Exception):
@@ -104,32 +113,127 @@ async def resume_table(host: Any, rec: Any) -> bool:
             except Exception:
                 log.exception("could not hold silver for a player of table %s", table.id)
     runner_state = state.get("runner")
-    if table.state == "running" and runner_state:
-        events: list[dict] = []
-        hid = runner_state.get("hand_id")
-        if hid:
-            events = [e if isinstance(e, dict) else e.event for e in await host.bot.store.hand_events(hid)]
-        from jxbot.shell.panel_nonce import restore_panel_nonces
-
-        await restore_panel_nonces(host.bot, table)  # a panel whose actions still hold keeps its buttons
-        session_cls = Session
-        if table.arranged is not None:  # an arranged table (a tournament's, a ranked match): its result goes on
-            from jxbot.shell.arranged import ArrangedSession
-
-            session_cls = ArrangedSession
-        session = session_cls(host.bot, host, table)
-        if not table.dm:
-            # the table message from before the restart is retired once a new one is posted below the notice
-            session.observer.retire, table.table_message_id = table.table_message_id, None
-        # (a DM table's messages in each DM, saved in table.dm_messages, are edited again: nothing is re-posted)
-        session.start(runner_state=runner_state, events=events)
-        session.refresh()  # fresh panels (countdowns); buttons from before work only if their actions still hold
-        ch = session.channel()
-        try:
-            if not table.dm:  # (in DMs the panel and the table message edited again say it)
-                await ch.send(t("bot.dm.resumed", table.lang))
-        except discord.HTTPException:
-            log.warning("could not announce the resume of table %s", table.id)
+    if table.state == "running":
+        await _run_again(host, rec, table, runner_state)
     elif table.state == "lobby":
         host.schedule_lobby(table)
     return True
+
+
+async def dealt_unsaved(store: Any, table: Table, runner_state: dict) -> tuple[dict, list[dict]]:
+    """A runner state saved between hands (no hand in play) and the events to resume it with: if the store holds
+    the match's next hand, dealt at this table before the restart came ahead of the state that names it, that
+    hand is the one in play (the deal is the same: the players keep what they were dealt). Otherwise the state
+    as it is, and the runner deals that hand (again: the same wall and ids, the store takes a repeat as one)."""
+    from jxbot.game import Match
+
+    match = Match.from_json(runner_state["match"])
+    if runner_state.get("over") or match.over or store is None or not hasattr(store, "get_hand"):
+        return runner_state, []
+    hid = match.next_context().hand_id
+    rec = await store.get_hand(hid)
+    if rec is None or rec.status != "running" or rec.table_id != table.id or not _same_seats(table, rec):
+        return runner_state, []
+    events = [e if isinstance(e, dict) else e.event for e in await store.hand_events(hid)]
+    if not events:
+        return runner_state, []
+    log.warning("table %s: resuming hand %s, dealt before its runner's state named it", table.id, hid)
+    return dict(runner_state, hand_id=hid), events
+
+
+async def _void(store: Any, table: Table, rec: Any) -> None:
+    """Settle a hand of a table resumed with no runner state as void (no transfer, no fee, no escape)."""
+    from jxbot.shell.suspend import VOID_SETTLEMENT, void_result
+
+    await store.settle_hand(rec.hand_id, table.guild_id, list(rec.seats), VOID_SETTLEMENT,
+                            void_result(rec.hand_id, table.id, "restart"))
+    log.warning("table %s: hand %s settled as void (dealt before a restart, not resumable)", table.id, rec.hand_id)
+
+
+def _same_seats(table: Table, rec: Any) -> bool:
+    """The stored hand was dealt to the players the table seats now (a points-only table stores no player)."""
+    if not any(u is not None for u in rec.seats):
+        return True
+    now = [None if o is None or o.is_computer else o.user_id for o in table.seats]
+    return list(rec.seats) == now
+
+
+async def _first_hand(host: Any, rec: Any, table: Table, session: Any) -> bool:
+    """A table stored as running with no runner state (a restart after its start and before its runner's first
+    save; docs/table.md, "Restart windows"): its runner is started fresh here. A hand it dealt meanwhile is taken
+    over (rebuilt from its events) when it is this table's first hand and was dealt to these seats; one that
+    cannot be is settled as void (no silver moves) and a fresh deal follows. True when a hand was voided."""
+    store = host.bot.store
+    session.seed = await host.table_seed()
+    if session.seed is None and table.arranged is not None:
+        # its spec's secret is not in the store (it was to be kept in the runner's state): a new one, so the match
+        # keeps the arranged table's form (its id, the duplicate deal) — the walls of its hands after the first
+        # are not those of the other tables of its secret
+        session.seed = secrets.token_hex(32)
+    hands = []
+    if store is not None and hasattr(store, "get_hand"):
+        for hid in getattr(rec, "hand_ids", ()) or ():
+            h = await store.get_hand(hid)
+            if h is not None and h.status == "running":
+                hands.append(h)
+    taken = None
+    if len(hands) == 1 and _same_seats(table, hands[0]):
+        events = [e if isinstance(e, dict) else e.event for e in await store.hand_events(hands[0].hand_id)]
+        if events:
+            try:
+                session.start(first_hand=events)
+                taken = hands[0].hand_id
+            except Exception as exc:  # not this table's first hand (or not replayable): voided below
+                log.warning("table %s: hand %s not taken over after the restart (%s)", table.id,
+                            hands[0].hand_id, type(exc).__name__)
+    voided = [h for h in hands if h.hand_id != taken]
+    for h in voided:
+        await _void(store, table, h)
+    if taken is None:
+        session.start()
+        runner = session.runner  # (not run yet: no await since it was built) its first hand is a fresh one
+        if any(h.hand_id == runner.match.next_context().hand_id for h in voided):
+            runner.match.match_id += f".{len(getattr(rec, 'hand_ids', ()) or ())}"  # a void hand keeps its id
+    else:
+        log.warning("table %s: hand %s taken over after a restart before its runner's first save", table.id, taken)
+    await host.save(table)  # its runner's state (seed, hand) from now on
+    return bool(voided)
+
+
+async def _run_again(host: Any, rec: Any, table: Table, runner_state: dict | None) -> None:
+    """Run a resumed table's runner again: from its stored state, or afresh when there is none (see above)."""
+    events: list[dict] = []
+    if runner_state:
+        hid = runner_state.get("hand_id")
+        if hid:
+            events = [e if isinstance(e, dict) else e.event for e in await host.bot.store.hand_events(hid)]
+        else:
+            runner_state, events = await dealt_unsaved(host.bot.store, table, runner_state)
+    from jxbot.shell.panel_nonce import restore_panel_nonces
+
+    await restore_panel_nonces(host.bot, table)  # a panel whose actions still hold keeps its buttons
+    session_cls = Session
+    if table.arranged is not None:  # an arranged table (a tournament's, a ranked match): its result goes on
+        from jxbot.shell.arranged import ArrangedSession
+
+        session_cls = ArrangedSession
+    session = session_cls(host.bot, host, table)
+    if not table.dm:
+        # the table message from before the restart is retired once a new one is posted below the notice
+        session.observer.retire, table.table_message_id = table.table_message_id, None
+    # (a DM table's messages in each DM, saved in table.dm_messages, are edited again: nothing is re-posted)
+    voided = False
+    if runner_state:
+        session.start(runner_state=runner_state, events=events)
+    else:
+        voided = await _first_hand(host, rec, table, session)
+    session.refresh()  # fresh panels (countdowns); buttons from before work only if their actions still hold
+    ch = session.channel()
+    try:
+        if voided:  # (a DM table's players too: their hand went)
+            await ch.send(t("bot.table.restart_void", table.lang, table=table.id),
+                          allowed_mentions=discord.AllowedMentions.none())
+        elif not table.dm:  # (in DMs the panel and the table message edited again say it)
+            await ch.send(t("bot.dm.resumed", table.lang))
+    except discord.HTTPException:
+        log.warning("could not announce the resume of table %s", table.id)

@@ -109,7 +109,12 @@ class Session:
         """The runner's event sink (the host's; an arranged table's points-only sink overrides it)."""
         return self.cog.sink_for(self)
 
-    def start(self, *, runner_state: dict | None = None, events: Sequence[dict] = ()) -> None:
+    def start(self, *, runner_state: dict | None = None, events: Sequence[dict] = (),
+              first_hand: Sequence[dict] = ()) -> None:
+        """Build the runner (resumed from ``runner_state`` and its hand's ``events``, or fresh) and run it.
+        ``first_hand``: a fresh runner takes these stored events as its hand in play (a restart that left a
+        dealt first hand and no runner state, jxbot/shell/resume.py); ``ValueError`` (nothing started) if they
+        are not this table's first hand."""
         from jxbot.table import TableRunner
 
         kw: dict[str, Any] = {"interfaces": self._interfaces(), "observers": [self.observer, self.watch],
@@ -119,7 +124,10 @@ class Session:
         if runner_state is not None:
             self.runner = TableRunner.resume(runner_state, events, **kw)
         else:
-            self.runner = TableRunner(self._seat_infos(), self.runner_config(), **kw, **self.fresh_runner_kw())
+            runner = TableRunner(self._seat_infos(), self.runner_config(), **kw, **self.fresh_runner_kw())
+            if first_hand:
+                runner.adopt_first_hand(first_hand)
+            self.runner = runner
         self.table.state = "running"
         self.table.session = self
         task = self.runner.start()

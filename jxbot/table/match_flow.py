@@ -28,6 +28,10 @@ class RunnerMatchFlow(RunnerComputers):
 
     async def _deal(self) -> None:
         async with self._lock:
+            if self.hand is None and self.hands_played == 0:
+                # the match's first deal: its state (the seed every wall follows from) is stored before any hand
+                # is, so a restart finds it whatever point the deal reached (docs/table.md, "Restart windows")
+                await self.sink.table_state(self.config.table_id, self.state())
             self.balances = list(await self._balances_fn(self.seats))
             hand = self.match.next_hand()
             self.hand = hand

@@ -160,6 +160,28 @@ class RunnerState:
                 raise ValueError(f"the events are of hand {hand_id(runner.hand)}, not {state['hand_id']}")
         return runner
 
+    def adopt_first_hand(self, events: Sequence[dict]) -> None:
+        """Before :meth:`start`, on a fresh runner: make the stored hand ``events`` (a first hand dealt by this
+        table before a restart that left no runner state, docs/table.md "Restart windows") the hand in play.
+        The match takes that hand's match id; the hand must be the one this match deals first in every other
+        respect (number, dealer, wind, stake, queues) and of this table's ruleset. ``ValueError`` if not."""
+        from jxbot.game import Hand, event_from_json
+
+        if self.hand is not None or self.hands_played or self.match.results:
+            raise ValueError("only a fresh runner adopts a first hand")
+        hand = Hand.replay([event_from_json(e) for e in events])
+        hid = hand_id(hand)
+        match_id, sep, number = hid.rpartition("-")
+        if not sep or number != "1":
+            raise ValueError(f"hand {hid} is not a match's first hand")
+        was = self.match.match_id
+        self.match.match_id = match_id
+        if hand.context != self.match.next_context() or hand.ruleset != self.match.ruleset:
+            self.match.match_id = was
+            raise ValueError(f"hand {hid} is not this table's first hand")
+        self.hand = hand
+        self._persisted = len(events)
+
     def _kick(self) -> None:
         """Wake the loop: something changed (input, a flag, a pause)."""
         self._idle.clear()

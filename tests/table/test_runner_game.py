@@ -151,7 +151,8 @@ async def test_a_crash_between_settlement_and_the_next_deal_does_not_pay_twice()
     await play_defaults(runner, 1, 400)
     assert runner.finished
     hid = sink.order[0]
-    at_deal = sink.history[0]  # the state saved when hand 1 was dealt: the process "crashed" after that
+    # the state saved when hand 1 was dealt (after the one saved before it): the process "crashed" after that
+    at_deal = next(st for st in sink.history if st["hand_id"] == hid)
     assert at_deal["hand_id"] == hid and Hand.replay(sink.events[hid]).settlement is not None
     # one more hand, to see the table go on after finishing hand 1
     state = {**at_deal, "config": {**at_deal["config"], "max_hands": 2}, "match": {**at_deal["match"], "max_hands": 2}}
@@ -341,3 +342,28 @@ async def test_a_sink_that_takes_a_move_in_one_go_stores_the_same_log_in_fewer_w
     # transaction of its own, so a one-event move (a discard into a claim window, a pass) goes the same way
     assert sink.single == 0 and 1 in sink.batches, (sink.single, sink.batches)
     assert sum(sink.batches) == len(sink.events[hid])
+
+
+async def test_the_match_state_is_stored_before_its_first_hand():
+    """A restart at any point of the first deal finds the match (its secret seed) stored: the state is saved
+    before the hand is (docs/table.md, "Restart windows"); the same hand is then resumed or dealt again."""
+    calls: list[tuple[str, object]] = []
+
+    class Ordered(MemorySink):
+        async def table_state(self, table_id, state):
+            calls.append(("state", state["hand_id"]))
+            await super().table_state(table_id, state)
+
+        async def hand_started(self, hand_id, info):
+            calls.append(("hand", hand_id))
+            await super().hand_started(hand_id, info)
+
+    runner, _, sink, _ = table(None, sink=Ordered())
+    runner.start()
+    await runner.wait_idle()
+    hid = runner.state()["hand_id"]
+    assert calls[:3] == [("state", None), ("hand", hid), ("state", hid)]
+    stored = sink.states["tNone"]  # (the seed of a fresh match is a new secret: kept only in this state)
+    redealt = TableRunner.resume(dict(stored, hand_id=None)).match.next_hand()
+    assert redealt.hand_id == hid and redealt.events[0] == runner.hand.events[0]  # the secret was stored
+    await runner.pause()

@@ -1,0 +1,155 @@
+"""Issue 32, "a restart resumes every table": the windows where a kill leaves a table stored as running without
+the runner state that names its hand in play (docs/table.md, "Restart windows"). Each test writes the store as
+the kill leaves it, restarts the bot, and checks the table moves again: its hand resumed as dealt, or voided
+(no silver moved, the players told) and dealt afresh — never a table that sits there."""
+
+from __future__ import annotations
+
+from jxbot.table import FakeClock
+
+from .conftest import CHANNEL, GUILD, Harness, _shutdown, make_bot, restarted
+from .test_play import ALICE, BOB, start_table
+
+
+async def _first_bot(fake, monkeypatch, store) -> Harness:
+    bot = await make_bot(fake, monkeypatch, store=store)
+    cog = bot.get_cog("TablesCog")
+    cog.clock, cog.computer_delay, cog.seed = FakeClock(), 0.0, 11
+    return Harness(bot, fake)
+
+
+async def _killed_with(store, table_id: str, runner_state) -> None:
+    """Overwrite the table's stored state with what the kill left: its lobby table and ``runner_state``."""
+    rec = next(r for r in await store.running_tables() if r.table_id == table_id)
+    await store.save_table(table_id, rec.guild_id, rec.channel_id, rec.config,
+                           {"bot_table": rec.state["bot_table"], "runner": runner_state})
+
+
+def _hid(runner) -> str:
+    return str(runner.state()["hand_id"])
+
+
+async def _moves(h: Harness, runner, hand_id: str) -> None:
+    """The table plays on: its hand ends and is paid, and the next one is played (Alice's turns time out)."""
+    for _ in range(400):
+        await h.advance(5.0)
+        if runner.hands_played >= 2 or runner.finished:
+            assert runner.match.results[0]["hand_id"] == hand_id
+            return
+    raise AssertionError(f"the table did not move: {runner.hands_played} hands, hand {_hid(runner)}")
+
+
+async def test_a_first_hand_dealt_before_the_runner_state_was_saved_is_resumed_as_dealt(fake, monkeypatch, store):
+    h1 = await _first_bot(fake, monkeypatch, store)
+    table = await start_table(h1)
+    runner1 = table.session.runner
+    hand_id = _hid(runner1)
+    alice_tiles = runner1.view(0)["hand"]
+    n_events = len(await store.hand_events(hand_id))
+    await runner1.pause()
+    await _shutdown(h1.bot)
+    # the kill of the old window: the first hand dealt and stored, the runner's state not yet saved
+    await _killed_with(store, table.id, None)
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+    assert await cog2.resume_all() == 1
+    await h2.settle()
+    t2 = h2.table()
+    assert t2.session is not None and t2.session.runner.running, "a table that never moves"
+    runner2 = t2.session.runner
+    assert _hid(runner2) == hand_id and runner2.view(0)["hand"] == alice_tiles  # she keeps her deal
+    assert len(await store.hand_events(hand_id)) == n_events
+    stored = next(r for r in await store.running_tables() if r.table_id == table.id)
+    assert stored.state["runner"]["hand_id"] == hand_id  # its state is saved at once
+    assert any("重启" in (m.content or "") for m in fake.channel())
+    before = await store.balance(GUILD, ALICE)
+    await _moves(h2, runner2, hand_id)
+    res = await store.hand_result(hand_id)
+    assert res is not None and not res.result.get("void")
+    assert await store.balance(GUILD, ALICE) == before + runner2.totals[0]  # each hand paid once
+    assert await store.check() == []
+    await _shutdown(bot2)
+
+
+async def test_a_hand_dealt_before_the_state_naming_it_was_saved_is_resumed_not_dealt_again(
+        fake, monkeypatch, store):
+    h1 = await _first_bot(fake, monkeypatch, store)
+    table = await start_table(h1, BOB)
+    runner1 = table.session.runner
+    hand_id = _hid(runner1)
+    tiles = [runner1.view(0)["hand"], runner1.view(1)["hand"]]
+    state = runner1.state()
+    await runner1.pause()
+    await _shutdown(h1.bot)
+    # the state saved before the deal (no hand in play yet), the hand itself stored
+    await _killed_with(store, table.id, dict(state, hand_id=None))
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+    assert await cog2.resume_all() == 1
+    await h2.settle()
+    runner2 = h2.table().session.runner
+    assert runner2.running and _hid(runner2) == hand_id
+    assert [runner2.view(0)["hand"], runner2.view(1)["hand"]] == tiles
+    await _moves(h2, runner2, hand_id)
+    assert await store.check() == []
+    await _shutdown(bot2)
+
+
+async def test_a_stored_hand_that_cannot_be_resumed_is_voided_and_the_table_deals_again(fake, monkeypatch, store):
+    h1 = await _first_bot(fake, monkeypatch, store)
+    table = await start_table(h1, BOB)
+    runner1 = table.session.runner
+    hand_id = _hid(runner1)
+    await runner1.pause()
+    await _shutdown(h1.bot)
+    before = {u: await store.balance(GUILD, u) for u in (ALICE, BOB)}
+    house = await store.house_balance(GUILD)
+    # killed with no runner state, and a hand the table cannot take over (its seats are not the table's)
+    await store.create_hand("lost-1", GUILD, CHANNEL, "jiaxing", [BOB, ALICE, None, None], "-", table_id=table.id)
+    await store.settle_hand(hand_id, GUILD, [ALICE, BOB, None, None],
+                            __import__("jxbot.shell.suspend", fromlist=["x"]).VOID_SETTLEMENT,
+                            {"void": True, "payments": []})
+    await _killed_with(store, table.id, None)
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+    n_msgs = len(fake.channel())
+    assert await cog2.resume_all() == 1
+    await h2.settle()
+    runner2 = h2.table().session.runner
+    assert runner2.running, "a table that never moves"
+    assert (await store.get_hand("lost-1")).status == "settled"
+    res = await store.hand_result("lost-1")
+    assert res.result["void"] is True and all(d == 0 for d in res.deltas)
+    assert {u: await store.balance(GUILD, u) for u in (ALICE, BOB)} == before
+    assert await store.house_balance(GUILD) == house
+    told = [m.content or "" for m in fake.channel()[n_msgs:]]
+    assert any("作废" in c and "重新发牌" in c for c in told), told
+    new_hand = _hid(runner2)
+    assert new_hand not in (hand_id, "lost-1", "None")
+    assert (await store.get_hand(new_hand)).status == "running"
+    assert await store.check() == []
+    await _shutdown(bot2)
+
+
+async def test_a_table_killed_before_its_first_deal_deals_after_the_restart(fake, monkeypatch, store):
+    h1 = await _first_bot(fake, monkeypatch, store)
+    table = await start_table(h1, BOB)
+    runner1 = table.session.runner
+    hand_id = _hid(runner1)
+    await runner1.pause()
+    await _shutdown(h1.bot)
+    from jxbot.shell.suspend import VOID_SETTLEMENT
+
+    await store.settle_hand(hand_id, GUILD, [ALICE, BOB, None, None], VOID_SETTLEMENT, {"void": True, "payments": []})
+    await _killed_with(store, table.id, None)  # as if killed after the start, before any deal
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+    n_msgs = len(fake.channel())
+    assert await cog2.resume_all() == 1
+    await h2.settle()
+    runner2 = h2.table().session.runner
+    assert runner2.running and runner2.hand is not None and _hid(runner2) != hand_id
+    assert runner2.view(0)["hand"]
+    told = [m.content or "" for m in fake.channel()[n_msgs:]]
+    assert any("重启" in c for c in told) and not any("作废" in c for c in told)
+    await _shutdown(bot2)
