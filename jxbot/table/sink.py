@@ -9,7 +9,8 @@ from typing import Any, Protocol
 
 class EventSink(Protocol):
     async def table_state(self, table_id: str, state: dict) -> None:
-        """The runner's resumable state (config, seats, match), saved at every hand start and end."""
+        """The runner's resumable state (config, seats, match), saved before a match's first deal and at every
+        hand start and end."""
         ...
 
     async def hand_started(self, hand_id: str, info: dict) -> None:
