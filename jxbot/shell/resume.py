@@ -114,7 +114,16 @@ async def resume_table(host: Any, rec: Any) -> bool:
                 log.exception("could not hold silver for a player of table %s", table.id)
     runner_state = state.get("runner")
     if table.state == "running":
-        await _run_again(host, rec, table, runner_state)
+        try:
+            await _run_again(host, rec, table, runner_state)
+        except Exception as exc:  # not a table that sits in the manager and never moves: stopped as a failed one
+            if table.session is not None and table.session.runner is not None:
+                raise  # it runs: its own failure handling (jxbot/shell/suspend.py) has it
+            log.exception("table %s could not be resumed: suspended", table.id)
+            from jxbot.shell.suspend import suspend_table
+
+            await suspend_table(host, table, exc, runner_state=runner_state)
+            return False
     elif table.state == "lobby":
         host.schedule_lobby(table)
     return True
@@ -188,7 +197,10 @@ async def _first_hand(host: Any, rec: Any, table: Table, session: Any) -> bool:
                             hands[0].hand_id, type(exc).__name__)
     voided = [h for h in hands if h.hand_id != taken]
     for h in voided:
-        await _void(store, table, h)
+        try:
+            await _void(store, table, h)
+        except Exception:  # (left open: the table plays on under another match id, an operator sees the hand)
+            log.exception("table %s: hand %s could not be voided", table.id, h.hand_id)
     if taken is None:
         session.start()
         runner = session.runner  # (not run yet: no await since it was built) its first hand is a fresh one

@@ -153,3 +153,25 @@ async def test_a_table_killed_before_its_first_deal_deals_after_the_restart(fake
     told = [m.content or "" for m in fake.channel()[n_msgs:]]
     assert any("重启" in c for c in told) and not any("作废" in c for c in told)
     await _shutdown(bot2)
+
+
+async def test_a_table_whose_resume_fails_is_stopped_and_told_not_left_sitting(fake, monkeypatch, store):
+    h1 = await _first_bot(fake, monkeypatch, store)
+    table = await start_table(h1, BOB)
+    runner1 = table.session.runner
+    await runner1.pause()
+    await _shutdown(h1.bot)
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+
+    async def unreadable(hand_id):
+        raise OSError("disk I/O error")
+
+    monkeypatch.setattr(store, "hand_events", unreadable)
+    n_msgs = len(fake.channel())
+    assert await cog2.resume_all() == 0
+    await h2.settle()
+    assert cog2.manager.get(table.id) is None  # its seats and its channel are free
+    assert not [r for r in await store.running_tables() if r.table_id == table.id]
+    assert any("无法继续" in (m.content or "") for m in fake.channel()[n_msgs:])
+    await _shutdown(bot2)

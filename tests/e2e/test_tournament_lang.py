@@ -87,23 +87,9 @@ async def test_each_event_speaks_its_server_s_language_and_a_substitute_comes_ba
     back = await said(await bo.slash("比赛 签到"))
     assert "签到成功" in back and "第 2 轮" in back, back
 
-    # the bot dies during round 1, once both tables have played past their deal (a table killed between its deal
-    # and its runner's first save comes back as a table that never moves: a restart gap noted in docs/table.md,
-    # not what this test is about): all that follows is posted by a new process, from the stored events
-    def moved() -> bool:
-        import sqlite3
-
-        con = sqlite3.connect(f"file:{tmp_path / 'jxbot.sqlite3'}?mode=ro", uri=True)
-        try:
-            counts = [n for (n,) in con.execute("SELECT count(*) FROM hand_events GROUP BY hand_id")]
-        finally:
-            con.close()
-        return len(counts) >= 2 and all(n >= 4 for n in counts)
-
-    for _ in range(1200):
-        if moved():
-            break
-        await asyncio.sleep(0.05)
+    # the bot dies during round 1, wherever its tables are (a table killed between its deal and its runner's first
+    # save plays on too: docs/table.md, "Restart windows"): all that follows is posted by a new process, from the
+    # stored events
     n = bot.log().count("ready: every table resumed")
     await bot.kill()
     await bot.start()
