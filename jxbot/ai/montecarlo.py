@@ -138,7 +138,8 @@ def playout(world: Hand, viewer: int, action: dict, players: Sequence[ComputerPl
 def evaluate_view(view: dict, *, seed: int | str = 0, worlds: int = 16, budget_ms: float | None = None,
                   actions: Sequence[dict] | None = None, max_candidates: int = 6,
                   include: Iterable[dict] = (), policy: str = PLAYOUT_LEVEL,
-                  max_steps: int | None = None) -> list[Estimate]:
+                  max_steps: int | None = None, own_policy: str | None = None,
+                  own_target: int | None = None) -> list[Estimate]:
     """Estimates for the candidate actions of ``view`` (one seat's view), best first by mean silver.
 
     ``max_steps``: a deterministic cap on the work — no new world once the playouts have played this many
@@ -163,6 +164,11 @@ def evaluate_view(view: dict, *, seed: int | str = 0, worlds: int = 16, budget_m
         for e in ests:
             world = _clone(base)
             players = [_player(policy, pseeds[i]) for i in range(4)]
+            if own_policy is not None:
+                own = make_player(own_policy, pseeds[me])
+                own._hand_id = world.context.hand_id
+                own.target = own_target
+                players[me] = own
             silver, won, dealt, steps = playout(world, me, e.action, players)
             played += steps
             e.outcomes.append(silver)
