@@ -204,8 +204,13 @@ async def _first_hand(host: Any, rec: Any, table: Table, session: Any) -> bool:
     if taken is None:
         session.start()
         runner = session.runner  # (not run yet: no await since it was built) its first hand is a fresh one
-        if any(h.hand_id == runner.match.next_context().hand_id for h in voided):
-            runner.match.match_id += f".{len(getattr(rec, 'hand_ids', ()) or ())}"  # a void hand keeps its id
+        # a hand of this table in the store keeps its id: voided here, or by a resume a second kill cut short
+        # before its save (an arranged table's match id is its table id, so its fresh first hand would clash)
+        known = set(getattr(rec, "hand_ids", ()) or ()) | {h.hand_id for h in voided}
+        base, k = runner.match.match_id, len(known)
+        while runner.match.next_context().hand_id in known:
+            runner.match.match_id = f"{base}.{k}"
+            k += 1
     else:
         log.warning("table %s: hand %s taken over after a restart before its runner's first save", table.id, taken)
     await host.save(table)  # its runner's state (seed, hand) from now on

@@ -175,3 +175,57 @@ async def test_a_table_whose_resume_fails_is_stopped_and_told_not_left_sitting(f
     assert not [r for r in await store.running_tables() if r.table_id == table.id]
     assert any("无法继续" in (m.content or "") for m in fake.channel()[n_msgs:])
     await _shutdown(bot2)
+
+
+async def _arranged(fake, monkeypatch, store, *, dm: bool = False, ruleset: str = "jiaxing", stake: int = 0):
+    """An arranged table (a tournament's, a ranked match's): its match id is its table id."""
+    from jxbot.shell import arranged
+
+    bot = await make_bot(fake, monkeypatch, store=store)
+    cog = bot.get_cog("TablesCog")
+    cog.clock, cog.computer_delay = FakeClock(), 0.0
+    spec = arranged.Spec(key=f"t:gap/{dm}/{ruleset}", kind="test", guild_id=GUILD, channel_id=CHANNEL, dm=dm,
+                         ruleset=ruleset, stake=stake,
+                         seats=[arranged.Seat(ALICE, "alice"), arranged.Seat(BOB, "bob"),
+                                arranged.Seat(None, "#1"), arranged.Seat(None, "#2")], max_hands=2, secret="s")
+    tid = await arranged.open_table(bot, spec)
+    h = Harness(bot, fake)
+    await h.settle()
+    return h, cog.manager.get(tid)
+
+
+async def test_a_second_kill_after_the_void_and_before_the_save_deals_under_a_new_id_not_the_void_hands(
+        fake, monkeypatch, store):
+    """A kill during the resume itself: the first hand of an arranged table (match id = its table id) was
+    settled as void, the table's new runner state not yet saved. The next start deals a fresh first hand:
+    under an id the void hand does not have (not a clash the store refuses, a table suspended for it)."""
+    h1, table = await _arranged(fake, monkeypatch, store)
+    runner1 = table.session.runner
+    hand_id = _hid(runner1)
+    assert hand_id == f"{table.id}-1"
+    await runner1.pause()
+    await _shutdown(h1.bot)
+    from jxbot.shell.suspend import VOID_SETTLEMENT, void_result
+
+    # as the first resume's kill left it: the hand settled as void, the table still without runner state
+    await store.settle_hand(hand_id, GUILD, list((await store.get_hand(hand_id)).seats), VOID_SETTLEMENT,
+                            void_result(hand_id, table.id, "restart"))
+    await _killed_with(store, table.id, None)
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+    n_msgs = len(fake.channel())
+    assert await cog2.resume_all() == 1
+    await h2.settle()
+    t2 = cog2.manager.get(table.id)
+    assert t2 is not None, [m.content for m in fake.channel()[n_msgs:]]
+    runner2 = t2.session.runner
+    assert runner2.running and runner2.hand is not None
+    new_hand = _hid(runner2)
+    assert new_hand != hand_id
+    assert (await store.get_hand(new_hand)).status == "running"
+    assert (await store.hand_result(hand_id)).result["void"] is True
+    told = [m.content or "" for m in fake.channel()[n_msgs:]]
+    assert not any("无法继续" in c for c in told), told
+    await _moves(h2, runner2, new_hand)
+    assert await store.check() == []
+    await _shutdown(bot2)
