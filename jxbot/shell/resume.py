@@ -180,11 +180,15 @@ async def _first_hand(host: Any, rec: Any, table: Table, session: Any) -> bool:
         # are not those of the other tables of its secret
         session.seed = secrets.token_hex(32)
     hands = []
+    untold = False  # a hand voided by a resume that a second kill cut short: its players may not have been told
     if store is not None and hasattr(store, "get_hand"):
         for hid in getattr(rec, "hand_ids", ()) or ():
             h = await store.get_hand(hid)
             if h is not None and h.status == "running":
                 hands.append(h)
+            elif h is not None and hasattr(store, "hand_result"):
+                res = await store.hand_result(hid)
+                untold = untold or (res is not None and (res.result or {}).get("reason") == "restart")
     taken = None
     if len(hands) == 1 and _same_seats(table, hands[0]):
         events = [e if isinstance(e, dict) else e.event for e in await store.hand_events(hands[0].hand_id)]
@@ -214,7 +218,7 @@ async def _first_hand(host: Any, rec: Any, table: Table, session: Any) -> bool:
     else:
         log.warning("table %s: hand %s taken over after a restart before its runner's first save", table.id, taken)
     await host.save(table)  # its runner's state (seed, hand) from now on
-    return bool(voided)
+    return bool(voided) or untold
 
 
 async def _run_again(host: Any, rec: Any, table: Table, runner_state: dict | None) -> None:

@@ -226,6 +226,7 @@ async def test_a_second_kill_after_the_void_and_before_the_save_deals_under_a_ne
     assert (await store.hand_result(hand_id)).result["void"] is True
     told = [m.content or "" for m in fake.channel()[n_msgs:]]
     assert not any("无法继续" in c for c in told), told
+    assert any("作废" in c for c in told), told  # the cut-short resume may not have told them: told now
     await _moves(h2, runner2, new_hand)
     assert await store.check() == []
     await _shutdown(bot2)
