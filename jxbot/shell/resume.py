@@ -119,7 +119,8 @@ async def resume_table(host: Any, rec: Any) -> bool:
         except Exception as exc:  # not a table that sits in the manager and never moves: stopped as a failed one
             if table.session is not None and table.session.runner is not None:
                 raise  # it runs: its own failure handling (jxbot/shell/suspend.py) has it
-            log.exception("table %s could not be resumed: suspended", table.id)
+            # only the error's class (as suspend.py): its message or traceback can quote a stored event, a tile
+            log.error("table %s could not be resumed (%s): suspended", table.id, type(exc).__name__)
             from jxbot.shell.suspend import suspend_table
 
             await suspend_table(host, table, exc, runner_state=runner_state)

@@ -230,3 +230,33 @@ async def test_a_second_kill_after_the_void_and_before_the_save_deals_under_a_ne
     await _moves(h2, runner2, new_hand)
     assert await store.check() == []
     await _shutdown(bot2)
+
+
+async def test_a_resume_that_fails_on_a_stored_event_logs_no_tile_of_it(fake, monkeypatch, store, caplog):
+    """A hand whose stored events this bot cannot read (an event type of a newer bot, after a rollback): the
+    table is suspended, and no log line at any level (tracebacks included) repeats the event, which holds the
+    tile a player drew."""
+    import logging
+
+    h1 = await _first_bot(fake, monkeypatch, store)
+    table = await start_table(h1, BOB)
+    runner1 = table.session.runner
+    hand_id = _hid(runner1)
+    drawn = runner1.view(0)["hand"][-1]
+    await runner1.pause()
+    await _shutdown(h1.bot)
+    n = len(await store.hand_events(hand_id))
+    await store.append_event(hand_id, n, {"type": "drew_v9", "seat": 0, "tile": f"secret-{drawn}"})
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+    caplog.set_level(logging.DEBUG, logger="jxbot")  # (the store's driver logs its SQL at DEBUG: not the bot's)
+    n_msgs = len(fake.channel())
+    assert await cog2.resume_all() == 0
+    await h2.settle()
+    assert cog2.manager.get(table.id) is None
+    assert any("无法继续" in (m.content or "") for m in fake.channel()[n_msgs:])
+    assert any("could not be resumed" in r.getMessage() for r in caplog.records)
+    for r in [r for r in caplog.records if r.name.startswith("jxbot")]:
+        assert f"secret-{drawn}" not in r.getMessage() and f"secret-{drawn}" not in (r.exc_text or "")
+    assert not any(f"secret-{drawn}" in (m.content or "") for m in fake.channel())
+    await _shutdown(bot2)
