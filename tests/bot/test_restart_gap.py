@@ -177,7 +177,8 @@ async def test_a_table_whose_resume_fails_is_stopped_and_told_not_left_sitting(f
     await _shutdown(bot2)
 
 
-async def _arranged(fake, monkeypatch, store, *, dm: bool = False, ruleset: str = "jiaxing", stake: int = 0):
+async def _arranged(fake, monkeypatch, store, *, dm: bool = False, ruleset: str = "jiaxing", stake: int = 0,
+                    lang: str = "zh"):
     """An arranged table (a tournament's, a ranked match's): its match id is its table id."""
     from jxbot.shell import arranged
 
@@ -185,7 +186,7 @@ async def _arranged(fake, monkeypatch, store, *, dm: bool = False, ruleset: str 
     cog = bot.get_cog("TablesCog")
     cog.clock, cog.computer_delay = FakeClock(), 0.0
     spec = arranged.Spec(key=f"t:gap/{dm}/{ruleset}", kind="test", guild_id=GUILD, channel_id=CHANNEL, dm=dm,
-                         ruleset=ruleset, stake=stake,
+                         ruleset=ruleset, stake=stake, lang=lang,
                          seats=[arranged.Seat(ALICE, "alice"), arranged.Seat(BOB, "bob"),
                                 arranged.Seat(None, "#1"), arranged.Seat(None, "#2")], max_hands=2, secret="s")
     tid = await arranged.open_table(bot, spec)
@@ -254,9 +255,63 @@ async def test_a_resume_that_fails_on_a_stored_event_logs_no_tile_of_it(fake, mo
     assert await cog2.resume_all() == 0
     await h2.settle()
     assert cog2.manager.get(table.id) is None
+    assert not any(store.held(GUILD, u) for u in (ALICE, BOB))  # the holds re-installed at the resume: released
     assert any("无法继续" in (m.content or "") for m in fake.channel()[n_msgs:])
     assert any("could not be resumed" in r.getMessage() for r in caplog.records)
     for r in [r for r in caplog.records if r.name.startswith("jxbot")]:
         assert f"secret-{drawn}" not in r.getMessage() and f"secret-{drawn}" not in (r.exc_text or "")
     assert not any(f"secret-{drawn}" in (m.content or "") for m in fake.channel())
+    await _shutdown(bot2)
+
+
+async def test_a_caishen_arranged_table_killed_before_its_runner_state_takes_its_first_hand_over(
+        fake, monkeypatch, store):
+    h1, table = await _arranged(fake, monkeypatch, store, ruleset="caishen")
+    runner1 = table.session.runner
+    hand_id = _hid(runner1)
+    tiles = [runner1.view(0)["hand"], runner1.view(1)["hand"]]
+    await runner1.pause()
+    await _shutdown(h1.bot)
+    await _killed_with(store, table.id, None)
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+    assert await cog2.resume_all() == 1
+    await h2.settle()
+    runner2 = cog2.manager.get(table.id).session.runner
+    assert runner2.running and _hid(runner2) == hand_id and runner2.match.ruleset.name == "caishen"
+    assert [runner2.view(0)["hand"], runner2.view(1)["hand"]] == tiles
+    await _moves(h2, runner2, hand_id)
+    assert await store.check() == []
+    await _shutdown(bot2)
+
+
+async def test_a_dm_arranged_table_whose_hand_is_voided_tells_each_player_in_the_tables_language(
+        fake, monkeypatch, store):
+    """The void at a DM table (a tournament's in DMs): each human's DM is told, in English at an English table,
+    with no tile in it; the fresh first hand does not reuse the void one's id (the table id is the match id)."""
+    h1, table = await _arranged(fake, monkeypatch, store, dm=True, lang="en")
+    runner1 = table.session.runner
+    hand_id = _hid(runner1)
+    await runner1.pause()
+    await _shutdown(h1.bot)
+    # two open hands at the table (the kill left one the table cannot take over): both are voided
+    await store.create_hand("lost-1", GUILD, table.channel_id, "jiaxing", [None] * 4, "-", table_id=table.id)
+    await _killed_with(store, table.id, None)
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+    n_dms = {u: len(fake.dms(u)) for u in (ALICE, BOB)}
+    assert await cog2.resume_all() == 1
+    await h2.settle()
+    runner2 = cog2.manager.get(table.id).session.runner
+    assert runner2.running and _hid(runner2) not in (hand_id, "lost-1")
+    for hid in (hand_id, "lost-1"):
+        assert (await store.hand_result(hid)).result["void"] is True
+    for u in (ALICE, BOB):
+        told = [m.content or "" for m in fake.dms(u)[n_dms[u]:]]
+        void = [c for c in told if "void" in c and "fresh deal" in c]
+        assert len(void) == 1, told
+        assert table.id in void[0] and not any(ch in void[0] for ch in "万筒条") and "<@" not in void[0]
+    assert not fake.channel(CHANNEL)
+    await _moves(h2, runner2, _hid(runner2))
+    assert await store.check() == []
     await _shutdown(bot2)
