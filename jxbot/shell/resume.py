@@ -207,6 +207,8 @@ async def _first_hand(host: Any, rec: Any, table: Table, session: Any) -> bool:
         except Exception:  # (left open: the table plays on under another match id, an operator sees the hand)
             log.exception("table %s: hand %s could not be voided", table.id, h.hand_id)
     if taken is None:
+        if voided:  # the hand its escapers left is settled (void, no penalty): what was held for them is free
+            host.manager.settled(table)
         session.start()
         runner = session.runner  # (not run yet: no await since it was built) its first hand is a fresh one
         # a hand of this table in the store keeps its id: voided here, or by a resume a second kill cut short

@@ -315,3 +315,34 @@ async def test_a_dm_arranged_table_whose_hand_is_voided_tells_each_player_in_the
     await _moves(h2, runner2, _hid(runner2))
     assert await store.check() == []
     await _shutdown(bot2)
+
+
+async def test_the_hold_of_a_player_who_escaped_a_hand_voided_at_the_restart_is_released_with_the_void(
+        fake, monkeypatch, store):
+    """Bob left the first hand (an escape: his silver stays held until that hand is settled, for its penalty);
+    the kill left no runner state and the hand cannot be taken over (its seats are no longer the table's). It is
+    settled as void at the restart (no penalty): his silver is free then, not only after the next hand."""
+    h1 = await _first_bot(fake, monkeypatch, store)
+    table = await start_table(h1, BOB)
+    runner1 = table.session.runner
+    hand_id = _hid(runner1)
+    await h1.command(BOB, "mahjong leave")
+    await h1.settle()
+    assert BOB in table.escapers and store.held(GUILD, BOB) > 0 and not runner1.results
+    await runner1.pause()
+    await h1.bot.get_cog("TablesCog").save(table)
+    await _shutdown(h1.bot)
+    bob_before = await store.balance(GUILD, BOB)
+    await _killed_with(store, table.id, None)
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+    assert await cog2.resume_all() == 1
+    await h2.settle()
+    runner2 = h2.table().session.runner
+    assert runner2.running and _hid(runner2) != hand_id and not runner2.results
+    assert (await store.hand_result(hand_id)).result["void"] is True
+    assert await store.balance(GUILD, BOB) == bob_before  # no escape penalty for a void hand
+    assert store.held(GUILD, BOB) == 0, "his silver is held for a hand that is settled"
+    assert store.held(GUILD, ALICE) > 0  # she still sits
+    assert await store.check() == []
+    await _shutdown(bot2)
