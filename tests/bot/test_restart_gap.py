@@ -346,3 +346,47 @@ async def test_the_hold_of_a_player_who_escaped_a_hand_voided_at_the_restart_is_
     assert store.held(GUILD, ALICE) > 0  # she still sits
     assert await store.check() == []
     await _shutdown(bot2)
+
+
+async def test_a_ranked_table_whose_first_hand_is_voided_at_the_restart_charges_no_fee_and_plays_on(
+        fake, monkeypatch, store):
+    """A ranked table (its fee and stake, its holds) killed with no runner state and a first hand it cannot
+    take over: voided (no fee, no transfer), the holds kept for the seated players, the table deals again."""
+    from jxbot.shell import ranked, ranked_ladder
+
+    h1 = await _first_bot(fake, monkeypatch, store)
+    cog1 = h1.bot.get_cog("TablesCog")
+    cfg = await ranked_ladder.table_config(store, f"guild:{GUILD}", h1.bot.settings)
+    assert cfg.fee > 0 and cfg.stake > 0
+    opened = await ranked.open_table(cog1, GUILD, CHANNEL, [ranked.Entrant(ALICE, "alice"), ranked.Entrant(BOB, "bob")],
+                                     cfg, computers=["normal", "normal"])
+    table = opened.table
+    assert table is not None and table.config.ranked
+    await h1.settle()
+    runner1 = table.session.runner
+    hand_id = _hid(runner1)
+    await runner1.pause()
+    await _shutdown(h1.bot)
+    before = {u: await store.balance(GUILD, u) for u in (ALICE, BOB)}
+    house = await store.house_balance(GUILD)
+    await store.create_hand("lost-1", GUILD, CHANNEL, cfg.ruleset, [BOB, ALICE, None, None], "-", table_id=table.id)
+    await _killed_with(store, table.id, None)
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+    assert await cog2.resume_all() == 1
+    await h2.settle()
+    t2 = cog2.manager.get(table.id)
+    runner2 = t2.session.runner
+    assert runner2.running and _hid(runner2) not in (hand_id, "lost-1")
+    assert all(store.held(GUILD, u) == t2.hold > 0 for u in (ALICE, BOB))
+    for hid in (hand_id, "lost-1"):
+        res = await store.hand_result(hid)
+        assert res.result["void"] is True and all(d == 0 for d in res.deltas) and res.house_delta == 0
+    assert {u: await store.balance(GUILD, u) for u in (ALICE, BOB)} == before  # no fee for the void hands
+    assert await store.house_balance(GUILD) == house
+    await _moves(h2, runner2, _hid(runner2))
+    first = runner2.match.results[0]
+    paid = await store.hand_result(first["hand_id"])
+    assert not paid.result.get("void")  # the fresh hand is paid (and once: store.check)
+    assert await store.check() == []
+    await _shutdown(bot2)
