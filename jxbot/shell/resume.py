@@ -119,7 +119,8 @@ async def resume_table(host: Any, rec: Any) -> bool:
         except Exception as exc:  # not a table that sits in the manager and never moves: stopped as a failed one
             if table.session is not None and table.session.runner is not None:
                 raise  # it runs: its own failure handling (jxbot/shell/suspend.py) has it
-            log.exception("table %s could not be resumed: suspended", table.id)
+            # only the error's class (as suspend.py): its message or traceback can quote a stored event, a tile
+            log.error("table %s could not be resumed (%s): suspended", table.id, type(exc).__name__)
             from jxbot.shell.suspend import suspend_table
 
             await suspend_table(host, table, exc, runner_state=runner_state)
@@ -180,11 +181,15 @@ async def _first_hand(host: Any, rec: Any, table: Table, session: Any) -> bool:
         # are not those of the other tables of its secret
         session.seed = secrets.token_hex(32)
     hands = []
+    untold = False  # a hand voided by a resume that a second kill cut short: its players may not have been told
     if store is not None and hasattr(store, "get_hand"):
         for hid in getattr(rec, "hand_ids", ()) or ():
             h = await store.get_hand(hid)
             if h is not None and h.status == "running":
                 hands.append(h)
+            elif h is not None and hasattr(store, "hand_result"):
+                res = await store.hand_result(hid)
+                untold = untold or (res is not None and (res.result or {}).get("reason") == "restart")
     taken = None
     if len(hands) == 1 and _same_seats(table, hands[0]):
         events = [e if isinstance(e, dict) else e.event for e in await store.hand_events(hands[0].hand_id)]
@@ -202,14 +207,21 @@ async def _first_hand(host: Any, rec: Any, table: Table, session: Any) -> bool:
         except Exception:  # (left open: the table plays on under another match id, an operator sees the hand)
             log.exception("table %s: hand %s could not be voided", table.id, h.hand_id)
     if taken is None:
+        if voided:  # the hand its escapers left is settled (void, no penalty): what was held for them is free
+            host.manager.settled(table)
         session.start()
         runner = session.runner  # (not run yet: no await since it was built) its first hand is a fresh one
-        if any(h.hand_id == runner.match.next_context().hand_id for h in voided):
-            runner.match.match_id += f".{len(getattr(rec, 'hand_ids', ()) or ())}"  # a void hand keeps its id
+        # a hand of this table in the store keeps its id: voided here, or by a resume a second kill cut short
+        # before its save (an arranged table's match id is its table id, so its fresh first hand would clash)
+        known = set(getattr(rec, "hand_ids", ()) or ()) | {h.hand_id for h in voided}
+        base, k = runner.match.match_id, len(known)
+        while runner.match.next_context().hand_id in known:
+            runner.match.match_id = f"{base}.{k}"
+            k += 1
     else:
         log.warning("table %s: hand %s taken over after a restart before its runner's first save", table.id, taken)
     await host.save(table)  # its runner's state (seed, hand) from now on
-    return bool(voided)
+    return bool(voided) or untold
 
 
 async def _run_again(host: Any, rec: Any, table: Table, runner_state: dict | None) -> None:
