@@ -171,6 +171,9 @@ async def stop_running(host: Any, table: Table, admin_id: int) -> None:
     from jxbot.shell.ranked_ladder import void_ranked
 
     await void_ranked(host.bot, table)  # a ranked match stopped: no rating changes (docs/ranked.md)
+    from jxbot.shell.arranged import end_unfinished
+
+    await end_unfinished(host.bot, table, "closed_by_admin")  # its event's round goes on with what was played
     await retire_panels(host.bot, table, "bot.table.stopped_by_admin")
 
 

@@ -56,6 +56,7 @@ round, table) and ignores a second), so a result counts once. In this process a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -345,6 +346,48 @@ class ArrangedSession(Session):
             await store.arranged_end(key, result)  # before the table closes: a restart finds one or the other
         await super().closed()
         await deliver(self.bot, key, result)
+
+
+async def end_unfinished(bot: Any, table: Any, reason: str) -> bool:
+    """An arranged table stopped before its match ended — suspended after an error (its runner died, or its
+    resume failed) or stopped by ``/admin close``: its result so far (the hands it finished; none if it never
+    got a runner) is recorded as ended, with ``stopped: reason``, and handed on, so that whatever waits for it
+    (a tournament's round) goes on instead of waiting for a table that will never end. A later restart finds the
+    result, not an open table to reopen. True if a result was handed on. Never raises."""
+    spec = getattr(table, "arranged", None)
+    if not spec or not spec.get("key"):
+        return False
+    key = str(spec["key"])
+    try:
+        store = bot.store
+        if store is not None:
+            row = await store.arranged_get(key)
+            if row is not None and row["status"] == "ended":  # its own end came first: hand that one on
+                return await deliver(bot, key)
+        session = table.session
+        result: dict[str, Any] | None = None
+        if isinstance(session, ArrangedSession) and session.runner is not None:
+            with contextlib.suppress(Exception):  # the runner may be what broke
+                result = session.result()
+        if result is None:
+            result = _nothing_played(table, spec)
+        result["stopped"] = reason
+        if store is not None:
+            await store.arranged_end(key, result)
+        return await deliver(bot, key, result)
+    except Exception:
+        log.exception("ending the stopped arranged table %s failed", getattr(table, "id", "?"))
+        return False
+
+
+def _nothing_played(table: Any, spec: dict[str, Any]) -> dict[str, Any]:
+    """The result of an arranged table that finished no hand: every seat 0, placed in seat order."""
+    rows = [{"seat": s, "user_id": seat["user_id"], "name": seat["name"], "is_computer": seat["user_id"] is None,
+             "level": seat.get("level", "normal"), "total": 0, "placement": s + 1, "left": False,
+             "absent": s in spec.get("absent", [])} for s, seat in enumerate(spec["seats"])]
+    return {"key": spec["key"], "kind": spec["kind"], "table_id": table.id, "channel_id": table.channel_id,
+            "dm": table.dm, "hands": 0, "hand_ids": [], "hand_deltas": [], "data": spec.get("data") or {},
+            "seats": rows}
 
 
 def _by_start(rec: dict[str, Any]) -> list[int]:

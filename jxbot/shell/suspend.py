@@ -110,6 +110,9 @@ async def suspend_table(cog: Any, table: Any, error: BaseException, *, key: str 
     from jxbot.shell.ranked_ladder import void_ranked
 
     await void_ranked(cog.bot, table)  # a ranked match that stops unfinished changes no rating (and says so)
+    from jxbot.shell.arranged import end_unfinished
+
+    await end_unfinished(cog.bot, table, "suspended")  # a tournament's round does not wait for it for ever
     await retire_panels(cog.bot, table, key)
 
 

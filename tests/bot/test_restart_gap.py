@@ -178,7 +178,7 @@ async def test_a_table_whose_resume_fails_is_stopped_and_told_not_left_sitting(f
 
 
 async def _arranged(fake, monkeypatch, store, *, dm: bool = False, ruleset: str = "jiaxing", stake: int = 0,
-                    lang: str = "zh"):
+                    lang: str = "zh", max_hands: int = 2):
     """An arranged table (a tournament's, a ranked match's): its match id is its table id."""
     from jxbot.shell import arranged
 
@@ -188,7 +188,7 @@ async def _arranged(fake, monkeypatch, store, *, dm: bool = False, ruleset: str 
     spec = arranged.Spec(key=f"t:gap/{dm}/{ruleset}", kind="test", guild_id=GUILD, channel_id=CHANNEL, dm=dm,
                          ruleset=ruleset, stake=stake, lang=lang,
                          seats=[arranged.Seat(ALICE, "alice"), arranged.Seat(BOB, "bob"),
-                                arranged.Seat(None, "#1"), arranged.Seat(None, "#2")], max_hands=2, secret="s")
+                                arranged.Seat(None, "#1"), arranged.Seat(None, "#2")], max_hands=max_hands, secret="s")
     tid = await arranged.open_table(bot, spec)
     h = Harness(bot, fake)
     await h.settle()
@@ -390,3 +390,64 @@ async def test_a_ranked_table_whose_first_hand_is_voided_at_the_restart_charges_
     assert not paid.result.get("void")  # the fresh hand is paid (and once: store.check)
     assert await store.check() == []
     await _shutdown(bot2)
+
+
+def _collect(monkeypatch) -> list[dict]:
+    """The results handed on for arranged tables of kind "test" (what a tournament's round waits for)."""
+    from jxbot.shell import arranged
+
+    got: list[dict] = []
+
+    async def handler(result: dict) -> None:
+        got.append(result)
+
+    monkeypatch.setitem(arranged._HANDLERS, "test", handler)
+    return got
+
+
+async def test_an_arranged_table_suspended_at_its_resume_hands_on_a_result_so_its_round_can_end(
+        fake, monkeypatch, store):
+    """An event's table whose resume fails is suspended: its record ends (nothing finished, every seat 0, marked
+    stopped) and is handed on, instead of an open record the event waits for and reopens at every start into a
+    table that fails again."""
+    got = _collect(monkeypatch)
+    h1, table = await _arranged(fake, monkeypatch, store)
+    key = table.arranged["key"]
+    runner1 = table.session.runner
+    hand_id = _hid(runner1)
+    await runner1.pause()
+    await _shutdown(h1.bot)
+    n = len(await store.hand_events(hand_id))
+    await store.append_event(hand_id, n, {"type": "drew_v9", "seat": 0, "tile": "x"})  # unreadable: resume fails
+
+    bot2, h2, cog2 = await restarted(fake, monkeypatch, store)
+    assert await cog2.resume_all() == 0
+    await h2.settle()
+    assert cog2.manager.get(table.id) is None
+    row = await store.arranged_get(key)
+    assert row["status"] == "delivered" and row["result"]["stopped"] == "suspended"
+    assert [r["key"] for r in got] == [key]
+    assert got[0]["hands"] == 0 and [s["total"] for s in got[0]["seats"]] == [0, 0, 0, 0]
+    await _shutdown(bot2)
+
+
+async def test_an_arranged_table_stopped_by_an_admin_hands_on_its_result(fake, monkeypatch, store):
+    """/admin close on an event's running table: the hand in play is void (no silver moves) and the table's
+    result so far is handed on at once, marked stopped — the round was left waiting for a table that no longer
+    exists."""
+    from jxbot.shell import admin_tables
+
+    got = _collect(monkeypatch)
+    h, table = await _arranged(fake, monkeypatch, store, stake=10)
+    runner = table.session.runner
+    assert runner.running and runner.hands_played == 0
+    cog = h.bot.get_cog("TablesCog")
+    text = await admin_tables.close_by_admin(cog, GUILD, table.id, 999, "en")
+    await h.settle()
+    assert cog.manager.get(table.id) is None and text
+    assert [r["stopped"] for r in got] == ["closed_by_admin"]
+    assert got[0]["hands"] == 0 and [s["total"] for s in got[0]["seats"]] == [0, 0, 0, 0]
+    assert (await store.arranged_get(table.arranged["key"]))["status"] == "delivered"
+    assert not any(store.held(GUILD, u) for u in (ALICE, BOB))
+    assert await store.check() == []
+    await _shutdown(h.bot)
