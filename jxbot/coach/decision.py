@@ -20,9 +20,9 @@ PLAYOUTS_PER_BUDGET_MS = 0.12  # playouts one core plays per CPU ms (bench/ai.py
 # evaluator's worlds are over-optimistic at a good position late in a hand: docs/ai.md "Calibration").
 # ``WIN_MAP`` is fitted by least log loss (``jxbot.coach.calibration.fit_map``, ``bench/calibration.py --fit``)
 # on self-play seeds other than the one the calibration is measured on ("calib"): fitted 2 Dec 2026 on
-# 27,000 decisions of 4,957 hands (seeds "calib-fit" and "calib-fit2", 6,000 each at every 8th decision with
-# a choice, and "calib-fit3", 15,000 at every 16th; 8 worlds, jiaxing), with the worlds' other hands played
-# up (jxbot/ai/worlds.py).
+# 42,000 decisions of 8,512 hands (seeds "calib-fit" and "calib-fit2", 6,000 each at every 8th decision with
+# a choice, "calib-fit3" and "calib-fit4", 15,000 each at every 16th; 8 worlds, jiaxing), with the worlds'
+# other hands played up (jxbot/ai/worlds.py); the 627 winning actions among them left out (``HU_KEPT``).
 
 
 class WinMap(NamedTuple):
@@ -36,7 +36,7 @@ class WinMap(NamedTuple):
     c3: float = 0.0
 
 
-WIN_MAP = WinMap(1.0, 0.5, -0.6406, 0.6695, -0.1553, 0.5936)
+WIN_MAP = WinMap(4.0, 8.0, 0.1469, 1.5802, 0.3584, 1.3154)
 # A winning action's chance is the rules', not the map's: 自摸 wins at once; a 胡 (on a discard, or robbing a
 # 补杠) wins unless a seat before it in play order from the discarder also claims 胡 (RULES A3: one winner, the
 # first in play order). So it is certain when no seat that may still claim sits between; else it is the share
