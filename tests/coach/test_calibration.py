@@ -62,12 +62,13 @@ def test_the_map_is_fitted_without_the_winning_actions() -> None:
     certain wins to the data leaves the fitted map as it was."""
     rng = random.Random(31)
     raw = []
-    for i in range(1500):
+    for i in range(400):
         w, d = rng.randrange(9), rng.random()
         raw.append(Sample(w, 8, d, rng.random() < calibrated_win(w, 8, d), i))
-    wins = [Sample(8, 8, rng.random(), True, 2000 + i, 1.0) for i in range(300)]
+    wins = [Sample(8, 8, rng.random(), True, 2000 + i, 1.0) for i in range(100)]
+    assert fit_logistic(raw + wins, 2.0, 3.0) == fit_logistic(raw, 2.0, 3.0)
     assert fit_map(raw + wins) == fit_map(raw)
-    assert [p for p, _ in predict(wins)] == [1.0] * 300
+    assert [p for p, _ in predict(wins)] == [1.0] * 100
 
 
 def test_the_fit_recovers_a_known_map() -> None:
@@ -101,9 +102,8 @@ def test_predicted_win_chance_matches_what_happened() -> None:
     def brier(ps: list[tuple[float, bool]]) -> float:
         return sum((p - w) ** 2 for p, w in ps) / len(ps)
 
-    # the mapped predictions average what happened (here within 0.03; the bare k/n and the Beta prior alone
-    # over-rate the positions by 0.06), and are nearer the outcomes than the bare k/n (which over-rates a
-    # good position: 7 of 8 playouts won came true 0.60 of the time in the full run)
+    # the mapped predictions average what happened, and are nearer the outcomes than the bare k/n (which
+    # over-rates a good position: 7 of 8 playouts won came true 0.65 of the time on the fitting seeds)
     assert abs(rel["mean_predicted"] - rel["mean_observed"]) < 0.04, rel
     assert brier(pairs) < brier(bare), (brier(pairs), brier(bare))
     # a prediction says something: the third predicted most likely to win won more often than the third
