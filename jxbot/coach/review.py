@@ -23,9 +23,10 @@ from typing import Any
 
 from jxbot.game import events as ev
 
-VERSION = 4  # of the stored review's shape and of the judging; a cached review of another version is redone
-# (3: the bot's worker pool judged by the bare evaluator until then — its cached reviews are computed again;
-# 4: a winning action's win chance is the rules', no longer the map's)
+VERSION = 3  # of the stored review's shape and of the judging; a cached review of another version is redone
+# (3: the bot's worker pool judged by the bare evaluator until then — its cached reviews are computed again)
+# Not bumped when only a shown figure changes (a winning action's win chance, issue 30): /stats counts the
+# reviews of this VERSION only, and agreement and loss do not depend on the win chance.
 TIE = 0.3  # silver: a played action this close to the expert's agrees with it (the expert's own MARGIN)
 Z = 1.5  # … or not this many standard errors of the paired difference below it (the expert's own Z)
 COSTLIEST = 3
