@@ -5,7 +5,8 @@ evaluator (``jxbot.coach.evaluate``, ``--worlds`` sampled worlds, the seat's vie
 chance of the action the player chose; when the hand ends the prediction is scored against whether that
 seat won. The prediction is the playouts' wins mapped by the fitted calibration map
 (``jxbot.coach.decision.WIN_MAP``: a Beta prior's shrinkage, then a logistic map on it and the share of the
-wall drawn; ``raw`` beside it: the playouts' bare k/n). Every 8th decision by default: the decisions of one
+wall drawn; ``raw`` beside it: the playouts' bare k/n). A winning action (自摸, 胡) is predicted by the chance
+the rules give it (``jxbot.coach.decision.certain_win``), as the coach shows it, and left out of ``--fit``. Every 8th decision by default: the decisions of one
 hand share its one winner, so a run should draw its decisions from many hands (5,000 decisions every 8th
 are ~700 hands). The reliability table bins the predictions by decile (0–0.1, …, 0.9–1.0): per bin the
 number of decisions, the mean prediction, the observed win frequency, and ``noise95``, the binomial 95 %

@@ -8,18 +8,20 @@ from typing import NamedTuple
 
 from ..ai import make_player
 from ..game import Hand
-from .decision import WIN_MAP, Decision, WinMap, calibrated_win, evaluate, wall_drawn
+from .decision import WIN_MAP, Decision, WinMap, calibrated_win, certain_win, evaluate, wall_drawn
 
 
 class Sample(NamedTuple):
     """One decision of self-play: the chosen action's playouts (``wins`` of ``n``), the share of the wall
-    drawn when it was taken, and whether the seat won the hand."""
+    drawn when it was taken, and whether the seat won the hand; ``fixed``: the win chance the rules give a
+    winning action (``certain_win``: 自摸, 胡), None for every other action (the map's to predict)."""
 
     wins: int
     n: int
     drawn: float
     won: bool
     hand: int  # the hand's number in the run (decisions of one hand share its winner)
+    fixed: float | None = None
 
 
 def collect_raw(decisions: int, *, worlds: int = 8, every: int = 8, seed: str = "calib",
@@ -32,7 +34,7 @@ def collect_raw(decisions: int, *, worlds: int = 8, every: int = 8, seed: str = 
     while len(out) < decisions:
         h = Hand.new(f"{seed}/{hand_no}", ruleset=ruleset)
         ps = [make_player("normal", f"{seed}/{hand_no}/{i}") for i in range(4)]
-        preds: list[tuple[int, int, int, float]] = []
+        preds: list[tuple[int, int, int, float, float | None]] = []
         while h.phase != "ended":
             s = min(h.pending())
             view = h.view(s)
@@ -42,18 +44,24 @@ def collect_raw(decisions: int, *, worlds: int = 8, every: int = 8, seed: str = 
                 if k % every == 0:
                     c = evaluate(Decision.from_view(view), worlds=worlds, seed=f"{seed}/{k}", budget_ms=1e9,
                                  actions=[a.to_json()])
-                    preds.append((s, c[0].wins, c[0].n, wall_drawn(view)))
+                    preds.append((s, c[0].wins, c[0].n, wall_drawn(view), certain_win(view, a.to_json())))
             h.apply(a)
         r = h.result
         assert r is not None
-        out.extend(Sample(w, n, d, r.winner == s, hand_no) for s, w, n, d in preds)
+        out.extend(Sample(w, n, d, r.winner == s, hand_no, f) for s, w, n, d, f in preds)
         hand_no += 1
     return out
 
 
 def predict(raw: list[Sample], cal: WinMap = WIN_MAP) -> list[tuple[float, bool]]:
-    """(predicted win chance, did the seat win) per decision, by the map ``cal``."""
-    return [(calibrated_win(x.wins, x.n, x.drawn, cal), x.won) for x in raw]
+    """(predicted win chance, did the seat win) per decision: the rules' chance of a winning action, the map
+    ``cal``'s of any other."""
+    return [(x.fixed if x.fixed is not None else calibrated_win(x.wins, x.n, x.drawn, cal), x.won) for x in raw]
+
+
+def mapped(raw: list[Sample]) -> list[Sample]:
+    """The decisions whose win chance the map predicts (a winning action's is the rules': never fitted)."""
+    return [x for x in raw if x.fixed is None]
 
 
 def collect(decisions: int, *, worlds: int = 8, every: int = 8, seed: str = "calib", ruleset: str = "jiaxing",
@@ -94,8 +102,9 @@ def _solve(m: list[list[float]], v: list[float]) -> list[float]:
 
 def fit_logistic(raw: list[Sample], a: float, b: float, iters: int = 30) -> tuple[float, float, float, float]:
     """The coefficients of the logistic map on (1, logit q, drawn, logit q · drawn), q the prior-shrunk
-    k/n, with the least log loss on ``raw`` (Newton's method; a tiny ridge keeps it well-posed)."""
-    xs = [(_features(x, a, b), 1.0 if x.won else 0.0) for x in raw]
+    k/n, with the least log loss on ``raw``'s mapped decisions (Newton's method; a tiny ridge keeps it
+    well-posed)."""
+    xs = [(_features(x, a, b), 1.0 if x.won else 0.0) for x in mapped(raw)]
     beta = [0.0, 1.0, 0.0, 0.0]
     for _ in range(iters):
         g = [0.0] * 4
@@ -114,18 +123,24 @@ def fit_logistic(raw: list[Sample], a: float, b: float, iters: int = 30) -> tupl
     return beta[0], beta[1], beta[2], beta[3]
 
 
+LOSS_TIE = 0.0005  # mean log loss: priors this close to the best fit the data as well (seed-to-seed noise is ~0.01)
+
+
 def fit_map(raw: list[Sample]) -> WinMap:
-    """The map with the least log loss on ``raw``: the prior (a, b) from a grid (a in 0.5–4, b in 0.5–8), the
-    logistic coefficients fitted for each."""
-    best: tuple[float, WinMap] | None = None
+    """The map fitted on ``raw``'s mapped decisions (winning actions left out): for each prior (a, b) of a grid
+    (a in 0.5–4, b in 0.5–8) the logistic coefficients with the least log loss; of the priors whose log loss is
+    within :data:`LOSS_TIE` of the least, the one whose reliability table on ``raw`` has the smallest
+    ``max_gap`` (the log losses of the grid's priors differ in the fourth decimal, their top deciles by 0.1:
+    the figure the map is for decides the tie)."""
+    raw = mapped(raw)
+    fits: list[tuple[float, WinMap]] = []
     for a in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0):
         for b in (0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0):
             cal = WinMap(a, b, *fit_logistic(raw, a, b))
-            loss = log_loss(raw, cal)
-            if best is None or loss < best[0]:
-                best = (loss, cal)
-    assert best is not None
-    return best[1]
+            fits.append((log_loss(raw, cal), cal))
+    least = min(loss for loss, _ in fits)
+    near = [cal for loss, cal in fits if loss <= least + LOSS_TIE]
+    return min(near, key=lambda cal: reliability(predict(raw, cal))["max_gap"])
 
 
 def reliability(pairs: list[tuple[float, bool]], min_bin: int = 50) -> dict:

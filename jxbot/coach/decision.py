@@ -20,9 +20,9 @@ PLAYOUTS_PER_BUDGET_MS = 0.12  # playouts one core plays per CPU ms (bench/ai.py
 # evaluator's worlds are over-optimistic at a good position late in a hand: docs/ai.md "Calibration").
 # ``WIN_MAP`` is fitted by least log loss (``jxbot.coach.calibration.fit_map``, ``bench/calibration.py --fit``)
 # on self-play seeds other than the one the calibration is measured on ("calib"): fitted 2 Dec 2026 on
-# 27,000 decisions of 4,957 hands (seeds "calib-fit" and "calib-fit2", 6,000 each at every 8th decision with
-# a choice, and "calib-fit3", 15,000 at every 16th; 8 worlds, jiaxing), with the worlds' other hands played
-# up (jxbot/ai/worlds.py).
+# 42,000 decisions of 8,512 hands (seeds "calib-fit" and "calib-fit2", 6,000 each at every 8th decision with
+# a choice, "calib-fit3" and "calib-fit4", 15,000 each at every 16th; 8 worlds, jiaxing), with the worlds'
+# other hands played up (jxbot/ai/worlds.py); the 627 winning actions among them left out (``HU_KEPT``).
 
 
 class WinMap(NamedTuple):
@@ -36,7 +36,13 @@ class WinMap(NamedTuple):
     c3: float = 0.0
 
 
-WIN_MAP = WinMap(1.0, 0.5, -0.6406, 0.6695, -0.1553, 0.5936)
+WIN_MAP = WinMap(4.0, 8.0, 0.1469, 1.5802, 0.3584, 1.3154)
+# A winning action's chance is the rules', not the map's: 自摸 wins at once; a 胡 (on a discard, or robbing a
+# 补杠) wins unless a seat before it in play order from the discarder also claims 胡 (RULES A3: one winner, the
+# first in play order). So it is certain when no seat that may still claim sits between; else it is the share
+# of such claims that won in self-play of four normal players (seed "calib-hu", 20,000 jiaxing hands: 4,870 of
+# 4,888 with one such seat between, 4,669 of 4,719 with two; every one of 3,952 with none, and of 50 robs).
+HU_KEPT = (1.0, 0.996, 0.989)
 STEPS_PER_MS = 6.0  # playout steps (decisions) one core plays per CPU ms (caishen ~5.5, jiaxing ~8)
 
 
@@ -49,7 +55,7 @@ class Candidate:
     win: float
     deal_in: float
     n: int = 0
-    wins: int = 0  # playouts the seat won (``win`` is this, calibrated: ``calibrated_win``)
+    wins: int = 0  # playouts the seat won (``win`` is this, calibrated: ``shown_win``)
 
 
 @dataclass(frozen=True)
@@ -156,6 +162,30 @@ def calibrated_win(wins: int, n: int, drawn: float, cal: WinMap = WIN_MAP) -> fl
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+def certain_win(view: dict, action: dict) -> float | None:
+    """The win chance the rules give ``action`` at ``view`` if it is a winning action (自摸 1; 胡 by how many
+    seats that may claim sit before the viewer: :data:`HU_KEPT`), else None (the playouts and the map say)."""
+    t = action.get("type")
+    if t == "tsumo":
+        return 1.0
+    if t != "hu":
+        return None
+    src = view.get("pending_kong") or view.get("last_discard")
+    if not src:
+        return None
+    me, first = int(view["viewer"]), int(src["seat"])
+    seats = view["seats"]
+    between = sum(1 for k in range(1, (me - first) % 4) if not seats[(first + k) % 4].get("gave_up"))
+    return HU_KEPT[min(between, len(HU_KEPT) - 1)]
+
+
+def shown_win(view: dict, action: dict, wins: int, n: int, cal: WinMap = WIN_MAP) -> float:
+    """The win chance shown for ``action`` at ``view`` whose playouts won ``wins`` of ``n``: the rules' for a
+    winning action (:func:`certain_win`), else the map's (:func:`calibrated_win`)."""
+    fixed = certain_win(view, action)
+    return fixed if fixed is not None else calibrated_win(wins, n, wall_drawn(view), cal)
+
+
 def worlds_for(budget_ms: float, n_actions: int) -> int:
     """How many worlds fit ``budget_ms`` with ``n_actions`` candidates (at least 2)."""
     return max(2, int(budget_ms * PLAYOUTS_PER_BUDGET_MS / max(1, n_actions)))
@@ -170,6 +200,6 @@ def evaluate(decision: Decision, *, budget_ms: float = DEFAULT_BUDGET_MS, seed: 
     acts = list(actions) if actions is not None else candidates(decision.view, include=include)
     n = worlds if worlds is not None else worlds_for(budget_ms, len(acts))
     ests = evaluate_view(decision.view, seed=seed, worlds=n, budget_ms=budget_ms, actions=acts)
-    drawn = wall_drawn(decision.view)
-    return [Candidate(e.action, round(e.ev, 4), round(calibrated_win(e.wins, e.n, drawn), 4), round(e.deal_in, 4),
+    v = decision.view
+    return [Candidate(e.action, round(e.ev, 4), round(shown_win(v, e.action, e.wins, e.n), 4), round(e.deal_in, 4),
                       e.n, e.wins) for e in ests]

@@ -25,6 +25,8 @@ from jxbot.game import events as ev
 
 VERSION = 3  # of the stored review's shape and of the judging; a cached review of another version is redone
 # (3: the bot's worker pool judged by the bare evaluator until then — its cached reviews are computed again)
+# Not bumped when only a shown figure changes (a winning action's win chance, issue 30): /stats counts the
+# reviews of this VERSION only, and agreement and loss do not depend on the win chance.
 TIE = 0.3  # silver: a played action this close to the expert's agrees with it (the expert's own MARGIN)
 Z = 1.5  # … or not this many standard errors of the paired difference below it (the expert's own Z)
 COSTLIEST = 3
@@ -74,7 +76,7 @@ def expert(point: Point, seed: int, budget_ms: int, extra: Sequence[dict] = ()) 
     from jxbot.ai.montecarlo import action_key as key
     from jxbot.ai.montecarlo import candidates, evaluate_view
 
-    from .decision import STEPS_PER_MS, calibrated_win, wall_drawn, worlds_for
+    from .decision import STEPS_PER_MS, shown_win, worlds_for
 
     view = point.view
     # the expert level's own choice at this view (its playouts seeded by the view: the choice an expert
@@ -87,9 +89,8 @@ def expert(point: Point, seed: int, budget_ms: int, extra: Sequence[dict] = ()) 
                          actions=acts, max_steps=int(budget_ms * STEPS_PER_MS))
     base = next((e for e in ests if key(e.action) == key(choice)), None)
     out = []
-    drawn = wall_drawn(view)
     for e in ests:
-        c = {"action": dict(e.action), "ev": round(e.ev, 4), "win": round(calibrated_win(e.wins, e.n, drawn), 4),
+        c = {"action": dict(e.action), "ev": round(e.ev, 4), "win": round(shown_win(view, e.action, e.wins, e.n), 4),
              "deal_in": round(e.deal_in, 4)}
         if e is base:
             c["expert"] = True
