@@ -25,7 +25,7 @@ from jxbot.i18n import register, t
 from jxbot.safety import md
 from jxbot.shell.lobby import Table
 from jxbot.shell.stop import pause_table
-from jxbot.shell.suspend import VOID_SETTLEMENT, retire_panels, tell_table, void_result
+from jxbot.shell.suspend import VOID_SETTLEMENT, retire_panels, stopped, tell_table, void_result
 
 log = logging.getLogger("jxbot.shell.admin_tables")
 
@@ -171,9 +171,7 @@ async def stop_running(host: Any, table: Table, admin_id: int) -> None:
     from jxbot.shell.ranked_ladder import void_ranked
 
     await void_ranked(host.bot, table)  # a ranked match stopped: no rating changes (docs/ranked.md)
-    from jxbot.shell.arranged import end_unfinished
-
-    await end_unfinished(host.bot, table, "closed_by_admin")  # its event's round goes on with what was played
+    await stopped(host.bot, table, "closed_by_admin")  # e.g. its event's round goes on with what was played
     await retire_panels(host.bot, table, "bot.table.stopped_by_admin")
 
 

@@ -71,6 +71,7 @@ from jxbot.shell.channels import is_private
 from jxbot.shell.dmtable import channel_of, dm_key
 from jxbot.shell.lobby import LobbyError, Occupant, Table, TableConfig
 from jxbot.shell.session import Session, StoreSink
+from jxbot.shell.suspend import on_stop
 
 log = logging.getLogger("jxbot.shell.arranged")
 
@@ -443,3 +444,6 @@ async def deliver_pending(bot: Any) -> int:
     for row in await store.arranged_pending():
         n += await deliver(bot, row["key"])
     return n
+
+
+on_stop(end_unfinished)  # suspend.py and /admin close call it through the hook (no import circle)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -26,6 +27,26 @@ import discord
 from jxbot.i18n import register, t
 
 log = logging.getLogger("jxbot.shell.suspend")
+
+StopHook = Callable[[Any, Any, str], Awaitable[Any]]
+_STOP_HOOKS: list[StopHook] = []
+
+
+def on_stop(hook: StopHook) -> None:
+    """Run ``await hook(bot, table, reason)`` whenever a table stops before its end — suspended (``"suspended"``)
+    or stopped by an admin (``"closed_by_admin"``). A module above this one registers here (jxbot/shell/arranged.py:
+    an event's table hands on its result) instead of being imported from here, which would be a circle."""
+    if hook not in _STOP_HOOKS:
+        _STOP_HOOKS.append(hook)
+
+
+async def stopped(bot: Any, table: Any, reason: str) -> None:
+    """Tell every hook that ``table`` stopped before its end; a hook that fails is logged, never raised."""
+    for hook in list(_STOP_HOOKS):
+        try:
+            await hook(bot, table, reason)
+        except Exception:
+            log.exception("a stop hook failed for table %s", getattr(table, "id", "?"))
 
 register({
     "bot.table.suspended": {
@@ -110,9 +131,7 @@ async def suspend_table(cog: Any, table: Any, error: BaseException, *, key: str 
     from jxbot.shell.ranked_ladder import void_ranked
 
     await void_ranked(cog.bot, table)  # a ranked match that stops unfinished changes no rating (and says so)
-    from jxbot.shell.arranged import end_unfinished
-
-    await end_unfinished(cog.bot, table, "suspended")  # a tournament's round does not wait for it for ever
+    await stopped(cog.bot, table, "suspended")  # e.g. a tournament's round does not wait for it for ever
     await retire_panels(cog.bot, table, key)
 
 
