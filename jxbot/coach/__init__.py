@@ -16,9 +16,9 @@ The interface (stable; the review builds on it):
   ms of the calling thread, only stops early between worlds). ``actions`` restricts the candidates (the
   review passes the played action and the expert's suggestions); by default every legal action, the
   discards cut to the most promising six plus the played action.
-* ``CoachPool(processes=1)`` — worker processes (``concurrent.futures.ProcessPoolExecutor``) running
-  ``evaluate``: ``await pool.evaluate(decision, ...)`` from an event loop never blocks it;
-  ``pool.submit(...)`` returns a ``concurrent.futures.Future``; ``pool.close()``.
+* ``CoachPool(processes=1)`` — worker processes (``concurrent.futures.ProcessPoolExecutor``): ``await
+  pool.call(fn, *args)`` (the review's evaluation, ``jxbot.coach.review.expert``) and ``await pool.choose(level,
+  seed, view)`` (an expert computer's move) from an event loop never block it; ``pool.close()``.
 
 The engine underneath lives in ``jxbot.ai`` (``worlds``: sampling the unseen tiles from the seat's view;
 ``montecarlo``: playouts), so that the ``expert`` computer level (``jxbot.ai.expert``) can use it too.

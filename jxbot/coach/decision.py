@@ -9,6 +9,7 @@ from functools import cache
 from typing import NamedTuple
 
 from ..ai.montecarlo import evaluate_view
+from ..ai.seatview import HU, TSUMO
 from ..game import Hand
 from ..game import events as ev
 
@@ -166,9 +167,9 @@ def certain_win(view: dict, action: dict) -> float | None:
     """The win chance the rules give ``action`` at ``view`` if it is a winning action (自摸 1; 胡 by how many
     seats that may claim sit before the viewer: :data:`HU_KEPT`), else None (the playouts and the map say)."""
     t = action.get("type")
-    if t == "tsumo":
+    if t == TSUMO:
         return 1.0
-    if t != "hu":
+    if t != HU:
         return None
     src = view.get("pending_kong") or view.get("last_discard")
     if not src:

@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from jxbot.commands.store import default_db
-from jxbot.i18n import add_lang_argument
+from jxbot.i18n import add_lang_argument, register, t
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -56,24 +56,51 @@ def fail(cmd: str, text: str, code: int = 2) -> int:
     return code
 
 
+register({
+    "cli.file.no_file": {"zh": "没有文件 {path}", "en": "there is no file {path}"},
+    "cli.file.cannot_read": {"zh": "读不了文件 {path}（{why}）", "en": "cannot read {path} ({why})"},
+    "cli.file.not_json": {"zh": "{path} 不是 JSON 文件（第 {line} 行第 {col} 列）",
+                            "en": "{path} is not JSON (line {line}, column {col})"},
+    "cli.file.not_hand": {"zh": "{path} 不是 jxbot 导出的牌局（用 `jxbot export` 导出）",
+                            "en": "{path} is not a hand written by `jxbot export`"},
+    "cli.file.version": {"zh": "{path} 是第 {version} 版的牌局文件，这个 jxbot 只读第 {want} 版",
+                           "en": "{path} is a hand file of version {version}; this jxbot reads version {want}"},
+    "cli.file.damaged": {"zh": "{path} 里的牌局记录有误：{detail}", "en": "the hand in {path} is damaged: {detail}"},
+})
+
+
+def load_file(cmd: str, path: str, lang: str) -> Any:
+    """The replay of a hand file written by ``jxbot export``, or an exit code after saying, in ``lang``, what
+    is wrong with the file (a person's words: no traceback; the technical detail of a damaged log kept)."""
+    from jxbot.replay import FORMAT, VERSION, load_doc
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except FileNotFoundError:
+        return fail(cmd, t("cli.file.no_file", lang, path=path))
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or type(exc).__name__
+        return fail(cmd, t("cli.file.cannot_read", lang, path=path, why=why))
+    except json.JSONDecodeError as exc:
+        return fail(cmd, t("cli.file.not_json", lang, path=path, line=exc.lineno, col=exc.colno))
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        return fail(cmd, t("cli.file.not_hand", lang, path=path), 1)
+    if doc.get("version") != VERSION:
+        return fail(cmd, t("cli.file.version", lang, path=path, version=doc.get("version"), want=VERSION), 1)
+    try:
+        return load_doc(doc)
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        return fail(cmd, t("cli.file.damaged", lang, path=path, detail=str(exc) or type(exc).__name__), 1)
+
+
 def load_source(cmd: str, args: argparse.Namespace) -> tuple[Any, Any] | int:
     """(Replay, StoredHand | None) from --file or HAND --db; an exit code after printing why not."""
-    from jxbot.replay import load_doc
-
     if args.file:
         if args.hand:
             return fail(cmd, "give a hand id with --db, or --file, not both")
-        try:
-            with open(args.file, encoding="utf-8") as f:
-                doc = json.load(f)
-        except OSError as exc:
-            return fail(cmd, f"cannot read {args.file}: {exc.strerror or exc}")
-        except json.JSONDecodeError as exc:
-            return fail(cmd, f"{args.file} is not JSON: {exc}")
-        try:
-            return load_doc(doc), None
-        except ValueError as exc:
-            return fail(cmd, f"{args.file}: {exc}", 1)
+        replay = load_file(cmd, args.file, getattr(args, "lang", "en"))
+        return replay if isinstance(replay, int) else (replay, None)
     if not args.hand:
         return fail(cmd, "which hand? give its id (and --db PATH), or --file F")
     path = args.db or default_db()

@@ -16,15 +16,6 @@ from jxbot.commands.replay import fail, load_source
 from jxbot.i18n import add_lang_argument, register, t
 
 register({
-    "cli.review.no_file": {"zh": "没有文件 {path}", "en": "there is no file {path}"},
-    "cli.review.cannot_read": {"zh": "读不了文件 {path}（{why}）", "en": "cannot read {path} ({why})"},
-    "cli.review.not_json": {"zh": "{path} 不是 JSON 文件（第 {line} 行第 {col} 列）",
-                            "en": "{path} is not JSON (line {line}, column {col})"},
-    "cli.review.not_hand": {"zh": "{path} 不是 jxbot 导出的牌局（用 `jxbot export` 导出）",
-                            "en": "{path} is not a hand written by `jxbot export`"},
-    "cli.review.version": {"zh": "{path} 是第 {version} 版的牌局文件，这个 jxbot 只读第 {want} 版",
-                           "en": "{path} is a hand file of version {version}; this jxbot reads version {want}"},
-    "cli.review.damaged": {"zh": "{path} 里的牌局记录有误：{detail}", "en": "the hand in {path} is damaged: {detail}"},
     "cli.review.running": {"zh": "牌局 {hand} 还没结束，结束后才能复盘", "en": "hand {hand} has not ended: it can be reviewed once it has"},
     "cli.review.ruleset": {"zh": "牌局 {hand} 用的规则「{ruleset}」这个 jxbot 不认识（认识的规则：{known}），没法复盘",
                            "en": "hand {hand} is played by the rules {ruleset!r}, which this jxbot does not know "
@@ -143,33 +134,6 @@ def write_pngs(review: Any, points: list[Any], who: str, lang: str, out: str) ->
     return 0
 
 
-def load_file(path: str, lang: str) -> Any:
-    """The replay of a hand file written by ``jxbot export``, or an exit code after saying, in ``lang``, what
-    is wrong with the file (a person's words: no traceback; the technical detail of a damaged log kept)."""
-    import json
-
-    from jxbot.replay import FORMAT, VERSION, load_doc
-
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except FileNotFoundError:
-        return fail("review", t("cli.review.no_file", lang, path=path))
-    except (OSError, UnicodeDecodeError) as exc:
-        why = getattr(exc, "strerror", None) or type(exc).__name__
-        return fail("review", t("cli.review.cannot_read", lang, path=path, why=why))
-    except json.JSONDecodeError as exc:
-        return fail("review", t("cli.review.not_json", lang, path=path, line=exc.lineno, col=exc.colno))
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        return fail("review", t("cli.review.not_hand", lang, path=path), 1)
-    if doc.get("version") != VERSION:
-        return fail("review", t("cli.review.version", lang, path=path, version=doc.get("version"), want=VERSION), 1)
-    try:
-        return load_doc(doc)
-    except (ValueError, TypeError, KeyError, IndexError) as exc:
-        return fail("review", t("cli.review.damaged", lang, path=path, detail=str(exc) or type(exc).__name__), 1)
-
-
 def unknown_ruleset(replay: Any, lang: str) -> str | None:
     """Why the hand cannot be reviewed here when its ruleset is not installed (a file from another jxbot)."""
     from jxbot import rulesets
@@ -188,15 +152,10 @@ def looks_like_file(text: str) -> bool:
 def run(args: argparse.Namespace) -> int:
     if args.hand and not args.db and not args.file and (os.path.isfile(args.hand) or looks_like_file(args.hand)):
         args.file, args.hand = args.hand, None  # `jxbot review FILE` (a mistyped one: "there is no file")
-    if args.file and not args.hand:
-        replay = load_file(args.file, args.lang)
-        if isinstance(replay, int):
-            return replay
-    else:
-        src = load_source("review", args)
-        if isinstance(src, int):
-            return src
-        replay, _stored = src
+    src = load_source("review", args)
+    if isinstance(src, int):
+        return src
+    replay, _stored = src
     if not replay.ended:
         return fail("review", t("cli.review.running", args.lang, hand=replay.hand_id), 1)
     why = unknown_ruleset(replay, args.lang)

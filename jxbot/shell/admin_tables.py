@@ -25,7 +25,7 @@ from jxbot.i18n import register, t
 from jxbot.safety import md
 from jxbot.shell.lobby import Table
 from jxbot.shell.stop import pause_table
-from jxbot.shell.suspend import VOID_SETTLEMENT, retire_panels, stopped, tell_table, void_result
+from jxbot.shell.suspend import retire_panels, settle_void, stopped, tell_table
 
 log = logging.getLogger("jxbot.shell.admin_tables")
 
@@ -185,8 +185,7 @@ async def _void(store: Any, table: Table, hand_id: str | None) -> bool:
     if rec is None or getattr(rec, "status", "open") == "settled":
         return False
     try:
-        await store.settle_hand(hand_id, rec.guild_id, list(rec.seats), VOID_SETTLEMENT,
-                                void_result(hand_id, table.id, "closed_by_admin"), abandoned_only=True)
+        await settle_void(store, rec, rec.guild_id, table.id, "closed_by_admin", abandoned_only=True)
     except HandLive:
         return False
     return True

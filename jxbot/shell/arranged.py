@@ -323,21 +323,13 @@ class ArrangedSession(Session):
         totals = [0, 0, 0, 0]
         for seat, start in enumerate(seating):
             totals[start] = int(runner.totals[seat])
-        order = sorted(range(4), key=lambda s: (-totals[s], s))
-        place = {s: i + 1 for i, s in enumerate(order)}
-        rows = []
+        left = []
         for s, seat in enumerate(spec["seats"]):
             now = self.table.seats[seating.index(s)]
-            rows.append({"seat": s, "user_id": seat["user_id"], "name": seat["name"],
-                         "is_computer": seat["user_id"] is None, "level": seat.get("level", "normal"),
-                         "total": totals[s], "placement": place[s],
-                         "left": seat["user_id"] is not None and (now is None or now.user_id != seat["user_id"]),
-                         "absent": s in spec.get("absent", [])})
-        return {"key": spec["key"], "kind": spec["kind"], "table_id": self.table.id,
-                "channel_id": self.table.channel_id, "dm": self.table.dm, "hands": int(runner.hands_played),
-                "hand_ids": [str(r.get("hand_id")) for r in runner.match.results],
-                "hand_deltas": [_by_start(r) for r in runner.match.results],
-                "data": spec.get("data") or {}, "seats": rows}
+            left.append(seat["user_id"] is not None and (now is None or now.user_id != seat["user_id"]))
+        return table_result(self.table, spec, totals, left, int(runner.hands_played),
+                            [str(r.get("hand_id")) for r in runner.match.results],
+                            [_by_start(r) for r in runner.match.results])
 
     async def closed(self) -> None:
         key = self.spec["key"]
@@ -370,8 +362,8 @@ async def end_unfinished(bot: Any, table: Any, reason: str) -> bool:
         if isinstance(session, ArrangedSession) and session.runner is not None:
             with contextlib.suppress(Exception):  # the runner may be what broke
                 result = session.result()
-        if result is None:
-            result = _nothing_played(table, spec)
+        if result is None:  # it finished no hand: every seat 0
+            result = table_result(table, spec, [0, 0, 0, 0], [False] * 4, 0, [], [])
         result["stopped"] = reason
         if store is not None:
             await store.arranged_end(key, result)
@@ -381,14 +373,17 @@ async def end_unfinished(bot: Any, table: Any, reason: str) -> bool:
         return False
 
 
-def _nothing_played(table: Any, spec: dict[str, Any]) -> dict[str, Any]:
-    """The result of an arranged table that finished no hand: every seat 0, placed in seat order."""
+def table_result(table: Any, spec: dict[str, Any], totals: list[int], left: list[bool], hands: int,
+                 hand_ids: list[str], hand_deltas: list[list[int]]) -> dict[str, Any]:
+    """An arranged table's result (see the module): by starting seat, placed by total (ties in seat order)."""
+    order = sorted(range(4), key=lambda s: (-totals[s], s))
+    place = {s: i + 1 for i, s in enumerate(order)}
     rows = [{"seat": s, "user_id": seat["user_id"], "name": seat["name"], "is_computer": seat["user_id"] is None,
-             "level": seat.get("level", "normal"), "total": 0, "placement": s + 1, "left": False,
+             "level": seat.get("level", "normal"), "total": totals[s], "placement": place[s], "left": left[s],
              "absent": s in spec.get("absent", [])} for s, seat in enumerate(spec["seats"])]
     return {"key": spec["key"], "kind": spec["kind"], "table_id": table.id, "channel_id": table.channel_id,
-            "dm": table.dm, "hands": 0, "hand_ids": [], "hand_deltas": [], "data": spec.get("data") or {},
-            "seats": rows}
+            "dm": table.dm, "hands": hands, "hand_ids": hand_ids, "hand_deltas": hand_deltas,
+            "data": spec.get("data") or {}, "seats": rows}
 
 
 def _by_start(rec: dict[str, Any]) -> list[int]:

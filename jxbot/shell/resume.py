@@ -130,6 +130,11 @@ async def resume_table(host: Any, rec: Any) -> bool:
     return True
 
 
+async def stored_events(store: Any, hand_id: str) -> list[dict]:
+    """A stored hand's events as JSON (the store gives rows or plain dicts)."""
+    return [e if isinstance(e, dict) else e.event for e in await store.hand_events(hand_id)]
+
+
 async def dealt_unsaved(store: Any, table: Table, runner_state: dict) -> tuple[dict, list[dict]]:
     """A runner state saved between hands (no hand in play) and the events to resume it with: if the store holds
     the match's next hand, dealt at this table before the restart came ahead of the state that names it, that
@@ -144,7 +149,7 @@ async def dealt_unsaved(store: Any, table: Table, runner_state: dict) -> tuple[d
     rec = await store.get_hand(hid)
     if rec is None or rec.status != "running" or rec.table_id != table.id or not _same_seats(table, rec):
         return runner_state, []
-    events = [e if isinstance(e, dict) else e.event for e in await store.hand_events(hid)]
+    events = await stored_events(store, hid)
     if not events:
         return runner_state, []
     log.warning("table %s: resuming hand %s, dealt before its runner's state named it", table.id, hid)
@@ -153,10 +158,9 @@ async def dealt_unsaved(store: Any, table: Table, runner_state: dict) -> tuple[d
 
 async def _void(store: Any, table: Table, rec: Any) -> None:
     """Settle a hand of a table resumed with no runner state as void (no transfer, no fee, no escape)."""
-    from jxbot.shell.suspend import VOID_SETTLEMENT, void_result
+    from jxbot.shell.suspend import settle_void
 
-    await store.settle_hand(rec.hand_id, table.guild_id, list(rec.seats), VOID_SETTLEMENT,
-                            void_result(rec.hand_id, table.id, "restart"))
+    await settle_void(store, rec, table.guild_id, table.id, "restart")
     log.warning("table %s: hand %s settled as void (dealt before a restart, not resumable)", table.id, rec.hand_id)
 
 
@@ -192,7 +196,7 @@ async def _first_hand(host: Any, rec: Any, table: Table, session: Any) -> bool:
                 untold = untold or (res is not None and (res.result or {}).get("reason") == "restart")
     taken = None
     if len(hands) == 1 and _same_seats(table, hands[0]):
-        events = [e if isinstance(e, dict) else e.event for e in await store.hand_events(hands[0].hand_id)]
+        events = await stored_events(store, hands[0].hand_id)
         if events:
             try:
                 session.start(first_hand=events)
@@ -230,7 +234,7 @@ async def _run_again(host: Any, rec: Any, table: Table, runner_state: dict | Non
     if runner_state:
         hid = runner_state.get("hand_id")
         if hid:
-            events = [e if isinstance(e, dict) else e.event for e in await host.bot.store.hand_events(hid)]
+            events = await stored_events(host.bot.store, hid)
         else:
             runner_state, events = await dealt_unsaved(host.bot.store, table, runner_state)
     from jxbot.shell.panel_nonce import restore_panel_nonces

@@ -79,6 +79,15 @@ def void_result(hand_id: str, table_id: str | None, reason: str) -> dict[str, An
             "drawn_game": True, "payments": []}
 
 
+async def settle_void(store: Any, rec: Any, guild_id: int, table_id: str | None, reason: str, *,
+                      abandoned_only: bool = False) -> None:
+    """Settle the stored hand ``rec`` as void (no transfer, no fee, no escape penalty), giving ``reason``: a
+    table suspended or stopped by an admin, a hand not resumable after a restart. ``abandoned_only``: the store
+    refuses (``HandLive``) a hand a running table still owns."""
+    await store.settle_hand(rec.hand_id, guild_id, list(rec.seats), VOID_SETTLEMENT,
+                            void_result(rec.hand_id, table_id, reason), abandoned_only=abandoned_only)
+
+
 async def tell_channel(bot: Any, channel_id: int, text: str) -> None:
     from jxbot.shell.dmtable import is_dm_key
 
@@ -183,8 +192,7 @@ async def void_suspended(cog: Any, default_lang: str = "zh", owns: Any = None) -
         if h.table_id is None or (owns is not None and not owns(h.guild_id)):
             continue
         try:
-            await store.settle_hand(h.hand_id, h.guild_id, list(h.seats), VOID_SETTLEMENT,
-                                    void_result(h.hand_id, h.table_id, "table_error"), abandoned_only=True)
+            await settle_void(store, h, h.guild_id, h.table_id, "table_error", abandoned_only=True)
         except HandLive:
             continue  # its table runs: not abandoned
         except Exception:
