@@ -27,6 +27,9 @@ VERSION = 3  # of the stored review's shape and of the judging; a cached review 
 # (3: the bot's worker pool judged by the bare evaluator until then — its cached reviews are computed again)
 # Not bumped when only a shown figure changes (a winning action's win chance, issue 30): /stats counts the
 # reviews of this VERSION only, and agreement and loss do not depend on the win chance.
+SHOWN = 2  # of the shown win chances (the calibration map, winning actions at the rules' chance): a cached
+# review of an older one is computed again when it is opened, so nobody is shown the old map's chances; its
+# agreement and loss come out the same, so /stats (counting VERSION) is unchanged by it. 1: before issue 30's refit.
 TIE = 0.3  # silver: a played action this close to the expert's agrees with it (the expert's own MARGIN)
 Z = 1.5  # … or not this many standard errors of the paired difference below it (the expert's own Z)
 COSTLIEST = 3
@@ -158,6 +161,7 @@ class Review:
     ruleset: str
     decisions: list[dict] = field(default_factory=list)
     version: int = VERSION
+    shown: int = SHOWN  # the win chances' map (:data:`SHOWN`); a review stored without one is of map 1
 
     @property
     def agreement(self) -> float:
@@ -177,13 +181,13 @@ class Review:
         return sorted(lost, key=lambda d: (-d["loss"], d["n"]))[:k]
 
     def to_json(self) -> dict:
-        return {"version": self.version, "hand_id": self.hand_id, "seat": self.seat, "ruleset": self.ruleset,
-                "decisions": self.decisions}
+        return {"version": self.version, "shown": self.shown, "hand_id": self.hand_id, "seat": self.seat,
+                "ruleset": self.ruleset, "decisions": self.decisions}
 
     @classmethod
     def from_json(cls, d: dict) -> Review:
         return cls(str(d["hand_id"]), int(d["seat"]), str(d.get("ruleset", "")), list(d.get("decisions") or []),
-                   int(d.get("version", 0)))
+                   int(d.get("version", 0)), int(d.get("shown", 1)))
 
 
 def review_points(hand_id: str, ruleset: str, seat: int, points: Sequence[Point], results: Sequence[Sequence[dict]],

@@ -117,7 +117,8 @@ class Reviewer:
         if d is None:
             return None
         r = rv.Review.from_json(d)
-        return r if r.version == rv.VERSION else None
+        # another judging, or win chances of an older map: computed again (and stored over it)
+        return r if r.version == rv.VERSION and r.shown == rv.SHOWN else None
 
     async def review(self, hand_id: str, seat: int, events: Sequence[Any], *, owner: Hashable,
                      progress: Progress | None = None) -> rv.Review:

@@ -65,6 +65,42 @@ async def test_cached_shared_and_with_progress(tmp_path) -> None:
         await store.close()
 
 
+async def test_a_review_cached_with_the_old_maps_win_chances_is_computed_again(tmp_path) -> None:
+    """Issue 30's refit changed the shown win chances without changing the judging (VERSION): a review stored
+    before it (no ``shown`` in its JSON) would show the old map's chances for ever. Opened now, it is computed
+    again and stored over; /stats (agreement, loss) reads the same before and after."""
+    import copy
+
+    from jxbot.coach import review as review_mod
+
+    store = await Store.open(str(tmp_path / "s.sqlite3"))
+    try:
+        h = played_hand(3)
+        await store_hand(store, h, [11, 12, None, None])
+        events = await store.hand_events(h.hand_id)
+        submit = Counting()
+        rv = Reviewer(store, submit, slots=1)
+        fresh = await rv.review(h.hand_id, 0, events, owner=11)
+        n = len(fresh.decisions)
+        before = await store.review_stats(GUILD, 11)
+        old = copy.deepcopy(fresh.to_json())
+        del old["shown"]  # as stored before the refit
+        for d in old["decisions"]:
+            for c in d["candidates"]:
+                c["win"] = 0.5  # the old map's figure
+        await store.save_review(h.hand_id, 0, old, version=review_mod.VERSION, decisions=n,
+                                agreed=sum(1 for d in fresh.decisions if d["agree"]), lost=fresh.lost)
+        assert await rv.cached(h.hand_id, 0) is None  # not shown as it is
+        again = await rv.review(h.hand_id, 0, events, owner=11)
+        assert submit.calls == 2 * n and again.to_json() == fresh.to_json()
+        assert (await rv.cached(h.hand_id, 0)) is not None  # stored over: the next opening is from the store
+        after = await store.review_stats(GUILD, 11)
+        assert (after.hands, after.decisions, after.agreement, after.lost_per_hand) == \
+            (before.hands, before.decisions, before.agreement, before.lost_per_hand)
+    finally:
+        await store.close()
+
+
 async def test_the_bots_worker_pool_review_is_the_terminals() -> None:
     """The bot (``JXBOT_REVIEW_PROCESSES`` ≥ 1, the default) evaluated each decision with the bare evaluator:
     its "expert" was the best-valued candidate, not the expert level's choice, and every gap over 0.3 silver
