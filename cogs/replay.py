@@ -33,6 +33,8 @@ from jxbot.replay_store import (
     hand_code,
     hand_from_code,
     load_hand,
+    typed_hand_id,
+    typed_text,
     verify_stored,
 )
 from jxbot.shell.binding import bot_message_in, own_ephemeral, refuse
@@ -399,11 +401,11 @@ class ReplayCog(commands.Cog):
         # an event's id: its walls' commitment (docs/tournaments.md)
         from cogs.tournament import event_fair_text
 
-        event_text = await event_fair_text(self.bot.store, hand_id.strip().lower(), lang)
+        event_text = await event_fair_text(self.bot.store, typed_text(hand_id).lower(), lang)
         if event_text is not None:
             await reply(interaction, event_text, allowed_mentions=none)
             return
-        hand_id = hand_from_code(hand_id.lower()) or hand_id
+        hand_id = typed_hand_id(hand_id)
         if self.bot.store is None or interaction.guild_id is None:
             await self._hand_for(interaction, hand_id)  # says why
             return
@@ -493,14 +495,14 @@ def _cog(interaction: discord.Interaction) -> ReplayCog:
 async def replay_command(interaction: discord.Interaction, hand: app_commands.Range[str, 1, 40],
                          move: app_commands.Range[int, 0, 9999] = 0,
                          seat: app_commands.Range[int, 0, 3] | None = None) -> None:
-    await _cog(interaction).open(interaction, hand.strip(), move, seat)
+    await _cog(interaction).open(interaction, typed_hand_id(hand), move, seat)
 
 
 @app_commands.command(name=ls("bot.cmd.verify.name"), description=ls("bot.cmd.verify.desc"))
 @app_commands.rename(hand=ls("bot.opt.hand.name"))
 @app_commands.describe(hand=ls("bot.opt.hand.desc"))
 async def verify_command(interaction: discord.Interaction, hand: app_commands.Range[str, 1, 40]) -> None:
-    await _cog(interaction).fair(interaction, hand.strip())
+    await _cog(interaction).fair(interaction, typed_text(hand))
 
 
 @app_commands.command(name=ls("bot.cmd.replays.name"), description=ls("bot.cmd.replays.desc"))

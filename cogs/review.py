@@ -31,7 +31,14 @@ from jxbot.coach.reviewer import Reviewer, executor_submit, pool_submit
 from jxbot.custom_ids import CustomId, MjButton, to_base36
 from jxbot.i18n import register, t
 from jxbot.interactions import after_guard, lang_of, reply, take_response
-from jxbot.replay_store import ReplayUnavailable, StoredHand, hand_code, hand_from_code, load_hand
+from jxbot.replay_store import (
+    ReplayUnavailable,
+    StoredHand,
+    hand_code,
+    hand_from_code,
+    load_hand,
+    typed_hand_id,
+)
 from jxbot.shell.binding import bot_message_in, own_ephemeral, refuse
 from jxbot.shell.dmtable import dm_hand_of
 from jxbot.shell.pictures import render_async
@@ -343,14 +350,6 @@ async def review_command(interaction: discord.Interaction, hand: app_commands.Ra
             return
         hand_id = recent[0].hand_id
     await cog.open(interaction, hand_id)
-
-
-def typed_hand_id(text: str) -> str:
-    """The hand id a player typed or pasted: as the bot shows it (``c811af0a9799-1``) or in the buttons' form,
-    whatever a phone did to it — a capital first letter, spaces, the backticks copied with the message's text."""
-    raw = text.strip().strip("`'\"").strip()
-    low = raw.lower()
-    return hand_from_code(low) or (low if hand_code(low) is not None else raw)
 
 
 def _group(bot: JxBot, cog_name: str) -> app_commands.Group | None:

@@ -38,6 +38,20 @@ def hand_from_code(code: str) -> str | None:
     return f"{m[1]}-{n}" if n > 0 else None
 
 
+def typed_text(text: str) -> str:
+    """An id as a player typed or pasted it, with what a phone adds taken off: spaces, the backticks or quotes
+    copied with the message's text."""
+    return text.strip().strip("`'\"").strip()
+
+
+def typed_hand_id(text: str) -> str:
+    """The hand id a player typed or pasted: as the bot shows it (``c811af0a9799-1``) or in the buttons' form,
+    whatever a phone did to it — a capital first letter, spaces, the backticks copied with the message's text."""
+    raw = typed_text(text)
+    low = raw.lower()
+    return hand_from_code(low) or (low if hand_code(low) is not None else raw)
+
+
 @dataclass
 class StoredHand:
     record: Any  # HandRecord

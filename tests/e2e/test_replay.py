@@ -142,3 +142,18 @@ async def test_replay_from_the_result_and_the_fair_deal(double, start_bot, tmp_p
     assert len(wall) == 136 and sorted(wall) == sorted(list(range(34)) * 4)
     assert hashlib.sha256(wall + salt.encode()).hexdigest() == published
     assert salt not in "".join(v.text for v in w.recorder.public() if "SHA-256" in v.text)  # never before
+
+    # the id as a phone types it (a capital first letter) or pastes it (with the message's backticks): the
+    # replay and the fair-deal check find the hand as /mahjong review does
+    hid = summary.hand_id
+    for typed in (hid[0].upper() + hid[1:], f"`{hid}`", f" {hid.upper()} "):
+        act = await mallory.slash("mahjong replay", hand=typed)
+        await act.settled()
+        await mallory.double.wait_for(lambda: any(hid in x for x in [m.content for m in mallory.ephemerals()][-1:]),
+                                      15, f"the replay of {typed!r}")
+        assert not any("no hand" in x for x in act.texts()), (typed, act.texts())
+        act = await mallory.slash("mahjong verify", hand=typed)
+        await act.settled()
+        await mallory.double.wait_for(
+            lambda: next((m for m in reversed(mallory.ephemerals()) if "Fair deal" in m.content and hid in m.content),
+                         None), 15, f"the fair deal of {typed!r}")
