@@ -36,6 +36,7 @@ MAX_BARS = 6
 register({
     "render.review.agreement": {"zh": "与专家一致", "en": "Agrees with the expert"},
     "render.review.of": {"zh": "{k}/{n} 次决策", "en": "{k} of {n} decisions"},
+    "render.review.no_decision": {"zh": "没有要做的决定", "en": "no decision to make"},
     "render.review.lost": {"zh": "估计少赢", "en": "Estimated loss"},
     "render.review.silver": {"zh": "{x} 银", "en": "{x} silver"},
     "render.review.costliest": {"zh": "代价最大的三步", "en": "The three costliest moments"},
@@ -122,6 +123,16 @@ def draw_action(img: Image.Image, dr: ImageDraw.ImageDraw, x: int, cy: int, a: d
     return x0 - x
 
 
+def agreement_figure(view: dict, lang: str) -> tuple[str, str]:
+    """The agreement panel's big and small words: "62%" over "8 of 13 decisions"; a hand in which the seat had
+    no decision to make (every move forced) shows a dash, not "100%" of "0 of 0"."""
+    n = int(view.get("decisions", 0))
+    if n == 0:
+        return "—", t("render.review.no_decision", lang)
+    return (f"{round(100 * float(view.get('agreement', 1.0)))}%",
+            t("render.review.of", lang, k=view.get("agreed", 0), n=n))
+
+
 def draw_summary(view: dict, lang: str = "zh") -> Image.Image:
     wc = view.get("wildcard")
     badge = str(view.get("badge") or "wild")
@@ -135,8 +146,7 @@ def draw_summary(view: dict, lang: str = "zh") -> Image.Image:
     y = HEADER_H + 24
     half = (WIDTH - 3 * PAD) // 2
     for i, (label, big, small, colour) in enumerate((
-        (t("render.review.agreement", lang), f"{round(100 * float(view.get('agreement', 1.0)))}%",
-         t("render.review.of", lang, k=view.get("agreed", 0), n=view.get("decisions", 0)), C.GREEN),
+        (t("render.review.agreement", lang), *agreement_figure(view, lang), C.GREEN),
         (t("render.review.lost", lang), silver(float(view.get("lost", 0.0))), t("render.review.silver", lang, x="")
          .strip(), C.RED if float(view.get("lost", 0.0)) > 0 else C.GREEN),
     )):

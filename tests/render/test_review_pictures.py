@@ -63,3 +63,22 @@ def test_the_verdict_beside_the_played_move_says_what_happened() -> None:
     assert verdict_text(view(3, 7, True), "zh") == "与专家的一样好"
     assert verdict_text(view(3, 7, False, 2.5), "en") == "2.50 silver lost"
     assert verdict_text(view(3, 7, False), "zh") == "与专家不同（差别不明显）"
+
+
+def test_a_hand_with_no_decision_shows_a_dash_not_100_percent() -> None:
+    """A seat whose every move was forced had nothing to agree with: the summary picture said "100%" over
+    "0 of 0 decisions"."""
+    from jxbot.coach.review import Review
+    from render.review import agreement_figure
+
+    empty = Review("c811af0a9799-1", 0, "jiaxing", [])
+    for lang, words in (("zh", "没有要做的决定"), ("en", "no decision to make")):
+        sv = views.summary_view(empty, "East (Ann)", lang)
+        assert agreement_figure(sv, lang) == ("—", words)
+        assert size(render.render_review_summary(sv, lang))[0] == WIDTH
+    h = played_hand(6)
+    r = review_hand(h.events_json(), 2, counting_evaluator)
+    sv = views.summary_view(r, "West (Carol)", "en")
+    agreed = sum(1 for d in r.decisions if d["agree"])
+    assert agreement_figure(sv, "en") == (f"{round(100 * agreed / len(r.decisions))}%",
+                                          f"{agreed} of {len(r.decisions)} decisions")
