@@ -4,8 +4,11 @@
 A DM table is an ordinary table (``Table.dm``) whose *channel* is each human player's DM: everything the
 bot would post in the table's channel (the table message with its picture and status text, results,
 notices) goes to every human player's DM instead, and their panel comes by DM as at any table. What the
-channel shows is the public view (no concealed tile), so each player's copy is the same; their own
-concealed tiles are only ever in their own panel.
+channel shows is the public view (no concealed tile), so each player's copy is the same but for its language: a
+cross-server table seats players of servers that speak different languages, and the table message, the result
+and the end of the match come to each in their own (:func:`langs`, :func:`send_localized`); the rarer notices
+(a void hand, a suspended table) use the table's language. Their own concealed tiles are only ever in their own
+panel.
 
 ``Table.channel_id`` of a DM table is :func:`dm_key` of its id: a number below 2**48 + 1, which no Discord
 channel has (every snowflake since 2015 is above 2**52), so the table manager's one-table-per-channel key
@@ -57,6 +60,30 @@ def humans(table: Any) -> list[int]:
     return [int(o.user_id) for _, o in table.humans if o.user_id is not None]
 
 
+def langs(table: Any) -> dict[str, list[int]]:
+    """The human players whose DM carries the table, by the language they play in (their seat's)."""
+    out: dict[str, list[int]] = {}
+    for _, o in table.humans:
+        if o.user_id is not None:
+            out.setdefault(str(getattr(o, "lang", None) or table.lang), []).append(int(o.user_id))
+    return out
+
+
+# a message's fields in one language: ``content``, ``files``, ``view`` … as for ``send``
+Fields = Callable[[str], Awaitable[dict[str, Any]]]
+
+
+async def send_localized(table: Any, open_dm: DMOpener, fields: Fields) -> list[discord.Message]:
+    """:func:`send_each` in each player's language: ``fields(lang)`` is made once per language spoken at the
+    table (its files afresh for each copy)."""
+    sent = []
+    for lang, users in langs(table).items():
+        kw = await fields(lang)
+        content = kw.pop("content", None)
+        sent += await send_each(table, open_dm, content, users=users, **kw)
+    return sent
+
+
 def _copy(files: list[discord.File] | None) -> list[discord.File]:
     """Fresh copies of ``files`` (a File's stream is read by a send: each DM gets its own)."""
     out = []
@@ -104,6 +131,14 @@ class TableChannel:
         self.sent = await send_each(self.table, self.open_dm, content, **kw)
         return self.sent[0] if self.sent else None
 
+    async def send_localized(self, fields: Fields) -> Any:
+        """``send`` with the message made in each reader's language (``fields(lang)``: its keyword fields); a
+        channel's message is in the table's language."""
+        if not self.table.dm:
+            return await self.send(**(await fields(self.table.lang)))
+        self.sent = await send_localized(self.table, self.open_dm, fields)
+        return self.sent[0] if self.sent else None
+
 
 async def open_dm_of(bot: Any, user_id: int) -> Any:
     user = bot.get_user(user_id) or await bot.fetch_user(user_id)
@@ -118,32 +153,43 @@ def channel_of(bot: Any, table: Any, open_dm: DMOpener | None = None) -> Any:
     return bot.get_partial_messageable(table.channel_id)
 
 
-async def edit_each(bot: Any, table: Any, open_dm: DMOpener, content: str, view: Any, png: bytes | None,
-                    filename: str = "table.png") -> bool:
+Drawn = Callable[[str], Awaitable[tuple[str, Any, bytes | None]]]
+
+
+async def edit_each(bot: Any, table: Any, open_dm: DMOpener, drawn: Drawn, filename: str = "table.png") -> bool:
     """The DM table message: each human player's copy (``Table.dm_messages``) edited, or posted where they have
-    none yet (or it was deleted). True when any message was posted (the table is then worth saving)."""
+    none yet (or it was deleted), in the player's language (``drawn(lang)``: its content, view and picture, made
+    once per language). True when any message was posted (the table is then worth saving)."""
     posted = False
-    for uid in humans(table):
-        files = [discord.File(io.BytesIO(png), filename=filename)] if png else []
-        where = table.dm_messages.get(uid)
-        if where is not None:
-            try:
-                await bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(content=content, view=view, attachments=files)
-                continue
-            except discord.NotFound:
-                table.dm_messages.pop(uid, None)
-            except discord.HTTPException as exc:
-                log.info("table %s: editing a DM table message failed (%s)", table.id, exc.status)
-                continue
-        try:
-            dm = await open_dm(uid)
-            files = [discord.File(io.BytesIO(png), filename=filename)] if png else []
-            msg = await dm.send(content=content, view=view, files=files)
-        except (discord.HTTPException, OSError) as exc:
-            log.info("table %s: posting a DM table message failed (%s)", table.id,
-                     getattr(exc, "status", type(exc).__name__))
-            continue
-        table.dm_messages[uid] = (int(msg.channel.id), int(msg.id))
-        table.table_messages.add(msg.id)
-        posted = True
+    for lang, users in langs(table).items():
+        content, view, png = await drawn(lang)
+        for uid in users:
+            posted = await _edit_one(bot, table, open_dm, uid, content, view, png, filename) or posted
     return posted
+
+
+async def _edit_one(bot: Any, table: Any, open_dm: DMOpener, uid: int, content: str, view: Any, png: bytes | None,
+                    filename: str) -> bool:
+    files = [discord.File(io.BytesIO(png), filename=filename)] if png else []
+    where = table.dm_messages.get(uid)
+    if where is not None:
+        try:
+            await bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(content=content, view=view,
+                                                                                           attachments=files)
+            return False
+        except discord.NotFound:
+            table.dm_messages.pop(uid, None)
+        except discord.HTTPException as exc:
+            log.info("table %s: editing a DM table message failed (%s)", table.id, exc.status)
+            return False
+    try:
+        dm = await open_dm(uid)
+        files = [discord.File(io.BytesIO(png), filename=filename)] if png else []
+        msg = await dm.send(content=content, view=view, files=files)
+    except (discord.HTTPException, OSError) as exc:
+        log.info("table %s: posting a DM table message failed (%s)", table.id,
+                 getattr(exc, "status", type(exc).__name__))
+        return False
+    table.dm_messages[uid] = (int(msg.channel.id), int(msg.id))
+    table.table_messages.add(msg.id)
+    return True

@@ -185,13 +185,18 @@ class ChannelObserver:
             await self.retire_message(old, msg)
 
     async def _push_dm(self, sig: tuple, content: str) -> None:
-        """A DM table's table message: the same picture and text edited in each human player's DM (posted
-        where they have none yet: a new hand, a new player), saved when a message was posted (a restart edits
-        them). A DM table draws every change (no busy mode: its messages are edited per player)."""
+        """A DM table's table message: the same picture and text edited in each human player's DM, in their
+        language (posted where they have none yet: a new hand, a new player), saved when a message was posted
+        (a restart edits them). A DM table draws every change (no busy mode: its messages are edited per player)."""
         table = self.session.table
         self._picture_at = time.monotonic()
-        png = await render_async("table", self.view or {}, table.lang, urgent=not table.dm_messages)
-        posted = await edit_each(self.session.bot, table, self.session.dm_channel, content, self.components(), png)
+        view, urgent = self.view or {}, not table.dm_messages
+
+        async def drawn(lang: str) -> tuple[str, Any, bytes | None]:
+            text = content if lang == table.lang else status_text(view, lang)
+            return text, self.components(), await render_async("table", view, lang, urgent=urgent)
+
+        posted = await edit_each(self.session.bot, table, self.session.dm_channel, drawn)
         self._shown, self._text_shown = sig, content
         if posted:
             await self.session.cog.save(table)
@@ -287,50 +292,60 @@ class ChannelObserver:
             bot.coalescer.submit(("table", table.id), self.push, spare=True)
         await bot.coalescer.flush(("table", table.id))
         self._final = False
-        lines = [result_text(result, lang)]
         outcome = getattr(getattr(self.session.runner, "sink", None), "outcome", None)
-        if outcome is not None and result.get("match_over"):  # a ranked match's last hand: the ratings, once rated
-            from jxbot.shell.ranked_ladder import outcome_text
-
-            lines.append(outcome_text(outcome, lang))  # (<@id> mentions: the bot pings nobody by default)
-        png = await render_async("result", copy.deepcopy(result), lang, urgent=True)  # everyone waits for it
-        view = None
         runner = self.session.runner
+        next_no: int | None = None
         if runner is not None and not runner_will_stop(runner):
             self.session.next_votes = set()
-            self.session.hand_no = int(result.get("hand_number") or 0)
-            view = discord.ui.View(timeout=None)
-            view.add_item(MjButton(CustomId("next", table.id, None, to_base36(self.session.hand_no)),
-                                   label=t("bot.btn.next", lang), style=discord.ButtonStyle.primary))
+            self.session.hand_no = next_no = int(result.get("hand_number") or 0)
         # Replay, and Fair deal: the wall and salt revealed now that the hand is over (cogs/replay.py)
         from jxbot.shell.replay_buttons import hand_buttons, hand_web_button, review_button
 
         hand_id = str(result.get("hand_id") or "")
-        replay_buttons: list[discord.ui.Item[Any]] = list(hand_buttons(hand_id, lang))
-        review = review_button(hand_id, lang) if not result.get("void") else None
-        if review is not None:  # the coach's review, private to each player who presses it (cogs/review.py)
-            replay_buttons.append(review)
-        if replay_buttons:  # the hand's public replay on the web, when the companion is on (a link: no custom id)
-            web = await hand_web_button(bot, table.guild_id, hand_id, lang)
-            if web is not None:
-                replay_buttons.append(web)
-        if replay_buttons:
-            view = view or discord.ui.View(timeout=None)
-            for b in replay_buttons:
-                view.add_item(b)
-        def fields() -> dict[str, Any]:
-            kw: dict[str, Any] = {"view": view} if view is not None else {}
-            files = [discord.File(io.BytesIO(png), filename="result.png")] if png else []
-            return {"content": "\n".join(lines), "files": files, "allowed_mentions": discord.AllowedMentions.none(),
-                    **kw}
 
+        async def made(lang: str) -> dict[str, Any]:
+            """The result message in ``lang``: its text, picture and buttons (``fields`` for a send)."""
+            lines = [result_text(result, lang)]
+            if outcome is not None and result.get("match_over"):  # a ranked match's last hand: the ratings
+                from jxbot.shell.ranked_ladder import outcome_text
+
+                lines.append(outcome_text(outcome, lang))  # (<@id> mentions: the bot pings nobody by default)
+            png = await render_async("result", copy.deepcopy(result), lang, urgent=True)  # everyone waits for it
+            view = None
+            if next_no is not None:
+                view = discord.ui.View(timeout=None)
+                view.add_item(MjButton(CustomId("next", table.id, None, to_base36(next_no)),
+                                       label=t("bot.btn.next", lang), style=discord.ButtonStyle.primary))
+            replay_buttons: list[discord.ui.Item[Any]] = list(hand_buttons(hand_id, lang))
+            review = review_button(hand_id, lang) if not result.get("void") else None
+            if review is not None:  # the coach's review, private to each player who presses it (cogs/review.py)
+                replay_buttons.append(review)
+            if replay_buttons:  # the hand's public replay on the web, when the companion is on (a link)
+                web = await hand_web_button(bot, table.guild_id, hand_id, lang)
+                if web is not None:
+                    replay_buttons.append(web)
+            if replay_buttons:
+                view = view or discord.ui.View(timeout=None)
+                for b in replay_buttons:
+                    view.add_item(b)
+            return {"content": "\n".join(lines), "png": png, "view": view}
+
+        def fields(m: dict[str, Any]) -> dict[str, Any]:
+            kw: dict[str, Any] = {"view": m["view"]} if m["view"] is not None else {}
+            files = [discord.File(io.BytesIO(m["png"]), filename="result.png")] if m["png"] else []
+            return {"content": m["content"], "files": files, "allowed_mentions": discord.AllowedMentions.none(), **kw}
+
+        async def localized(lang: str) -> dict[str, Any]:
+            return fields(await made(lang))
+
+        mine = None if table.dm else await made(lang)
         try:
-            if table.dm:  # each player's DM (dmtable.py): every copy's Next counts
+            if table.dm:  # each player's DM, in their language (dmtable.py): every copy's Next counts
                 ch = channel_of(bot, table, self.session.dm_channel)
-                posted = await ch.send(**fields())
+                posted = await ch.send_localized(localized)
                 self.session.result_messages = {m.id for m in getattr(ch, "sent", ())}
             else:  # a follow-up of the freshest press in the channel (the Next press, the start), else the bot token
-                posted = await self._post("result", fields)
+                posted = await self._post("result", lambda: fields(mine or {}))
                 self.session.result_messages = set()
             self.session.result_message_id = posted.id if posted is not None else None  # its Next is taken from it
         except discord.HTTPException:
@@ -350,12 +365,19 @@ class ChannelObserver:
         table = self.session.table
         totals = summary.get("totals") or []
         computers = summary.get("computers") or [True] * 4
-        names = [display_name(n, table.lang, c) for n, c in zip(summary.get("names") or [], computers, strict=False)]
-        body = "\n".join(f"{md(n)}: {v:+d}" for n, v in zip(names, totals, strict=False))
-        text = t("bot.status.match_over", table.lang) + ("\n" + body if body else "")
+
+        def text_in(lang: str) -> str:
+            names = [display_name(n, lang, c) for n, c in zip(summary.get("names") or [], computers, strict=False)]
+            body = "\n".join(f"{md(n)}: {v:+d}" for n, v in zip(names, totals, strict=False))
+            return t("bot.status.match_over", lang) + ("\n" + body if body else "")
+
+        async def localized(lang: str) -> dict[str, Any]:
+            return {"content": text_in(lang)}
+
+        text = text_in(table.lang)
         try:
-            if table.dm:  # each player's DM (dmtable.py)
-                await channel_of(self.session.bot, table, self.session.dm_channel).send(content=text)
+            if table.dm:  # each player's DM, in their language (dmtable.py)
+                await channel_of(self.session.bot, table, self.session.dm_channel).send_localized(localized)
             else:  # a follow-up of the freshest press in the channel, else the bot token
                 await self._post("end of the match", lambda: {"content": text,
                                                               "allowed_mentions": discord.AllowedMentions.none()})

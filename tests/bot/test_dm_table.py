@@ -87,9 +87,23 @@ def test_public_messages_go_to_each_human_players_dm_and_edits_post_only_where_n
         assert [(u, c, d) for u, c, d in log] == [(u, "the result", [png]) for u in (11, 22, 33)]  # a copy each
         t.dm_messages = {11: (511, 611)}
         log.clear()
-        posted = await edit_each(bot, t, open_dm, "东 · 出牌", None, None)
+        made: list[str] = []
+
+        async def drawn(lang):
+            made.append(lang)
+            return ("东 · 出牌" if lang == "zh" else "East · discard"), None, None
+
+        posted = await edit_each(bot, t, open_dm, drawn)
         assert posted and edits == [(511, 611, "东 · 出牌")]  # edited where it was, posted to the two others
         assert sorted(u for u, _, _ in log) == [22, 33] and set(t.dm_messages) == {11, 22, 33}
+        # a player of an English-speaking server reads their copy in English; each language is drawn once
+        t.seats[2] = Occupant(22, "b", lang="en")
+        edits.clear()
+        made.clear()
+        await edit_each(bot, t, open_dm, drawn)
+        assert sorted(made) == ["en", "zh"]
+        assert sorted(edits) == sorted([(511, 611, "东 · 出牌"), (t.dm_messages[22][0], t.dm_messages[22][1], "East · discard"),
+                                        (t.dm_messages[33][0], t.dm_messages[33][1], "东 · 出牌")])
 
     asyncio.run(run())
 
@@ -140,3 +154,51 @@ async def test_an_arranged_table_in_dms_shows_each_player_the_table_and_a_restar
         assert len(fake.dms(uid)) == n_dms[uid], [(m.content, m.attachments) for m in fake.dms(uid)[n_dms[uid]:]]
     assert not fake.channel(CHANNEL)
     await _shutdown(bot2)
+
+
+async def test_a_dm_table_speaks_to_each_player_in_their_own_language(fake, monkeypatch, store):
+    """A cross-server table seats players of a Chinese and an English server: the table message, the result
+    and the end of the match came to both in the first player's language. Each now reads their own."""
+    from jxbot.shell import arranged
+    from jxbot.table import FakeClock
+    from tests.bot.conftest import CHANNEL, GUILD, Harness, _shutdown, make_bot
+
+    alice, bob = 101, 102
+    bot = await make_bot(fake, monkeypatch, store=store)
+    h = Harness(bot, fake)
+    cog = bot.get_cog("TablesCog")
+    cog.clock, cog.computer_delay = FakeClock(), 0.0
+    spec = arranged.Spec(key="t:dm/lang", kind="test", guild_id=GUILD, channel_id=CHANNEL, dm=True, lang="zh",
+                         seats=[arranged.Seat(alice, "alice", lang="zh"), arranged.Seat(bob, "bob", lang="en"),
+                                arranged.Seat(None, "#1"), arranged.Seat(None, "#2")], max_hands=1, secret="s")
+    tid = await arranged.open_table(bot, spec)
+    await h.settle()
+    table = cog.manager.get(tid)
+
+    def table_msg(uid):
+        return next(m for m in fake.dms(uid) if "table.png" in m.attachments)
+
+    a, b = table_msg(alice), table_msg(bob)
+    assert a.content != b.content
+    assert "East" in b.content or "South" in b.content, b.content
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in b.content), b.content  # no Chinese in Bob's copy
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in a.content), a.content
+    # play the hand out (their turns run out): the result and the end of the match, each in its reader's language
+    for _ in range(400):
+        if any("hand.png" not in m.attachments and "result.png" in m.attachments for m in fake.dms(bob)):
+            break
+        await h.advance(30.0)
+    res_a = next(m for m in fake.dms(alice) if "result.png" in m.attachments)
+    res_b = next(m for m in fake.dms(bob) if "result.png" in m.attachments)
+    assert any(b["label"] == "Replay" for b in res_b.buttons), res_b.buttons
+    assert any(b["label"] == "回放" for b in res_a.buttons), res_a.buttons
+    assert "balance" in res_b.content and "balance" not in res_a.content and "（余" in res_a.content, \
+        (res_a.content, res_b.content)
+    for _ in range(40):
+        if any(m.content.startswith("The match is over") for m in fake.dms(bob)):
+            break
+        await h.advance(30.0)
+    assert any(m.content.startswith("The match is over") for m in fake.dms(bob)), [m.content for m in fake.dms(bob)]
+    assert not any(m.content.startswith("The match is over") for m in fake.dms(alice))
+    assert table is not None
+    await _shutdown(bot)
