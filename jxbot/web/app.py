@@ -393,11 +393,14 @@ class WebApp:
         snap = await self._snap(request)
         lang = _lang(request)
         addr = request.remote or "-"
+        headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-store", "Content-Security-Policy": CSP,
+                   "X-Content-Type-Options": "nosniff"}
+        if request.method == "HEAD":  # the headers only, at once: a HEAD holds no feed (it has no body to wait on)
+            return web.Response(headers=headers)
         if self.config.rate > 0 and self._feeds.get(addr, 0) >= SSE_PER_ADDRESS:  # rate 0: no limits at all
             return self._error(request, 429)
         self._feeds[addr] = self._feeds.get(addr, 0) + 1
-        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
-                                           "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff"})
+        resp = web.StreamResponse(headers=headers)
         try:
             await resp.prepare(request)
             last, quiet, end = None, 0.0, time.monotonic() + SSE_SECONDS

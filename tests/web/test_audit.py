@@ -16,7 +16,7 @@ async def _client(tmp_path, **cfg):
     store = await played_store(str(tmp_path / "played.sqlite3"))
     live = LiveTable(store)
     await live.open(40)
-    wa = WebApp(store, WebConfig(rate=0, poll=0.05, **cfg))
+    wa = WebApp(store, WebConfig(**{"rate": 0, "poll": 0.05, **cfg}))
     client = TestClient(TestServer(wa.app))
     await client.start_server()
     return client, live, wa, store
@@ -113,6 +113,26 @@ async def test_a_failed_settings_read_keeps_the_servers_delay(tmp_path, monkeypa
         monkeypatch.setattr(wa.data, "settings", broken)
         wa.hub._settings = broken
         assert await wa.hub.delay_at(GUILD) == 6
+    finally:
+        await client.close()
+        await store.close()
+
+
+async def test_a_head_request_to_a_live_feed_holds_no_feed(tmp_path):
+    """A link checker or a browser's preflight sends HEAD: the feed answered it by holding one of the address's
+    eight live feeds for its 30 minutes (nothing to write), so nine HEADs locked the address out of watching."""
+    from jxbot.web.app import SSE_PER_ADDRESS
+
+    client, _live, wa, store = await _client(tmp_path, rate=50.0)
+    try:
+        for _ in range(SSE_PER_ADDRESS + 2):
+            r = await asyncio.wait_for(client.head(f"/api/t/{TABLE}/events"), 5)
+            assert r.status == 200 and r.headers["Content-Type"] == "text/event-stream"
+            r.release()
+        assert not wa._feeds
+        async with client.get(f"/api/t/{TABLE}/events") as r:
+            assert r.status == 200  # not 429: the address may still watch
+            assert (await asyncio.wait_for(r.content.readline(), 5)).startswith(b"retry:")
     finally:
         await client.close()
         await store.close()
