@@ -41,6 +41,7 @@ TIMINGS_EVERY = 20  # heartbeats (a minute) between two log lines of forwarding 
 # the buttons of a DM panel (cogs/play.py) and a DM table's Next (jxbot/shell/dmtable.py); other DM buttons (a
 # replay viewer in /history…) are no table's
 FORWARDED_VERBS = frozenset(ACTION_VERBS | {"autowin", "next"})
+FORWARDED_COMMANDS = frozenset({"leave"})  # commands for a table another process runs (forward_command)
 
 register({
     "bot.err.table_restarting": {
@@ -74,6 +75,7 @@ class ClusterCog(commands.Cog):
         self.coord.on_press = self._notified
         self.coord.on_lost = self._session_lost
         self.bot.press_forwarder = self.forward
+        self.bot.command_forwarder = self.forward_command
         self.bot.table_claimer = self.claim
         # the readiness gate (docs/bot.md) also waits for the tables whose lease another process still held
         # at the resume: they are resumed here once it lapses (a live holder keeps it at most LEASE_SECONDS)
@@ -344,6 +346,52 @@ class ClusterCog(commands.Cog):
                 await interaction.followup.send(t(key, lang), ephemeral=True)
         return True
 
+    async def forward_command(self, interaction: discord.Interaction, verb: str) -> bool:
+        """``/mahjong leave`` typed in a server this process serves, by a person seated at a table another
+        process runs (a cross-server table in DMs, or a table of another server): forwarded to that process,
+        which runs it as its own (the escape) and answers. True: handled here; False: no such table."""
+        if self.coord is None or verb not in FORWARDED_COMMANDS or self.bot.store is None:
+            return False
+        cog = self.tables
+        tid = await self.bot.store.running_table_of(interaction.user.id)
+        if cog is None or tid is None or cog.manager.get(tid) is not None:
+            return False
+        raw = getattr(self.bot, "raw_presses", {}).pop(interaction.id, None)
+        if raw is None:
+            return False
+        lang = lang_of(interaction)
+        interaction.extras["responder"] = "handler"
+        try:  # acknowledged first ("thinking…", private): the owner's answer is a follow-up
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as exc:
+            log.warning("deferring /%s for table %s failed: %s", verb, tid, exc.status)
+            return True
+        taken = False
+        try:
+            got = await self.coord.forward(tid, {**raw, "jx_command": verb, "jx_table": tid})
+            taken = got is not None and await self.coord.wait_taken(got[0])
+        except Exception as exc:
+            log.warning("forwarding /%s for table %s failed: %s", verb, tid, type(exc).__name__)
+        if not taken:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.followup.send(t("bot.err.table_restarting", lang), ephemeral=True)
+        return True
+
+    async def _run_command(self, raw: dict[str, Any]) -> None:
+        """The owner: a forwarded command (acknowledged "thinking…" by the forwarder) run on its table."""
+        inter = discord.Interaction(data=raw, state=self.bot._connection)  # type: ignore[arg-type]
+        inter.response._response_type = discord.InteractionResponseType.deferred_channel_message
+        inter.extras["responder"] = "forwarder"
+        inter.extras["forwarded"] = True
+        cog = self.tables
+        table = cog.manager.get(str(raw.get("jx_table"))) if cog is not None else None
+        if table is None or table.seat_of(inter.user.id) is None:  # ended or moved meanwhile
+            with contextlib.suppress(discord.HTTPException):
+                await inter.followup.send(t("bot.err.not_seated", lang_of(inter)), ephemeral=True)
+            return
+        if raw.get("jx_command") == "leave":
+            await cog.do_leave(inter, table)
+
     async def _acknowledge(self, interaction: discord.Interaction, cid: CustomId, t0: float) -> bool:
         try:
             await interaction.response.defer()
@@ -367,6 +415,9 @@ class ClusterCog(commands.Cog):
             return  # withdrawn: the forwarder answered it
         t1 = time.perf_counter()
         self.taken += 1
+        if raw.get("jx_command"):  # a command, not a press
+            await self._run_command(raw)
+            return
         inter = discord.Interaction(data=raw, state=self.bot._connection)  # type: ignore[arg-type]
         inter.response._response_type = discord.InteractionResponseType.deferred_message_update
         # answered (deferred) by the forwarder: the handler edits it, with nothing to wait for (not "guard":

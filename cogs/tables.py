@@ -531,6 +531,9 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
     async def leave(self, interaction: discord.Interaction) -> None:
         table = self.manager.of_user(interaction.user.id)
         if table is None:
+            forward = self.bot.command_forwarder  # a table another process runs (a cross-server one, say)
+            if forward is not None and await forward(interaction, "leave"):
+                return
             await reply(interaction, self.not_seated_text(interaction.user.id, lang_of(interaction)))
             return
         await self.do_leave(interaction, table)

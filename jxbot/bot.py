@@ -115,6 +115,8 @@ class JxBot(commands.Bot):
     # several processes (jxbot.cluster, docs/bot.md "Running N processes"); unset: this process is the only one
     shard_plan: Any = None  # jxbot.cluster.ShardPlan: the shards (and so the guilds' tables) of this process
     press_forwarder: Callable[[discord.Interaction, CustomId], Awaitable[bool]] | None = None  # True: forwarded
+    # a command for the table another process runs (``/mahjong leave``): True when forwarded (jxbot.cluster)
+    command_forwarder: Callable[[discord.Interaction, str], Awaitable[bool]] | None = None
     table_claimer: Callable[[Any], Awaitable[bool]] | None = None  # resume: False while another process runs it
 
     def __init__(self, settings: Settings, *, store: Any = None, sync: bool = True,

@@ -28,14 +28,15 @@ class ShardedJxBot(JxBot, commands.AutoShardedBot):  # type: ignore[misc]
     def __init__(self, settings: Settings, plan: ShardPlan, **kw: Any) -> None:
         super().__init__(settings, shard_ids=list(plan.ids), shard_count=plan.count, **kw)
         self.shard_plan = plan
-        # the DM presses' gateway payloads, as Discord sent them, by interaction id: a press for a
-        # table another process runs is forwarded whole (its token included: only that process answers it)
+        # the DM presses' and the commands' gateway payloads, as Discord sent them, by interaction id: a press
+        # (or ``/mahjong leave``) for a table another process runs is forwarded whole (its token included: only
+        # that process answers it)
         self.raw_presses: OrderedDict[int, dict[str, Any]] = OrderedDict()
         parsers = self._connection.parsers
         parse = parsers["INTERACTION_CREATE"]
 
         def keep_dm_press(data: Any) -> None:
-            if isinstance(data, dict) and data.get("type") == 3 and not data.get("guild_id"):
+            if isinstance(data, dict) and (data.get("type") == 3 and not data.get("guild_id") or data.get("type") == 2):
                 self.raw_presses[int(data["id"])] = data
                 while len(self.raw_presses) > RAW_KEPT:
                     self.raw_presses.popitem(last=False)

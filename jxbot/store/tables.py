@@ -83,6 +83,18 @@ class TablesPart(StoreBase):
             )
         return True
 
+    async def running_table_of(self, user_id: int) -> str | None:
+        """The running table a person is seated at (one query; None: none). For a command that reaches a process
+        which does not run the person's table (``/mahjong leave`` of a cross-server table: jxbot.cluster)."""
+        async with self._read() as db:
+            rows = await self._all(db, "SELECT table_id, state FROM tables WHERE status = 'running' ORDER BY created_at")
+        for table_id, state in rows:
+            d = json.loads(state) if isinstance(state, str) else state or {}
+            seats = (d.get("bot_table") or {}).get("seats") or []  # the bot's save: {"bot_table": …, "runner": …}
+            if any(isinstance(o, dict) and o.get("user_id") == user_id and not o.get("is_computer") for o in seats):
+                return str(table_id)
+        return None
+
     async def running_tables(self) -> list[TableRecord]:
         """Every running table with its config, state and hand ids (oldest first)."""
         async with self._read() as db:

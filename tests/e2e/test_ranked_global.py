@@ -207,3 +207,47 @@ async def test_a_dm_table_survives_a_sigkill_without_posting_its_messages_twice(
     assert [(m[1], m[2]) for m in matches] == [("global", "rated")], matches
     assert counts == {p.id: 1 for p in players}, counts
     assert "Traceback" not in bot.log(), bot.tail(80)
+
+
+async def test_leave_typed_in_a_server_whose_process_does_not_run_the_table_escapes_it(double, start_bot):
+    """Alice's server is served by the shard-0 process; her cross-server table runs in the shard-1 process. Her
+    ``/麻将 离开`` reached shard 0, which had no table of hers and answered "你不在这张牌桌上" while she sat at
+    one: she could not escape. It is forwarded to the process that runs the table: she escapes (a computer plays
+    her seat), the others play on, and the match is rated once with her in it."""
+    dsn, (wa, wb), (p0, p1) = await two_processes(double, start_bot, **ENV)
+    alice, bob = wa.players[0], wb.players[0]
+    carol = Player.join(double, "carol", wa.guild, wa.channel)
+    dave = Player.join(double, "dave", wb.guild, wb.channel)
+    players = [alice, bob, carol, dave]
+    acts = [await queue_one(p) for p in (alice, carol)]
+    assert p0.proc is not None
+    p0.proc.send_signal(signal.SIGSTOP)  # bob and dave queue through the shard-1 process, which matches the four
+    try:
+        acts += [await queue_one(p) for p in (bob, dave)]
+        await p1.wait_log("opened in DMs", timeout=15)
+    finally:
+        p0.proc.send_signal(signal.SIGCONT)
+    for p in players:
+        await p.wait_dm(lambda m: any(a.filename == "table.png" for a in m.attachments), timeout=20)
+    others = [AutoPlayer(p, Style()).start() for p in (bob, carol, dave)]
+    try:
+        act = await alice.slash("麻将 离开")
+        await act.settled(timeout=15)
+        await double.wait_for(lambda: any("逃跑" in x for x in act.texts()), 15, "alice told she escaped")
+        assert act.ephemeral and not any("不在" in x for x in act.texts()), act.texts()
+        for p in (bob, carol, dave):
+            await p.wait_dm(lambda m: "牌局结束" in m.content, timeout=150)
+    finally:
+        for ap in others:
+            await ap.stop()
+    for _ in range(20):
+        matches, counts, _ = await global_rows(dsn)
+        if matches:
+            break
+        await asyncio.sleep(0.5)
+    assert [(m[1], m[2]) for m in matches] == [("global", "rated")], matches
+    assert counts == {p.id: 1 for p in players}, counts  # her rating changed once, as the others'
+    act = await alice.slash("麻将 离开")  # the match is over: now she sits nowhere, and is told so
+    assert "不在" in await said(act), act.texts()
+    for bot in (p0, p1):
+        assert "Traceback" not in bot.log(), bot.tail(80)

@@ -195,3 +195,18 @@ async def test_running_tables_for_resume(store, players):
         await store.close_table("t9")
     with pytest.raises(InvalidArgument):
         await store.save_table("t1", G + 1, CH, {}, {})
+
+
+async def test_the_running_table_a_person_sits_at(store, players):
+    """``/mahjong leave`` in a process that does not run the person's table looks it up here (docs/bot.md)."""
+    def state(*seats):
+        return {"bot_table": {"seats": list(seats)}, "runner": None}
+
+    human = {"user_id": 7, "name": "a", "is_computer": False}
+    bot = {"user_id": None, "name": "#1", "is_computer": True}
+    assert await store.save_table("t1", G, CH, {}, state(bot, {"user_id": 8, "name": "b"}, None, bot), now=10)
+    assert await store.save_table("t2", G, CH + 1, {}, state(bot, human, bot, bot), now=11)
+    assert await store.running_table_of(7) == "t2" and await store.running_table_of(8) == "t1"
+    assert await store.running_table_of(9) is None
+    assert await store.close_table("t2") is True
+    assert await store.running_table_of(7) is None  # an ended table seats nobody
