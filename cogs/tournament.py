@@ -476,7 +476,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         await reply(interaction, t("tour.ok.cancelled", lang))
         # its tables still playing count for nothing now: stopped (their hand void), and the channel told, so
         # nobody plays on for an event that is gone
-        host: Any = self.bot.get_cog("TablesCog")  # (a table another process runs is left to end unheard)
+        host: Any = self.bot.get_cog("TablesCog")  # (another process's: stopped at its next tick)
         prefix = table_key(ev.event_id, 0, 0).split("/")[0] + "/"
         for tb in list(host.manager.tables.values()) if host is not None else []:
             if str((tb.arranged or {}).get("key", "")).startswith(prefix):
@@ -506,9 +506,35 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         while True:
             try:
                 await self.tick()
+                await self.stop_cancelled_tables()
             except Exception:
                 log.exception("the events' scheduled work failed")
             await asyncio.sleep(self.bot.settings.event_tick)
+
+    async def stop_cancelled_tables(self) -> int:
+        """The tables this process runs for an event cancelled in another process (a global event's tables run
+        in each player's server's process, or in DMs; ``/tournament cancel`` stops those of the process it
+        reached): stopped at the next tick, their open hand void and the players told, as the cancel does there.
+        Returns how many were stopped."""
+        host: Any = self.bot.get_cog("TablesCog")
+        store = self.bot.store
+        if host is None or store is None or not hasattr(store, "event_get"):
+            return 0
+        by_event: dict[str, list[Any]] = {}
+        for tb in list(host.manager.tables.values()):
+            key = str((tb.arranged or {}).get("key", ""))
+            if key.startswith("ev:") and tb.state != "ended":
+                by_event.setdefault(key[3:].split("/")[0], []).append(tb)
+        stopped = 0
+        for event_id, tables in by_event.items():
+            row = await store.event_get(event_id)
+            if row is None or row["status"] != "cancelled":
+                continue
+            for tb in tables:
+                await admin_tables.close_by_admin(host, tb.guild_id, tb.id, 0, tb.lang)
+                stopped += 1
+            log.info("event %s was cancelled elsewhere: %d table(s) of it stopped here", event_id, len(tables))
+        return stopped
 
     async def tick(self) -> None:
         assert self.service is not None

@@ -80,3 +80,57 @@ async def test_a_global_event_s_tables_end_in_two_processes_and_it_ends_once(dou
     # each process opened (and so ran) one of the two tables: the start's in process 0, cy's in process 1
     for bot in bots:
         assert len(re.findall(rf"event {event_id}: round 1 table \d is table \S+ \(in DMs\)", bot.log())) == 1
+
+
+async def test_a_global_event_cancelled_in_one_process_stops_its_table_in_the_other(double, start_bot):
+    """The same two processes: cy's table runs in process 1 (in DMs), the admin cancels the event in server a
+    (process 0). Process 0 stopped only its own tables and cy's played on for an event that was gone. Now
+    process 1 sees the cancel at its next tick: cy's table is stopped, its hand void, cy told; the other table
+    stopped at once."""
+    dsn = await fresh_database()
+    double.shard_count = 2
+    ga, gb = double.add_guild("server a", shard=0), double.add_guild("server b", shard=1)
+    cha, chb = double.add_text_channel(ga, "mahjong"), double.add_text_channel(gb, "mahjong")
+    a_people = [Player.join(double, n, ga, cha) for n in ("ann", "bo", "eve")]
+    b_people = [Player.join(double, n, gb, chb) for n in ("cy", "di")]
+    people = a_people + b_people
+    cy = b_people[0]
+    admin = Player.join(double, "admin", ga, cha)
+    role = st.Role(st.snowflake(), "admins", MANAGE_GUILD, 2)
+    ga.roles[role.id] = role
+    ga.members[admin.id].roles.append(role.id)
+    env = fast_env(dsn, JXBOT_COMPUTER_DELAY="0.3", JXBOT_EVENT_TICK="1", JXBOT_TURN_SECONDS="60")
+    bots = [await start_bot([*BOT_ARGV, "--shards", str(i), "--shard-count", "2"], env=env) for i in range(2)]
+    await double.wait_for(lambda: len(double.gateway.live_sessions()) == 2, 40, "both processes' shards")
+    await double.wait_commands(timeout=40)
+    for bot in bots:
+        await bot.wait_log("ready: every table resumed", timeout=40)
+    act = await admin.slash("tournament create", name="duo", rounds=1, hands=4, checkin=30, substitute=False,
+                            scope="global")
+    await act.settled()
+    ann_msg = await admin.wait_message(lambda m: "🏆" in m.content, cha)
+    event_id = re.search(r"编号 `([0-9a-f]+)`", ann_msg.content).group(1)
+    for p in people:
+        assert "报名成功" in await said(await p.slash("比赛 报名", 比赛=event_id)), p.name
+    for p in people[:-2] + [b_people[1]]:
+        assert "签到成功" in await said(await p.slash("比赛 签到", 比赛=event_id)), p.name
+    assert "比赛开始" in await said(await admin.slash("比赛 开始", 比赛=event_id), timeout=15)
+    await cy.wait_dm(lambda m: "第 1 轮开始" in m.content, timeout=20)
+    assert "签到成功" in await said(await cy.slash("比赛 签到", 比赛=event_id), timeout=15)  # process 1 opens it
+    await cy.wait_dm(lambda m: any(a.filename == "hand.png" for a in m.attachments), timeout=30)
+    await bots[1].wait_log("(in DMs)", timeout=10)
+    # nobody presses: the tables wait for their people (60 s turns), the admin cancels in server a
+    assert "取消" in await said(await admin.slash("比赛 取消", 比赛=event_id), timeout=15)
+    stop = await cy.wait_dm(lambda m: "管理员停止了牌桌" in m.content, timeout=20)
+    assert "作废" in stop.content
+    await bots[1].wait_log(f"event {event_id} was cancelled elsewhere: 1 table(s) of it stopped here", timeout=5)
+    import asyncpg
+
+    conn = await asyncpg.connect(dsn)
+    try:
+        running = await conn.fetchval("SELECT COUNT(*) FROM tables WHERE status = 'running'")
+        open_hands = await conn.fetchval("SELECT COUNT(*) FROM hands WHERE status <> 'settled'")
+    finally:
+        await conn.close()
+    assert (running, open_hands) == (0, 0), "every table of the event stopped, every hand settled (void)"
+    assert "Traceback" not in bots[0].log() + bots[1].log()
