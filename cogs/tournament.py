@@ -171,9 +171,12 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         await asyncio.gather(*(tell(uid, text) for uid, text in texts.items()))
 
     # ------------------------------------------------------------------ helpers
-    async def _event(self, interaction: discord.Interaction, event: str | None, own: bool = False) -> Event | None:
+    async def _event(self, interaction: discord.Interaction, event: str | None, own: bool = False,
+                     mine: bool = False) -> Event | None:
         """The event named (a global event from any server; ``own``: only from the server that created it, for
-        start and cancel), else this server's latest."""
+        start and cancel), else this server's latest — ``mine`` (check-in, leave): the latest live one the
+        presser is registered in, one they have not checked in to first (a substituted player of a running
+        event checks in to it, not to a newer open one)."""
         lang = lang_of(interaction)
         if self.service is None:
             await reply(interaction, t("tour.err.no_store", lang))
@@ -190,12 +193,26 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             # the server's latest live event, else its most recent one (its standings stay to be seen)
             live = await self.bot.store.events_live(interaction.guild_id or 0)
             latest = live[-1]["event_id"] if live else await self.bot.store.event_latest(interaction.guild_id or 0)
+            if mine and len(live) > 1:
+                latest = await self._mine(live, interaction.user.id) or latest
             if latest is None:
                 raise EventError("not_found")
             return await self.service.get(latest)
         except EventError as err:
             await reply(interaction, t(f"tour.err.{err.code}", lang))
             return None
+
+    async def _mine(self, live: list[dict[str, Any]], user_id: int) -> str | None:
+        """Of the live events (oldest first), the newest ``user_id`` is registered in and not checked in to, else
+        the newest they are registered in (None: none)."""
+        registered: str | None = None
+        for row in reversed(live):
+            me = [p for p in await self.bot.store.event_players(row["event_id"]) if p["user_id"] == user_id]
+            if me and not me[0]["checked_in"]:
+                return str(row["event_id"])
+            if me and registered is None:
+                registered = str(row["event_id"])
+        return registered
 
     def _announcement(self, ev: Event, n: int, lang: str) -> str:
         c = ev.config
@@ -385,7 +402,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
     @app_commands.rename(event=ls("tour.opt.event.name"))
     @app_commands.describe(event=ls("tour.opt.event.desc"))
     async def leave(self, interaction: discord.Interaction, event: str | None = None) -> None:
-        ev = await self._event(interaction, event)
+        ev = await self._event(interaction, event, mine=True)
         if ev is None:
             return
         lang = lang_of(interaction)
@@ -403,7 +420,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
     @app_commands.rename(event=ls("tour.opt.event.name"))
     @app_commands.describe(event=ls("tour.opt.event.desc"))
     async def checkin(self, interaction: discord.Interaction, event: str | None = None) -> None:
-        ev = await self._event(interaction, event)
+        ev = await self._event(interaction, event, mine=True)
         if ev is None:
             return
         lang = lang_of(interaction)

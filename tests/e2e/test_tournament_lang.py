@@ -83,9 +83,13 @@ async def test_each_event_speaks_its_server_s_language_and_a_substitute_comes_ba
     assert "has started" in await said(await admin_b.slash("tournament start"), timeout=15)
     await admin_a.wait_message(lambda m: "round 1 begins" in m.content, cha, timeout=20)
     await admin_b.wait_message(lambda m: "第 1 轮开始" in m.content, chb, timeout=20)
-    # bo turns up during round 1: a computer finishes it for them, they play round 2 in person
+    # a newer event opens in the same server meanwhile (registering is checking in there)
+    assert "比赛已创建" in await said(await admin_a.slash("比赛 创建", 名称="next", 轮数=1, 每桌局数=1))
+    # bo turns up during round 1: a computer finishes it for them, they play round 2 in person — their check-in
+    # without an id reaches the event they are registered in, not the newer open one (which said "not open")
     back = await said(await bo.slash("比赛 签到"))
     assert "签到成功" in back and "第 2 轮" in back, back
+    assert "比赛已取消" in await said(await admin_a.slash("比赛 取消"))  # the newer one: the server's latest
 
     # the bot dies during round 1, wherever its tables are (a table killed between its deal and its runner's first
     # save plays on too: docs/table.md, "Restart windows"): all that follows is posted by a new process, from the
