@@ -160,6 +160,9 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                          id=ev.event_id) + "\n" + board
 
             texts = {p.pid: ended for p in players.values() if not p.is_computer}
+        elif what == "cancelled":  # the players of other servers do not see the event's channel
+            texts = {p.pid: functools.partial(t, "tour.cancelled", name=md(ev.name)) for p in players.values()
+                     if not p.is_computer}
 
         async def tell(uid: int, text: Callable[[str], str]) -> None:
             try:
@@ -499,6 +502,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             if str((tb.arranged or {}).get("key", "")).startswith(prefix):
                 await admin_tables.close_by_admin(host, tb.guild_id, tb.id, interaction.user.id, lang)
         await self._tell_channel(ev, "tour.cancelled")
+        if ev.config.scope == "global":
+            await self._tell_players(ev, "cancelled")
         await self._refresh_announcement(ev, "cancelled")
 
     # ------------------------------------------------------------------ restart, scheduled starts

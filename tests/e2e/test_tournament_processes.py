@@ -123,6 +123,9 @@ async def test_a_global_event_cancelled_in_one_process_stops_its_table_in_the_ot
     assert "取消" in await said(await admin.slash("比赛 取消", 比赛=event_id), timeout=15)
     stop = await cy.wait_dm(lambda m: "管理员停止了牌桌" in m.content, timeout=20)
     assert "作废" in stop.content
+    for p in people:  # every player told by DM (server b's do not see the event's channel)
+        told = await p.wait_dm(lambda m: "已被管理员取消" in m.content, timeout=10)
+        assert "**duo**" in told.content and not told.pinged_users()
     await bots[1].wait_log(f"event {event_id} was cancelled elsewhere: 1 table(s) of it stopped here", timeout=5)
     import asyncpg
 
