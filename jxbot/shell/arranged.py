@@ -68,7 +68,7 @@ from jxbot.i18n import register, t
 from jxbot.safety import md
 from jxbot.seatnames import computer_key, display_name
 from jxbot.shell.channels import is_private
-from jxbot.shell.dmtable import channel_of, dm_key
+from jxbot.shell.dmtable import channel_of, dm_key, open_dm_of
 from jxbot.shell.lobby import LobbyError, Occupant, Table, TableConfig
 from jxbot.shell.session import Session, StoreSink
 from jxbot.shell.suspend import on_stop
@@ -85,6 +85,9 @@ register({
     "arranged.opened": {"zh": "对局开始：{seats}", "en": "Table opened: {seats}"},
     "arranged.absent": {"zh": "（{name} 已在别的桌，由电脑代打）",
                         "en": "({name} is seated at another table: a computer plays for them)"},
+    "arranged.absent_dm": {"zh": "为你安排的牌桌 {table} 已经开局，但你正坐在另一张牌桌上：这张桌的座位由电脑代你打。",
+                           "en": "The table {table} arranged for you has begun, but you are seated at another "
+                                 "table: a computer plays your seat there."},
 })
 
 
@@ -261,6 +264,16 @@ async def _announce(bot: Any, table: Table, spec: Spec) -> None:
                                                            users=[discord.Object(u) for u in users]))
     except discord.HTTPException:
         log.warning("could not announce arranged table %s", table.id)
+    for i in (table.arranged or {}).get("absent", []):  # named in the text above, but not pinged: told by DM
+        seat = spec.seats[i]
+        if seat.user_id is None:
+            continue
+        try:
+            await (await open_dm_of(bot, seat.user_id)).send(t("arranged.absent_dm", seat.lang, table=table.id),
+                                                              allowed_mentions=discord.AllowedMentions.none())
+        except (discord.HTTPException, OSError) as exc:
+            log.info("table %s: telling an absent player by DM failed (%s)", table.id,
+                     getattr(exc, "status", type(exc).__name__))
 
 
 class PointsSink(StoreSink):

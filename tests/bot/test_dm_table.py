@@ -202,3 +202,33 @@ async def test_a_dm_table_speaks_to_each_player_in_their_own_language(fake, monk
     assert not any(m.content.startswith("The match is over") for m in fake.dms(alice))
     assert table is not None
     await _shutdown(bot)
+
+
+async def test_a_player_busy_at_another_table_is_told_by_dm_that_a_computer_plays_their_seat(fake, monkeypatch,
+                                                                                               store):
+    """An event's table opening while one of its players sits at another table: a computer takes the seat and
+    the table's text names them — without a ping, so nothing reached them. They are told by DM."""
+    from jxbot.shell import arranged
+    from jxbot.table import FakeClock
+    from tests.bot.conftest import CHANNEL, GUILD, Harness, _shutdown, make_bot
+
+    alice, bob = 101, 102
+    bot = await make_bot(fake, monkeypatch, store=store)
+    h = Harness(bot, fake)
+    cog = bot.get_cog("TablesCog")
+    cog.clock, cog.computer_delay = FakeClock(), 0.0
+    first = arranged.Spec(key="t:busy/1", kind="test", guild_id=GUILD, channel_id=CHANNEL, dm=True,
+                          seats=[arranged.Seat(bob, "bob", lang="en"), arranged.Seat(None, "#1"),
+                                 arranged.Seat(None, "#2"), arranged.Seat(None, "#3")], max_hands=1, secret="a")
+    await arranged.open_table(bot, first)
+    await h.settle()
+    second = arranged.Spec(key="t:busy/2", kind="test", guild_id=GUILD, channel_id=CHANNEL, dm=True,
+                           seats=[arranged.Seat(alice, "alice"), arranged.Seat(bob, "bob", lang="en"),
+                                  arranged.Seat(None, "#1"), arranged.Seat(None, "#2")], max_hands=1, secret="b")
+    tid = await arranged.open_table(bot, second)
+    await h.settle()
+    told = [m.content for m in fake.dms(bob) if "a computer plays your seat" in m.content]
+    assert told == [f"The table {tid} arranged for you has begun, but you are seated at another table: a computer "
+                    "plays your seat there."], [m.content for m in fake.dms(bob)]
+    assert not any("另一张牌桌" in m.content for m in fake.dms(alice))  # alice sits at it: nothing of the kind
+    await _shutdown(bot)
