@@ -30,7 +30,7 @@ from jxbot.bot import JxBot
 from jxbot.cluster.coord import FENCE_SECONDS, HEARTBEAT_SECONDS, LEASE_SECONDS, Coordinator
 from jxbot.custom_ids import CustomId, parse_custom_id
 from jxbot.i18n import register, t
-from jxbot.interactions import lang_of
+from jxbot.interactions import ALREADY_ACKNOWLEDGED, after_guard, lang_of, take_response
 from jxbot.shell import resume
 from jxbot.shell.buttons import ACTION_VERBS
 
@@ -360,12 +360,16 @@ class ClusterCog(commands.Cog):
         if raw is None:
             return False
         lang = lang_of(interaction)
-        interaction.extras["responder"] = "handler"
-        try:  # acknowledged first ("thinking…", private): the owner's answer is a follow-up
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException as exc:
-            log.warning("deferring /%s for table %s failed: %s", verb, tid, exc.status)
-            return True
+        # acknowledged first ("thinking…", private): the owner's answer is a follow-up. The acknowledgement guard
+        # may have deferred it already, the same way (a slow look-up, or the readiness gate held the command)
+        if take_response(interaction):
+            try:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            except discord.HTTPException as exc:
+                if exc.code != ALREADY_ACKNOWLEDGED:  # (the guard at the same moment: acknowledged all the same)
+                    log.warning("deferring /%s for table %s failed: %s", verb, tid, exc.status)
+                    return True
+        await after_guard(interaction)  # the guard's deferral has reached Discord: the owner's follow-up needs it
         taken = False
         try:
             got = await self.coord.forward(tid, {**raw, "jx_command": verb, "jx_table": tid})

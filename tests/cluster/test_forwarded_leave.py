@@ -1,0 +1,104 @@
+"""``/mahjong leave`` typed in a process that does not run the person's table (``ClusterCog.forward_command``):
+the forwarding side, driven with the bot test harness (a real ``JxBot`` and store, raw payloads) and a stand-in
+for the pending-press queue (no PostgreSQL). The owner's side and the two processes: tests/e2e/test_ranked_global.py."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import jxbot.interactions
+from cogs.cluster import ClusterCog
+from jxbot.table import FakeClock
+from tests.bot.conftest import FakeDiscord, Harness, _shutdown, make_bot
+from tests.bot.test_play import ALICE
+
+ELSEWHERE = "t-elsewhere"  # the running table another process runs, where Alice sits
+
+
+class Queue:
+    """The pending-press queue: every payload forwarded is kept; the owner takes it at once."""
+
+    def __init__(self) -> None:
+        self.forwarded: list[dict[str, Any]] = []
+
+    async def forward(self, table_id: str, payload: dict[str, Any]) -> tuple[int, str]:
+        self.forwarded.append(payload)
+        return len(self.forwarded), "other-process"
+
+    async def wait_taken(self, press_id: int) -> bool:
+        return True
+
+
+@pytest.fixture
+def fake() -> FakeDiscord:
+    return FakeDiscord()
+
+
+@pytest.fixture
+async def store(tmp_path):
+    from jxbot.store import Store
+
+    st = await Store.open(str(tmp_path / "bot.sqlite3"))
+    yield st
+    await st.close()
+
+
+@pytest.fixture
+async def game(fake, monkeypatch, store):
+    bot = await make_bot(fake, monkeypatch, store=store)
+    cog = bot.get_cog("TablesCog")
+    cog.clock, cog.computer_delay, cog.seed = FakeClock(), 0.0, 7
+    yield Harness(bot, fake)
+    await _shutdown(bot)
+
+
+def clustered(h: Harness, monkeypatch, *, lookup_seconds: float = 0.0) -> Queue:
+    """This process as one of several: its command payloads kept (jxbot/cluster/bot.py), the forwarder set, and
+    the store saying Alice sits at a table it does not run (the look-up taking ``lookup_seconds``)."""
+    bot = h.bot
+    queue = Queue()
+    cluster = ClusterCog(bot)
+    cluster.coord = queue  # type: ignore[assignment]
+    bot.command_forwarder = cluster.forward_command
+    bot.raw_presses = {}  # type: ignore[attr-defined]
+    parse = bot._connection.parse_interaction_create
+
+    def keep(data: Any) -> None:
+        bot.raw_presses[int(data["id"])] = data  # type: ignore[attr-defined]
+        parse(data)
+
+    monkeypatch.setattr(bot._connection, "parse_interaction_create", keep)
+
+    async def running_table_of(user_id: int) -> str | None:
+        await asyncio.sleep(lookup_seconds)
+        return ELSEWHERE if user_id == ALICE else None
+
+    monkeypatch.setattr(bot.store, "running_table_of", running_table_of)
+    return queue
+
+
+async def test_leave_is_forwarded_even_when_the_guard_acknowledged_it_first(game, monkeypatch):
+    """The acknowledgement guard defers a command still unanswered after 2 s (a slow look-up, or a process just
+    started holding commands at its readiness gate): the forwarder's own deferral then raised
+    ``InteractionResponded``, and Alice read "Something went wrong" while her table played on without her."""
+    h = game
+    monkeypatch.setattr(jxbot.interactions, "ACK_AFTER", 0.01)
+    queue = clustered(h, monkeypatch, lookup_seconds=0.2)  # the guard fires during the look-up
+    iid = await h.command(ALICE, "mahjong leave")
+    assert [p.get("jx_command") for p in queue.forwarded] == ["leave"], "the leave went to the table's owner"
+    assert queue.forwarded[0]["jx_table"] == ELSEWHERE
+    said = [m.content or "" for m in h.fake.ephemerals(ALICE)]
+    assert not any("went wrong" in s for s in said), said
+    assert 5 in h.fake.callback_types(str(iid)) or 5 in h.fake.callback_types(iid), "acknowledged: thinking…"
+
+
+async def test_leave_is_forwarded_and_acknowledged_privately(game, monkeypatch):
+    h = game
+    queue = clustered(h, monkeypatch)
+    iid = await h.command(ALICE, "mahjong leave")
+    assert [p.get("jx_command") for p in queue.forwarded] == ["leave"]
+    assert 5 in h.fake.callback_types(str(iid)) or 5 in h.fake.callback_types(iid)
+    assert not [m for m in h.fake.ephemerals(ALICE) if m.content], "the owner answers it, not this process"
