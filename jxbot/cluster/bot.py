@@ -18,8 +18,30 @@ from jxbot.bot import EXTENSIONS, JxBot
 from jxbot.cluster.settings import is_postgres
 from jxbot.cluster.shards import ShardPlan
 from jxbot.config import Settings
+from jxbot.i18n import t
 
 RAW_KEPT = 512  # DM presses whose gateway payload is kept until their handler runs (normally at once)
+
+
+def forwarded_commands() -> frozenset[tuple[str, str]]:
+    """The slash commands another process may have to run (``/mahjong leave``: cogs/cluster.py), by the names
+    Discord sends (the default, English ones, whatever the user's language)."""
+    return frozenset({(t("bot.cmd.mahjong.name", "en"), t("bot.cmd.leave.name", "en"))})
+
+
+def kept(data: Any) -> bool:
+    """Whether an INTERACTION_CREATE payload is kept for forwarding: a DM press, or a command another process may
+    run. No other command's payload (its token, what was typed) is held, nor crowds a kept one out of the
+    :data:`RAW_KEPT` while it waits (a command waits at the readiness gate before it is forwarded)."""
+    if not isinstance(data, dict):
+        return False
+    if data.get("type") == 3:
+        return not data.get("guild_id")
+    if data.get("type") != 2:
+        return False
+    d = data.get("data") or {}
+    sub = (d.get("options") or [{}])[0] if isinstance(d.get("options"), list) else {}
+    return (str(d.get("name")), str((sub or {}).get("name"))) in forwarded_commands()
 
 
 class ShardedJxBot(JxBot, commands.AutoShardedBot):  # type: ignore[misc]
@@ -36,7 +58,7 @@ class ShardedJxBot(JxBot, commands.AutoShardedBot):  # type: ignore[misc]
         parse = parsers["INTERACTION_CREATE"]
 
         def keep_dm_press(data: Any) -> None:
-            if isinstance(data, dict) and (data.get("type") == 3 and not data.get("guild_id") or data.get("type") == 2):
+            if kept(data):
                 self.raw_presses[int(data["id"])] = data
                 while len(self.raw_presses) > RAW_KEPT:
                     self.raw_presses.popitem(last=False)

@@ -5,6 +5,7 @@ for the pending-press queue (no PostgreSQL). The owner's side and the two proces
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
@@ -102,3 +103,36 @@ async def test_leave_is_forwarded_and_acknowledged_privately(game, monkeypatch):
     assert [p.get("jx_command") for p in queue.forwarded] == ["leave"]
     assert 5 in h.fake.callback_types(str(iid)) or 5 in h.fake.callback_types(iid)
     assert not [m for m in h.fake.ephemerals(ALICE) if m.content], "the owner answers it, not this process"
+
+
+def test_only_the_payloads_another_process_may_need_are_kept():
+    """A shard-0 process keeps the gateway payloads it may forward (a DM press, ``/mahjong leave``) until their
+    handler runs; every other command's (its token, what was typed) is not held, nor crowds those out."""
+    from jxbot.cluster.bot import RAW_KEPT, ShardedJxBot
+    from jxbot.cluster.shards import ShardPlan
+    from jxbot.config import Settings
+
+    def command(name: str, sub: str | None = None, guild: bool = True, **opts: Any) -> dict[str, Any]:
+        options = [{"name": k, "type": 3, "value": v} for k, v in opts.items()]
+        data = {"id": "1", "name": name, "type": 1,
+                "options": [{"name": sub, "type": 1, "options": options}] if sub else options}
+        return {"id": str(next(ids)), "type": 2, "token": "secret", "data": data, **({"guild_id": "5"} if guild else {})}
+
+    import itertools
+
+    ids = itertools.count(1000)
+    bot = ShardedJxBot(Settings.from_mapping({}), ShardPlan.of([0], 2))  # type: ignore[arg-type]
+    parse = bot._connection.parsers["INTERACTION_CREATE"]
+
+    def keep(data: dict[str, Any]) -> None:
+        with contextlib.suppress(KeyError, TypeError, ValueError):  # parsed on: these payloads are sketches
+            parse(data)
+    leave = command("mahjong", "leave")
+    press = {"id": str(next(ids)), "type": 3, "token": "x", "data": {"custom_id": "mj:discard.3:t1:0:1"}}
+    keep(leave)
+    keep(press)
+    for _ in range(RAW_KEPT + 5):  # a busy server's other commands meanwhile
+        keep(command("tournament", "create", title="my secret event"))
+        keep(command("pay", amount="5"))
+        keep({"id": str(next(ids)), "type": 3, "guild_id": "5", "token": "y", "data": {"custom_id": "mj:join:t2"}})
+    assert set(bot.raw_presses) == {int(leave["id"]), int(press["id"])}
