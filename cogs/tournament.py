@@ -28,7 +28,7 @@ from jxbot.custom_ids import CustomId, MjButton
 from jxbot.events import fairness
 from jxbot.events.model import FORMATS, SCOPES, EventConfig
 from jxbot.events.rounds import TablePlan
-from jxbot.events.service import Event, EventError, EventService, record_from_result, table_key
+from jxbot.events.service import Event, EventError, EventService, meant_event, record_from_result, table_key
 from jxbot.i18n import t
 from jxbot.interactions import guild_lang, lang_of, reply
 from jxbot.safety import display_name, md
@@ -175,11 +175,11 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
 
     # ------------------------------------------------------------------ helpers
     async def _event(self, interaction: discord.Interaction, event: str | None, own: bool = False,
-                     mine: bool = False) -> Event | None:
+                     mine: str = "") -> Event | None:
         """The event named (a global event from any server; ``own``: only from the server that created it, for
-        start and cancel), else this server's latest — ``mine`` (check-in, leave): the latest live one the
-        presser is registered in, one they have not checked in to first (a substituted player of a running
-        event checks in to it, not to a newer open one)."""
+        start and cancel), else this server's latest — ``mine`` ("checkin", "leave"): of several live ones, the one the
+        presser means (:func:`~jxbot.events.service.meant_event`: a substituted player of a running event checks
+        in to it, not to a newer open one; a leave is of an open one)."""
         lang = lang_of(interaction)
         if self.service is None:
             await reply(interaction, t("tour.err.no_store", lang))
@@ -197,25 +197,16 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             live = await self.bot.store.events_live(interaction.guild_id or 0)
             latest = live[-1]["event_id"] if live else await self.bot.store.event_latest(interaction.guild_id or 0)
             if mine and len(live) > 1:
-                latest = await self._mine(live, interaction.user.id) or latest
+                uid = interaction.user.id
+                regs = {str(r["event_id"]): next((p for p in await self.bot.store.event_players(r["event_id"])
+                                                  if p["user_id"] == uid), None) for r in live}
+                latest = meant_event(live, regs, uid, mine, time.time()) or latest
             if latest is None:
                 raise EventError("not_found")
             return await self.service.get(latest)
         except EventError as err:
             await reply(interaction, t(f"tour.err.{err.code}", lang))
             return None
-
-    async def _mine(self, live: list[dict[str, Any]], user_id: int) -> str | None:
-        """Of the live events (oldest first), the newest ``user_id`` is registered in and not checked in to, else
-        the newest they are registered in (None: none)."""
-        registered: str | None = None
-        for row in reversed(live):
-            me = [p for p in await self.bot.store.event_players(row["event_id"]) if p["user_id"] == user_id]
-            if me and not me[0]["checked_in"]:
-                return str(row["event_id"])
-            if me and registered is None:
-                registered = str(row["event_id"])
-        return registered
 
     def _announcement(self, ev: Event, n: int, lang: str) -> str:
         c = ev.config
@@ -405,7 +396,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
     @app_commands.rename(event=ls("tour.opt.event.name"))
     @app_commands.describe(event=ls("tour.opt.event.desc"))
     async def leave(self, interaction: discord.Interaction, event: str | None = None) -> None:
-        ev = await self._event(interaction, event, mine=True)
+        ev = await self._event(interaction, event, mine="leave")
         if ev is None:
             return
         lang = lang_of(interaction)
@@ -423,7 +414,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
     @app_commands.rename(event=ls("tour.opt.event.name"))
     @app_commands.describe(event=ls("tour.opt.event.desc"))
     async def checkin(self, interaction: discord.Interaction, event: str | None = None) -> None:
-        ev = await self._event(interaction, event, mine=True)
+        ev = await self._event(interaction, event, mine="checkin")
         if ev is None:
             return
         lang = lang_of(interaction)

@@ -95,6 +95,37 @@ def _not_open(ev: Event) -> EventError:
     return EventError({"running": "started", "ended": "ended", "cancelled": "cancelled"}.get(ev.status, "not_open"))
 
 
+def meant_event(live: list[dict[str, Any]], regs: dict[str, dict[str, Any] | None], user_id: int, verb: str,
+                now: float) -> str | None:
+    """The event a ``/tournament checkin`` or ``leave`` typed without an id means, of a server's live events
+    (``live``: the store's rows, oldest first; ``regs``: the presser's registration in each, if any). ``leave``:
+    the newest open one they are registered in (a running one cannot be left). ``checkin``: the newest one where
+    it does something now — first a running one whose tables wait for them or where a computer plays for them
+    (their return: its round is on), then an open one not checked in to whose check-in is open —, else the newest
+    registered in and not checked in to, else the newest registered in. None: none of theirs."""
+    mine = [r for r in reversed(live) if regs.get(str(r["event_id"]))]
+    if verb == "leave":
+        return next((str(r["event_id"]) for r in mine if r["status"] == "open"), None)
+
+    def back(r: dict[str, Any]) -> bool:  # a running event waits for them, or takes them back from a computer
+        state = r.get("state") or {}
+        return r["status"] == "running" and (user_id in (state.get("waiting") or []) or (
+            user_id in (state.get("absent") or []) and str(user_id) not in (state.get("returned") or {})))
+
+    def due(r: dict[str, Any]) -> bool:  # an open event's check-in, open now and not made
+        opens = (r.get("config") or {}).get("checkin_opens")
+        return r["status"] == "open" and unchecked(r) and (opens is None or now >= opens)
+
+    def unchecked(r: dict[str, Any]) -> bool:
+        return not (regs[str(r["event_id"])] or {}).get("checked_in")
+
+    for pick in (back, due, unchecked, lambda r: True):
+        found = next((str(r["event_id"]) for r in mine if pick(r)), None)
+        if found is not None:
+            return found
+    return None
+
+
 def table_key(event_id: str, round_no: int, table_no: int) -> str:
     return f"ev:{event_id}/r{round_no}/t{table_no}"
 

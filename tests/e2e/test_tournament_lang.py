@@ -87,6 +87,10 @@ async def test_each_event_speaks_its_server_s_language_and_a_substitute_comes_ba
     assert "比赛已创建" in await said(await admin_a.slash("比赛 创建", 名称="next", 轮数=1, 每桌局数=1))
     # bo turns up during round 1: a computer finishes it for them, they play round 2 in person — their check-in
     # without an id reaches the event they are registered in, not the newer open one (which said "not open")
+    # first he registers in the newer one too, and thinks better of it: his leave without an id is of the open one
+    # (it went to the running cup, where he never checked in, and said "the event has already started")
+    assert "报名成功" in await said(await bo.slash("比赛 报名"))
+    assert "已取消报名" in await said(await bo.slash("比赛 退出"))
     back = await said(await bo.slash("比赛 签到"))
     assert "签到成功" in back and "第 2 轮" in back, back
     assert "比赛已取消" in await said(await admin_a.slash("比赛 取消"))  # the newer one: the server's latest
