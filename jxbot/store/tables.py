@@ -87,9 +87,13 @@ class TablesPart(StoreBase):
         """The running table a person is seated at (one query; None: none). For a command that reaches a process
         which does not run the person's table (``/mahjong leave`` of a cross-server table: jxbot.cluster)."""
         async with self._read() as db:
-            rows = await self._all(db, "SELECT table_id, state FROM tables WHERE status = 'running' ORDER BY created_at")
+            # the newest first: one person sits at one table, and an older row naming them is a dead one
+            rows = await self._all(db, "SELECT table_id, state FROM tables WHERE status = 'running' "
+                                       "ORDER BY created_at DESC")
         for table_id, state in rows:
             d = json.loads(state) if isinstance(state, str) else state or {}
+            if d.get("suspended"):  # stopped (its close did not reach the store): seats nobody any more
+                continue
             seats = (d.get("bot_table") or {}).get("seats") or []  # the bot's save: {"bot_table": …, "runner": …}
             if any(isinstance(o, dict) and o.get("user_id") == user_id and not o.get("is_computer") for o in seats):
                 return str(table_id)

@@ -210,3 +210,19 @@ async def test_the_running_table_a_person_sits_at(store, players):
     assert await store.running_table_of(9) is None
     assert await store.close_table("t2") is True
     assert await store.running_table_of(7) is None  # an ended table seats nobody
+
+
+async def test_the_running_table_a_person_sits_at_is_not_a_suspended_one(store, players):
+    """A table suspended (or stopped by an admin) is marked in the store, then closed; a close that did not reach
+    the store leaves it 'running' until a start voids it. Its saved seats still name its players: the forwarded
+    ``/mahjong leave`` of one of them, now at another table, went to that dead table ("this table is restarting",
+    again and again) instead of the table they sit at."""
+    def state(*seats, suspended=False):
+        return {"bot_table": {"seats": list(seats)}, "runner": None,
+                **({"suspended": {"at": 1, "error": "closed_by_admin"}} if suspended else {})}
+
+    human = {"user_id": 7, "name": "a", "is_computer": False}
+    bot = {"user_id": None, "name": "#1", "is_computer": True}
+    assert await store.save_table("dead", G, CH, {}, state(human, bot, bot, bot, suspended=True), now=10)
+    assert await store.save_table("live", G, CH + 1, {}, state(bot, human, bot, bot), now=11)
+    assert await store.running_table_of(7) == "live"
