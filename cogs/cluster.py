@@ -393,8 +393,14 @@ class ClusterCog(commands.Cog):
             with contextlib.suppress(discord.HTTPException):
                 await inter.followup.send(t("bot.err.not_seated", lang_of(inter)), ephemeral=True)
             return
-        if raw.get("jx_command") == "leave":
-            await cog.do_leave(inter, table)
+        try:
+            if raw.get("jx_command") == "leave":
+                await cog.do_leave(inter, table)
+        except Exception:  # logged here (this task is nobody's to watch), and the presser's "thinking…" answered
+            log.exception("forwarded /%s at table %s by user %s failed", raw.get("jx_command"), table.id,
+                          inter.user.id if inter.user else None)
+            with contextlib.suppress(discord.HTTPException):
+                await inter.followup.send(t("bot.err.internal", lang_of(inter)), ephemeral=True)
 
     async def _acknowledge(self, interaction: discord.Interaction, cid: CustomId, t0: float) -> bool:
         try:

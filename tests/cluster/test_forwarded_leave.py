@@ -13,8 +13,8 @@ import pytest
 import jxbot.interactions
 from cogs.cluster import ClusterCog
 from jxbot.table import FakeClock
-from tests.bot.conftest import FakeDiscord, Harness, _shutdown, make_bot
-from tests.bot.test_play import ALICE
+from tests.bot.conftest import ALL_PERMS, CHANNEL, FakeDiscord, Harness, _shutdown, make_bot
+from tests.bot.test_play import ALICE, BOB, start_table
 
 ELSEWHERE = "t-elsewhere"  # the running table another process runs, where Alice sits
 
@@ -136,3 +136,54 @@ def test_only_the_payloads_another_process_may_need_are_kept():
         keep(command("pay", amount="5"))
         keep({"id": str(next(ids)), "type": 3, "guild_id": "5", "token": "y", "data": {"custom_id": "mj:join:t2"}})
     assert set(bot.raw_presses) == {int(leave["id"]), int(press["id"])}
+
+
+class Owner:
+    """The owner's side of the queue: the payload forwarded to this process, taken once."""
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw: dict[str, Any] | None = raw
+
+    async def take(self, press_id: int) -> dict[str, Any] | None:
+        raw, self.raw = self.raw, None
+        return raw
+
+
+def forwarded_leave(h: Harness, user_id: int, table_id: str) -> dict[str, Any]:
+    """``/mahjong leave`` as another process forwards it here (acknowledged there: "thinking…")."""
+    p = h._base(user_id, locale="en-US", channel_id=CHANNEL + 7, guild=True, perms=ALL_PERMS)
+    h.fake.ephemeral_of[p["token"]] = user_id
+    p["type"] = 2
+    p["data"] = {"id": "9", "name": "mahjong", "type": 1, "options": [{"name": "leave", "type": 1, "options": []}]}
+    return {**p, "jx_command": "leave", "jx_table": table_id}
+
+
+async def test_the_owner_runs_a_forwarded_leave_as_an_escape(game):
+    h = game
+    table = await start_table(h, BOB)
+    cluster = ClusterCog(h.bot)
+    cluster.coord = Owner(forwarded_leave(h, ALICE, table.id))  # type: ignore[assignment]
+    await cluster._run_forwarded(1)
+    await h.settle()
+    assert table.seat_of(ALICE) is None and ALICE in table.escapers, "a computer plays her seat"
+    assert "escape" in h.fake.last_ephemeral(ALICE), h.fake.last_ephemeral(ALICE)
+
+
+async def test_a_forwarded_leave_that_fails_is_answered_and_logged(game, monkeypatch, caplog):
+    """The owner's escape failing (a store or Discord error in it) left the presser's "thinking…" for ever, and
+    the traceback was never logged (an unwatched task's exception): now the log has it and the presser is told,
+    privately, that something went wrong."""
+    h = game
+    table = await start_table(h, BOB)
+    tables = h.bot.get_cog("TablesCog")
+
+    async def broken(interaction: Any, table: Any) -> None:
+        raise RuntimeError("the store went away")
+
+    monkeypatch.setattr(tables, "do_leave", broken)
+    cluster = ClusterCog(h.bot)
+    cluster.coord = Owner(forwarded_leave(h, ALICE, table.id))  # type: ignore[assignment]
+    await cluster._run_forwarded(1)
+    await h.settle()
+    assert "went wrong" in h.fake.last_ephemeral(ALICE), h.fake.last_ephemeral(ALICE)
+    assert any("RuntimeError" in (r.exc_text or "") or r.exc_info for r in caplog.records if r.levelname == "ERROR")
