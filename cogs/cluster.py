@@ -48,6 +48,10 @@ register({
         "zh": "这张牌桌正在重启，请几秒钟后再按一次。",
         "en": "This table is restarting. Please press again in a few seconds.",
     },
+    "bot.err.leave_restarting": {  # a forwarded /mahjong leave (forward_command): typed, not pressed
+        "zh": "你的牌桌正在重启，请几秒钟后再输入一次 /麻将 离开。",
+        "en": "Your table is restarting. Please type /mahjong leave again in a few seconds.",
+    },
 })
 
 
@@ -378,7 +382,7 @@ class ClusterCog(commands.Cog):
             log.warning("forwarding /%s for table %s failed: %s", verb, tid, type(exc).__name__)
         if not taken:
             with contextlib.suppress(discord.HTTPException):
-                await interaction.followup.send(t("bot.err.table_restarting", lang), ephemeral=True)
+                await interaction.followup.send(t("bot.err.leave_restarting", lang), ephemeral=True)
         return True
 
     async def _run_command(self, raw: dict[str, Any]) -> None:

@@ -187,3 +187,21 @@ async def test_a_forwarded_leave_that_fails_is_answered_and_logged(game, monkeyp
     await h.settle()
     assert "went wrong" in h.fake.last_ephemeral(ALICE), h.fake.last_ephemeral(ALICE)
     assert any("RuntimeError" in (r.exc_text or "") or r.exc_info for r in caplog.records if r.levelname == "ERROR")
+
+
+class NobodyHolds(Queue):
+    """The table's lease is nobody's live one (its process is restarting): nothing is forwarded."""
+
+    async def forward(self, table_id: str, payload: dict[str, Any]) -> None:  # type: ignore[override]
+        return None
+
+
+@pytest.mark.parametrize("locale, words", [("en-US", "/mahjong leave again"), ("zh-CN", "/麻将 离开")])
+async def test_leave_for_a_restarting_table_says_to_type_it_again(game, monkeypatch, locale, words):
+    """Not "press again": nothing was pressed. One private answer, in the presser's language."""
+    h = game
+    clustered(h, monkeypatch)
+    h.bot.command_forwarder.__self__.coord = NobodyHolds()  # type: ignore[attr-defined, union-attr]
+    await h.command(ALICE, "mahjong leave", locale=locale)
+    said = [m.content for m in h.fake.ephemerals(ALICE) if m.content]
+    assert len(said) == 1 and words in said[0], said
