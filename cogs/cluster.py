@@ -392,10 +392,13 @@ class ClusterCog(commands.Cog):
         inter.extras["responder"] = "forwarder"
         inter.extras["forwarded"] = True
         cog = self.tables
-        table = cog.manager.get(str(raw.get("jx_table"))) if cog is not None else None
-        if table is None or table.seat_of(inter.user.id) is None:  # ended or moved meanwhile
+        tid = str(raw.get("jx_table"))
+        table = cog.manager.get(tid) if cog is not None else None
+        if table is None or table.seat_of(inter.user.id) is None:  # ended, or stopped here meanwhile (restarting)
+            restarting = table is None and cog is not None and (tid in cog.manager.away or tid in self.waiting)
+            key = "bot.err.leave_restarting" if restarting else "bot.err.not_seated"
             with contextlib.suppress(discord.HTTPException):
-                await inter.followup.send(t("bot.err.not_seated", lang_of(inter)), ephemeral=True)
+                await inter.followup.send(t(key, lang_of(inter)), ephemeral=True)
             return
         try:
             if raw.get("jx_command") == "leave":

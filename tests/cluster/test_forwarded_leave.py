@@ -205,3 +205,16 @@ async def test_leave_for_a_restarting_table_says_to_type_it_again(game, monkeypa
     await h.command(ALICE, "mahjong leave", locale=locale)
     said = [m.content for m in h.fake.ephemerals(ALICE) if m.content]
     assert len(said) == 1 and words in said[0], said
+
+
+async def test_a_forwarded_leave_reaching_its_table_as_it_restarts_says_so(game):
+    """The owner stopped running the table between the hand-over and the take (its lease lost: it resumes where a
+    lease can be taken): Alice still sits at it, so "you are not at this table" was wrong — type it again."""
+    h = game
+    table = await start_table(h, BOB)
+    cluster = ClusterCog(h.bot)
+    cluster.drop(table, "its lease is held by another process")
+    await h.settle()
+    cluster.coord = Owner(forwarded_leave(h, ALICE, table.id))  # type: ignore[assignment]
+    await cluster._run_forwarded(1)
+    assert "/mahjong leave again" in h.fake.last_ephemeral(ALICE), h.fake.last_ephemeral(ALICE)
