@@ -517,11 +517,11 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         """Every ``JXBOT_EVENT_TICK`` seconds (and at once after a start), from the store alone — so a restart
         re-arms everything: the scheduled starts, the check-in reminders, the waiting tables' limits."""
         while True:
-            try:
-                await self.tick()
-                await self.stop_cancelled_tables()
-            except Exception:
-                log.exception("the events' scheduled work failed")
+            for work in (self.tick, self.stop_cancelled_tables):  # one failing does not skip the other
+                try:
+                    await work()
+                except Exception:
+                    log.exception("the events' scheduled work failed (%s)", work.__name__)
             await asyncio.sleep(self.bot.settings.event_tick)
 
     async def stop_cancelled_tables(self) -> int:
