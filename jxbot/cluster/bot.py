@@ -20,7 +20,7 @@ from jxbot.cluster.shards import ShardPlan
 from jxbot.config import Settings
 from jxbot.i18n import t
 
-RAW_KEPT = 512  # DM presses whose gateway payload is kept until their handler runs (normally at once)
+RAW_KEPT = 512  # payloads kept (DM presses, /mahjong leave: :func:`kept`) until their handler runs (normally at once)
 
 
 def forwarded_commands() -> frozenset[tuple[str, str]]:
@@ -39,9 +39,12 @@ def kept(data: Any) -> bool:
         return not data.get("guild_id")
     if data.get("type") != 2:
         return False
-    d = data.get("data") or {}
-    sub = (d.get("options") or [{}])[0] if isinstance(d.get("options"), list) else {}
-    return (str(d.get("name")), str((sub or {}).get("name"))) in forwarded_commands()
+    d = data.get("data")
+    options = d.get("options") if isinstance(d, dict) else None
+    sub = options[0] if isinstance(options, list) and options else None
+    if not isinstance(d, dict) or not isinstance(sub, dict):  # (a malformed payload must not break the parsing)
+        return False
+    return (str(d.get("name")), str(sub.get("name"))) in forwarded_commands()
 
 
 class ShardedJxBot(JxBot, commands.AutoShardedBot):  # type: ignore[misc]
