@@ -26,7 +26,7 @@ from jxbot.bot import JxBot, ls, missing_permissions
 from jxbot.cluster.settings import is_postgres
 from jxbot.custom_ids import CustomId, MjButton
 from jxbot.events import fairness
-from jxbot.events.model import FORMATS, SCOPES, EventConfig
+from jxbot.events.model import FORMATS, SCOPES, EventConfig, place_text
 from jxbot.events.rounds import TablePlan
 from jxbot.events.service import Event, EventError, EventService, record_from_result, table_key
 from jxbot.i18n import t
@@ -575,7 +575,7 @@ def standings_text(ev: Event, rows: list[Any]) -> str:
     lines = [f"**{md(ev.name)}**"]
     for r in rows[:25]:
         pts = f"{r.points:+.1f}" if r.points != int(r.points) else f"{int(r.points):+d}"
-        lines.append(f"{r.rank}. {md(r.name)} {pts} · {' '.join(str(p) for p in r.placements) or '-'}")
+        lines.append(f"{r.rank}. {md(r.name)} {pts} · {' '.join(place_text(p) for p in r.placements) or '-'}")
     return "\n".join(lines)
 
 

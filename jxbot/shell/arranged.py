@@ -43,7 +43,9 @@ The result (a JSON dict)::
     one row per starting seat (the player who sat there at the start, even if a caishen 版 moved them or
     they left and a computer finished for them: a leaver keeps the result). ``total``: silver won or lost
     (points-only: points at stake 1) over the match; ``placement`` 1–4 by total, ties broken by starting
-    seat (东 first).
+    seat (东 first) — but 0 (:data:`NOT_PLACED`) for every seat of a table that finished no hand (stopped
+    before its first hand ended): nobody played, so nobody is placed above anyone (seat order would rank 东
+    first on every tie-break).
 
 Exactly once: the result is written to the store (``arranged``: open → ended) in the step that ends the table,
 before the table is closed; then the handler is awaited and the row marked delivered. A restart resumes the
@@ -74,6 +76,8 @@ from jxbot.shell.session import Session, StoreSink
 from jxbot.shell.suspend import on_stop
 
 log = logging.getLogger("jxbot.shell.arranged")
+
+NOT_PLACED = 0  # a result's ``placement`` at a table that finished no hand
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -375,9 +379,10 @@ async def end_unfinished(bot: Any, table: Any, reason: str) -> bool:
 
 def table_result(table: Any, spec: dict[str, Any], totals: list[int], left: list[bool], hands: int,
                  hand_ids: list[str], hand_deltas: list[list[int]]) -> dict[str, Any]:
-    """An arranged table's result (see the module): by starting seat, placed by total (ties in seat order)."""
+    """An arranged table's result (see the module): by starting seat, placed by total (ties in seat order);
+    a table that finished no hand places nobody (every seat :data:`NOT_PLACED`)."""
     order = sorted(range(4), key=lambda s: (-totals[s], s))
-    place = {s: i + 1 for i, s in enumerate(order)}
+    place = {s: (i + 1 if hands > 0 else NOT_PLACED) for i, s in enumerate(order)}
     rows = [{"seat": s, "user_id": seat["user_id"], "name": seat["name"], "is_computer": seat["user_id"] is None,
              "level": seat.get("level", "normal"), "total": totals[s], "placement": place[s], "left": left[s],
              "absent": s in spec.get("absent", [])} for s, seat in enumerate(spec["seats"])]

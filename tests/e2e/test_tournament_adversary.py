@@ -1,0 +1,58 @@
+"""End to end: an event abused the way admins and players abuse one (docs/tournaments.md, "Pressed at the wrong
+time"), against the real bot and the double; what test_tournament_misuse.py does not already press:
+
+* an admin stops an event's table with ``/admin close`` before any hand of it finished: nobody played, so nobody
+  is placed above anyone (before: placements 1-2-3-4 in seat order, so 东 was ranked first on the tie-breaks).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.double import state as st
+from tests.e2e.players import Player
+from tests.e2e.scenario import BOT_ARGV, fast_env, said
+from tests.e2e.test_tournament import MANAGE_GUILD
+
+pytestmark = pytest.mark.e2e
+
+
+async def _world(double, start_bot, tmp_path, names: list[str], **env: str):
+    g = double.add_guild("english server", locale="en-US")
+    ch = double.add_text_channel(g, "mahjong")
+    admin = Player.join(double, "admin", g, ch, locale="en-US")
+    role = st.Role(st.snowflake(), "admins", MANAGE_GUILD, 2)
+    g.roles[role.id] = role
+    g.members[admin.id].roles.append(role.id)
+    players = [Player.join(double, n, g, ch, locale="en-US") for n in names]
+    bot = await start_bot(BOT_ARGV, env=fast_env(tmp_path / "jxbot.sqlite3", JXBOT_EVENT_TICK="600", **env))
+    await double.wait_commands(timeout=40)
+    await bot.wait_log("ready: every table resumed", timeout=40)
+    return g, ch, admin, players, bot
+
+
+async def test_a_table_closed_by_an_admin_before_any_hand_ended_places_nobody_above_anyone(
+        double, start_bot, tmp_path):
+    g, ch, admin, players, bot = await _world(double, start_bot, tmp_path, ["ann", "bo", "cy", "di"])
+    assert "Event created" in await said(await admin.slash("tournament create", name="cup", rounds=1))
+    ann = await admin.wait_message(lambda m: "🏆" in m.content, ch)
+    event_id = re.search(r"id `([0-9a-f]+)`", ann.content).group(1)
+    for p in players:
+        assert "You are registered" in await said(await p.click(ann, label="Register"))
+    assert "has started" in await said(await admin.slash("tournament start"), timeout=15)
+    await bot.wait_log(f"event {event_id}: round 1 table 0 is table", timeout=20)
+    table_id = re.search(rf"event {event_id}: round 1 table 0 is table (\w+)", bot.log()).group(1)
+    await double.wait_for(lambda: all(p.dm_panel() is not None for p in players) or None, 30, "every panel")
+    # nobody moves: the first hand is still in play when the admin stops the table
+    done = await said(await admin.slash("admin close", table=table_id), timeout=15)
+    assert "void" in done.lower(), done
+    final = await admin.wait_message(lambda m: m.content.startswith("**cup**") and "1." in m.content, ch, timeout=20)
+    lines = [x for x in final.content.splitlines()[1:] if x.strip()]
+    assert len(lines) == 4, final.content
+    # every player shares the one rank and has no placement for the table nobody played
+    assert all(re.match(r"^1\. \S+ \+0 · -$", x) for x in lines), final.content
+    shown = await said(await players[3].slash("tournament standings", event=event_id), timeout=15)
+    assert "1. di +0 · -" in shown, shown
+    assert "Traceback" not in bot.log(), bot.tail()
