@@ -63,6 +63,12 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
 
     # ------------------------------------------------------------------ the service's callbacks
     async def _open_table(self, ev: Event, plan: TablePlan) -> None:
+        # the start and a round's advance open their tables after the event's lock, one by one (a thread each): a
+        # cancel can come in between, and stops only the tables open by then — read again before and after
+        if not await self._still_running(ev):
+            log.info("event %s: round %d table %d not opened (the event is no longer running)", ev.event_id,
+                     plan.round, plan.table_no)
+            return
         players = {p.pid: p for p in ev.players()}
         absent = ev.substitutes(plan.round)
         seats = []
@@ -101,6 +107,25 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                      " (in DMs)" if spec.dm else "")
         except arranged.ArrangedError as err:
             log.error("event %s: table %s could not open (%s)", ev.event_id, spec.key, err.code)
+            return
+        if not await self._still_running(ev):  # cancelled while it opened: the cancel's stop missed it
+            await self._stop_tables(ev, self.bot.user.id if self.bot.user else 0, self._lang(ev))
+
+    async def _still_running(self, ev: Event) -> bool:
+        assert self.service is not None
+        try:
+            return (await self.service.get(ev.event_id)).status == "running"
+        except EventError:
+            return False
+
+    async def _stop_tables(self, ev: Event, by: int, lang: str) -> None:
+        """Stop the event's tables playing in this process, as ``/admin close`` stops a table (the hand in play
+        void, seats and holds released, the players told). A table another process runs is left to end unheard."""
+        host: Any = self.bot.get_cog("TablesCog")
+        prefix = table_key(ev.event_id, 0, 0).split("/")[0] + "/"
+        for tb in list(host.manager.tables.values()) if host is not None else []:
+            if str((tb.arranged or {}).get("key", "")).startswith(prefix):
+                await admin_tables.close_by_admin(host, tb.guild_id, tb.id, by, lang)
 
     async def _on_result(self, result: dict[str, Any]) -> None:
         assert self.service is not None
@@ -475,12 +500,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             return
         await reply(interaction, t("tour.ok.cancelled", lang))
         # its tables still playing count for nothing now: stopped (their hand void), and the channel told, so
-        # nobody plays on for an event that is gone
-        host: Any = self.bot.get_cog("TablesCog")  # (a table another process runs is left to end unheard)
-        prefix = table_key(ev.event_id, 0, 0).split("/")[0] + "/"
-        for tb in list(host.manager.tables.values()) if host is not None else []:
-            if str((tb.arranged or {}).get("key", "")).startswith(prefix):
-                await admin_tables.close_by_admin(host, tb.guild_id, tb.id, interaction.user.id, lang)
+        # nobody plays on for an event that is gone (a table still being opened stops itself: _open_table)
+        await self._stop_tables(ev, interaction.user.id, lang)
         await self._tell_channel(ev, "tour.cancelled")
         await self._refresh_announcement(ev, "cancelled")
 

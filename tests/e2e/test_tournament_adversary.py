@@ -2,11 +2,14 @@
 time"), against the real bot and the double; what test_tournament_misuse.py does not already press:
 
 * an admin stops an event's table with ``/admin close`` before any hand of it finished: nobody played, so nobody
-  is placed above anyone (before: placements 1-2-3-4 in seat order, so 东 was ranked first on the tie-breaks).
+  is placed above anyone (before: placements 1-2-3-4 in seat order, so 东 was ranked first on the tie-breaks);
+* an admin cancels an event while its start is still opening the tables (a slow Discord): no table is left
+  playing for the cancelled event (before: the tables opened after the cancel played on).
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -55,4 +58,36 @@ async def test_a_table_closed_by_an_admin_before_any_hand_ended_places_nobody_ab
     assert all(re.match(r"^1\. \S+ \+0 · -$", x) for x in lines), final.content
     shown = await said(await players[3].slash("tournament standings", event=event_id), timeout=15)
     assert "1. di +0 · -" in shown, shown
+    assert "Traceback" not in bot.log(), bot.tail()
+
+
+async def _event_of_eight(double, start_bot, tmp_path, **env: str):
+    g, ch, admin, players, bot = await _world(double, start_bot, tmp_path,
+                                              ["ann", "bo", "cy", "di", "ed", "fu", "gil", "hal"], **env)
+    assert "Event created" in await said(await admin.slash("tournament create", name="cup", rounds=2))
+    ann = await admin.wait_message(lambda m: "🏆" in m.content, ch)
+    event_id = re.search(r"id `([0-9a-f]+)`", ann.content).group(1)
+    for p in players:
+        assert "You are registered" in await said(await p.click(ann, label="Register"))
+    return g, ch, admin, players, bot, ann, event_id
+
+
+async def test_a_cancel_while_the_start_is_still_opening_tables_leaves_no_table_playing(
+        double, start_bot, tmp_path):
+    """The admin starts an event of two tables and cancels it at once, while the second table's thread is still
+    being made (Discord is slow): the cancel stopped the tables open at that moment, and the start went on to open
+    the second table for an event that no longer existed — four players seated at a table that counts for
+    nothing, their seats held, the table playing on."""
+    g, ch, admin, players, bot, ann, event_id = await _event_of_eight(double, start_bot, tmp_path)
+    slow = double.slow("POST /channels/{channel_id}/threads", 2.0)
+    start = await admin.slash("tournament start")
+    await bot.wait_log(f"event {event_id}: round 1 table 0 is table", timeout=30)
+    assert "is cancelled" in await said(await admin.slash("tournament cancel"), timeout=15)
+    await said(start, timeout=20)
+    slow.stop()
+    await asyncio.sleep(4.0)  # the second table's thread came, whatever the start did with it
+    left = await said(await admin.slash("admin tables"), timeout=10)
+    assert "no tables" in left, left
+    busy = await said(await players[7].slash("mahjong create"), timeout=10)
+    assert "seated" not in busy.lower() and "already" not in busy.lower(), busy
     assert "Traceback" not in bot.log(), bot.tail()
