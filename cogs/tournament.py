@@ -362,22 +362,36 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         await self._refresh_announcement(ev)
 
     async def _refresh_announcement(self, ev: Event, closed: str | None = None) -> None:
-        """The announcement's count of registered players; ``closed`` ("started", "cancelled"): registration is
-        over, said on it, and its Register button removed (a press on a stale copy is still answered)."""
-        mid = ev.state.get("announcement")
-        if not mid:
+        """The announcement's count of registered players; once registration is over ("started", "cancelled",
+        from the event's status), said on it, and its Register button removed (a press on a stale copy is still
+        answered). Through the edit coalescer, read when the edit is made: a burst of registrations (or one
+        person toggling join and leave) is one edit a second, not one PATCH a press against the channel's rate
+        limit, and the newest count is the one shown (two edits racing could leave an older count on it)."""
+        if not ev.state.get("announcement"):
             return
-        n = len(await self.bot.store.event_players(ev.event_id))
-        text = self._announcement(ev, n, self._lang(ev))
-        extra: dict[str, Any] = {}
-        if closed is not None:
-            text += "\n" + t(f"tour.reg_closed.{closed}", self._lang(ev))
-            extra["view"] = None
-        try:
-            await self.bot.get_partial_messageable(ev.channel_id).get_partial_message(int(mid)).edit(
-                content=text, allowed_mentions=NONE, **extra)
-        except discord.HTTPException:
-            log.info("could not update event %s's announcement", ev.event_id)
+        urgent = closed is not None  # registration closed: said at once
+
+        async def edit() -> None:
+            assert self.service is not None
+            now = await self.service.get(ev.event_id)
+            mid = now.state.get("announcement") or ev.state.get("announcement")
+            n = len(await self.bot.store.event_players(ev.event_id))
+            lang = self._lang(now)
+            text = self._announcement(now, n, lang)
+            extra: dict[str, Any] = {}
+            over = {"running": "started", "ended": "started", "cancelled": "cancelled"}.get(now.status, closed)
+            if over is not None:
+                text += "\n" + t(f"tour.reg_closed.{over}", lang)
+                extra["view"] = None
+            try:
+                await self.bot.get_partial_messageable(ev.channel_id).get_partial_message(int(mid)).edit(
+                    content=text, allowed_mentions=NONE, **extra)
+            except discord.HTTPException as exc:
+                if exc.status == 429:
+                    raise  # the coalescer waits and edits with the newest state
+                log.info("could not update event %s's announcement", ev.event_id)
+
+        self.bot.coalescer.submit(("event-announcement", ev.event_id), edit, urgent=urgent)
 
     async def _dm_works(self, interaction: discord.Interaction, ev: Event) -> bool:
         """A global event's registration is confirmed by DM: False when the player's DMs are closed."""

@@ -91,3 +91,33 @@ async def test_a_cancel_while_the_start_is_still_opening_tables_leaves_no_table_
     busy = await said(await players[7].slash("mahjong create"), timeout=10)
     assert "seated" not in busy.lower() and "already" not in busy.lower(), busy
     assert "Traceback" not in bot.log(), bot.tail()
+
+
+async def test_registering_and_withdrawing_in_a_burst_edits_the_announcement_paced_and_it_ends_right(
+        double, start_bot, tmp_path):
+    """Eight people press Register in the same second, and one of them then toggles ``join``/``leave`` as fast
+    as Discord lets him: every success edited the announcement at once, one PATCH per press against the
+    channel's 5-per-5-seconds limit (a spammer alone kept the event's channel behind a queue of edits), and two
+    edits racing could leave the count of an earlier one on it. The count is the store's at the end, and the
+    edits are paced (at most one a second)."""
+    g, ch, admin, players, bot = await _world(double, start_bot, tmp_path,
+                                              ["ann", "bo", "cy", "di", "ed", "fu", "gil", "hal"],
+                                              JXBOT_EDIT_INTERVAL="1.0")
+    assert "Event created" in await said(await admin.slash("tournament create", name="cup"))
+    ann = await admin.wait_message(lambda m: "🏆" in m.content, ch)
+    edits_before = len(ann.rest_edits)
+    t0 = asyncio.get_running_loop().time()
+    acts = await asyncio.gather(*(p.click(ann, label="Register") for p in players))
+    for a in acts:
+        assert "You are registered" in await said(a)
+    spammer = players[0]
+    for _ in range(6):
+        assert "withdrawn" in (await said(await spammer.slash("tournament leave"))).lower()
+        assert "You are registered" in await said(await spammer.slash("tournament join"))
+    elapsed = asyncio.get_running_loop().time() - t0
+    await double.wait_for(lambda: "8 registered" in ann.content or None, 15, "the announcement's count")
+    await asyncio.sleep(2.5)  # whatever was still queued went out: the count stays right
+    assert "8 registered" in ann.content, ann.content
+    edits = len(ann.rest_edits) - edits_before
+    assert edits <= elapsed + 3, (edits, elapsed)  # 20 successes: paced to about one edit a second
+    assert "Traceback" not in bot.log(), bot.tail()
