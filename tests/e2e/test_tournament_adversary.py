@@ -4,7 +4,10 @@ time"), against the real bot and the double; what test_tournament_misuse.py does
 * an admin stops an event's table with ``/admin close`` before any hand of it finished: nobody played, so nobody
   is placed above anyone (before: placements 1-2-3-4 in seat order, so 东 was ranked first on the tie-breaks);
 * an admin cancels an event while its start is still opening the tables (a slow Discord): no table is left
-  playing for the cancelled event (before: the tables opened after the cancel played on).
+  playing for the cancelled event (before: the tables opened after the cancel played on);
+* the only person at an event table leaves it (``/mahjong leave``) in its first hand: a computer finishes every
+  hand of the table for him (before: "nobody left to play for", the table stopped after that hand, so a player
+  ahead could lock his lead in by leaving, and a duplicate table left its later walls unplayed).
 """
 
 from __future__ import annotations
@@ -120,4 +123,29 @@ async def test_registering_and_withdrawing_in_a_burst_edits_the_announcement_pac
     assert "8 registered" in ann.content, ann.content
     edits = len(ann.rest_edits) - edits_before
     assert edits <= elapsed + 3, (edits, elapsed)  # 20 successes: paced to about one edit a second
+    assert "Traceback" not in bot.log(), bot.tail()
+
+
+async def test_the_last_person_leaving_an_event_table_does_not_cut_its_hands_short(double, start_bot, tmp_path):
+    g, ch, admin, players, bot = await _world(double, start_bot, tmp_path, ["ann"], JXBOT_MAX_HANDS="4")
+    ann_ = players[0]
+    assert "Event created" in await said(await admin.slash("tournament create", name="cup", rounds=1, hands=3))
+    ann = await admin.wait_message(lambda m: "🏆" in m.content, ch)
+    event_id = re.search(r"id `([0-9a-f]+)`", ann.content).group(1)
+    assert "You are registered" in await said(await ann_.click(ann, label="Register"))
+    assert "has started" in await said(await admin.slash("tournament start"), timeout=15)
+    await ann_.wait_dm(lambda m: m.image() is not None, timeout=30)  # her first hand is dealt
+    assert "escape" in await said(await ann_.slash("mahjong leave"), timeout=10)
+    await admin.wait_message(lambda m: "is over!" in m.content, ch, timeout=90)
+    import sqlite3
+
+    con = sqlite3.connect(str(tmp_path / "jxbot.sqlite3"))
+    try:
+        n = con.execute("SELECT COUNT(*) FROM hands WHERE status = 'settled'").fetchone()[0]
+        (res,) = con.execute("SELECT result FROM event_tables WHERE event_id = ?", (event_id,)).fetchone()
+    finally:
+        con.close()
+    import json
+
+    assert n == 3 and len(json.loads(res)["hand_deltas"]) == 3, (n, res)  # the computer played her 3 hands
     assert "Traceback" not in bot.log(), bot.tail()
