@@ -83,6 +83,10 @@ register({
     "bot.replay.unknown": {"zh": "本服务器没有牌局 `{hand}`。", "en": "There is no hand `{hand}` in this server."},
     "bot.replay.running": {"zh": "牌局 `{hand}` 还在进行中，结束后才能回放。",
                            "en": "Hand `{hand}` is still running: it can be replayed once it has ended."},
+    "bot.replay.elsewhere": {"zh": "牌局 `{hand}` 的牌墙在同一轮比赛的其他牌桌上可能还在打（复式赛每桌同一牌墙），本轮结束后才能查看。",
+                             "en": "Hand `{hand}`'s wall may still be in play at another table of its event's round (a "
+                                   "duplicate event deals every table the same walls): it can be viewed once the "
+                                   "round is over."},
     "bot.replay.bad_move": {"zh": "请填 0 到 {last} 之间的步数。", "en": "Give a move number from 0 to {last}."},
     "bot.replay.goto": {"zh": "跳到…", "en": "Go to…"},
     "bot.replay.goto_title": {"zh": "跳到第几步", "en": "Go to move"},
@@ -194,7 +198,8 @@ class ReplayCog(commands.Cog):
         try:
             stored = await self.stored(hand_id)
         except ReplayUnavailable as exc:
-            key = "bot.replay.running" if exc.code == "running" else "bot.replay.unknown"
+            key = {"running": "bot.replay.running", "elsewhere": "bot.replay.elsewhere"}.get(exc.code,
+                                                                                            "bot.replay.unknown")
             await reply(interaction, t(key, lang, hand=shown), allowed_mentions=none)
             return None
         return stored

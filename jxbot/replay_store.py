@@ -57,7 +57,8 @@ class StoredHand:
 
 
 class ReplayUnavailable(Exception):
-    """Why a hand cannot be replayed: ``code`` is "unknown" or "running"."""
+    """Why a hand cannot be replayed: ``code`` is "unknown", "running" or "elsewhere" (a duplicate event's hand
+    whose wall another table of its round may still be playing: shown once the round is over)."""
 
     def __init__(self, code: str, hand_id: str) -> None:
         super().__init__(f"hand {hand_id}: {code}")
@@ -76,6 +77,9 @@ async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False) ->
     live = getattr(store, "hand_live", None)
     if live is not None and not allow_running and await live(hand_id):  # e.g. voided while its table runs
         raise ReplayUnavailable("running", hand_id)
+    elsewhere = getattr(store, "hand_wall_in_play", None)
+    if elsewhere is not None and not allow_running and await elsewhere(hand_id):  # the same wall, another table
+        raise ReplayUnavailable("elsewhere", hand_id)
     events = await store.hand_events(hand_id)
     result: dict | None = None
     if rec.status == "settled":

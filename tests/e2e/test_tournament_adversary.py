@@ -149,3 +149,73 @@ async def test_the_last_person_leaving_an_event_table_does_not_cut_its_hands_sho
 
     assert n == 3 and len(json.loads(res)["hand_deltas"]) == 3, (n, res)  # the computer played her 3 hands
     assert "Traceback" not in bot.log(), bot.tail()
+
+
+def _seats_of(db, event_id: str) -> dict[int, list[int]]:
+    import json
+    import sqlite3
+
+    con = sqlite3.connect(str(db))
+    try:
+        rows = con.execute("SELECT key, spec FROM arranged WHERE key LIKE ?", (f"ev:{event_id}/r1/%",)).fetchall()
+    finally:
+        con.close()
+    return {int(k.rsplit("/t", 1)[1]): [s["user_id"] for s in json.loads(spec)["seats"]] for k, spec in rows}
+
+
+def peek_files(p) -> list:
+    """The wall files (``hand-….txt``) among what the bot answered ``p`` privately."""
+    return [a for m in p.ephemerals() for a in m.attachments if "txt" in str(getattr(a, "filename", ""))]
+
+
+async def test_a_duplicate_wall_is_not_shown_while_another_table_still_plays_it(double, start_bot, tmp_path):
+    from tests.e2e.players import AutoPlayer, Style
+
+    g, ch, admin, players, bot = await _world(double, start_bot, tmp_path,
+                                              ["ann", "bo", "cy", "di", "ed", "fu", "gil", "hal"])
+    assert "Event created" in await said(await admin.slash("tournament create", name="dup", format="duplicate",
+                                                           rounds=1, hands=1))
+    ann = await admin.wait_message(lambda m: "🏆" in m.content, ch)
+    event_id = re.search(r"id `([0-9a-f]+)`", ann.content).group(1)
+    for p in players:
+        assert "You are registered" in await said(await p.click(ann, label="Register"))
+    assert "has started" in await said(await admin.slash("tournament start"), timeout=15)
+    await bot.wait_log(f"event {event_id}: round 1 table 1 is table", timeout=30)
+    seats = _seats_of(tmp_path / "jxbot.sqlite3", event_id)
+    fast = [p for p in players if p.id in seats[0]]
+    slow = [p for p in players if p.id in seats[1]]
+    assert len(fast) == 4 and len(slow) == 4
+    aps = [AutoPlayer(p, Style()).start() for p in fast]  # table 1 plays its wall; table 2's people think
+
+    def fair_button():
+        for m in double.messages.values():
+            for b in m.buttons():
+                if str(b.get("custom_id", "")).startswith("mj:fair:"):
+                    return m, b["custom_id"]
+        return None
+
+    result, fair_id = await double.wait_for(fair_button, 120, "table 1's result with its Fair deal button")
+    for ap in aps:
+        await ap.stop()
+    peek = await said(await slow[0].click(result, custom_id=fair_id), timeout=10)
+    assert "Salt" not in peek and "another table" in peek and not peek_files(slow[0]), peek
+    replay_id = next(b["custom_id"] for b in result.buttons() if str(b.get("custom_id", "")).startswith("mj:replay:"))
+    peek = await said(await slow[1].click(result, custom_id=replay_id), timeout=10)
+    assert "another table" in peek, peek
+    import sqlite3
+
+    con = sqlite3.connect(str(tmp_path / "jxbot.sqlite3"))
+    try:
+        (hid,) = con.execute("SELECT hand_id FROM hands WHERE status = 'settled'").fetchone()
+    finally:
+        con.close()
+    peek = await said(await slow[2].slash("mahjong replay", hand=hid), timeout=10)
+    assert "another table" in peek, peek
+    # the round over, the wall is everyone's to check
+    aps = [AutoPlayer(p, Style()).start() for p in slow]
+    await admin.wait_message(lambda m: "is over!" in m.content, ch, timeout=150)
+    for ap in aps:
+        await ap.stop()
+    shown = await said(await slow[0].click(result, custom_id=fair_id), timeout=10)
+    assert "Salt" in shown and peek_files(slow[0]), shown
+    assert "Traceback" not in bot.log(), bot.tail()
