@@ -219,3 +219,39 @@ async def test_a_duplicate_wall_is_not_shown_while_another_table_still_plays_it(
     shown = await said(await slow[0].click(result, custom_id=fair_id), timeout=10)
     assert "Salt" in shown and peek_files(slow[0]), shown
     assert "Traceback" not in bot.log(), bot.tail()
+
+
+async def test_what_held_two_starts_at_once_from_two_channels_a_pre_restart_register_and_junk_ids(
+        double, start_bot, tmp_path):
+    """Pressed as people press, and answered right already (kept as a guard): ``/tournament start`` from two
+    channels at the same moment starts the event once (one "has started", one "already started", one round
+    announcement, each table once); the announcement's Register button, pressed on a message from before a restart,
+    registers; an event id of junk or mentions is answered "no such event" without echoing it or pinging."""
+    g, ch, admin, players, bot = await _world(double, start_bot, tmp_path, ["ann", "bo", "cy", "di", "ed"])
+    other = double.add_text_channel(g, "lounge")
+    assert "Event created" in await said(await admin.slash("tournament create", name="cup", rounds=1))
+    ann = await admin.wait_message(lambda m: "🏆" in m.content, ch)
+    for p in players[:4]:
+        assert "You are registered" in await said(await p.click(ann, label="Register"))
+    await bot.kill()
+    await bot.start()
+    await bot.wait_log("ready: every table resumed", timeout=40)
+    while bot.log().count("ready: every table resumed") < 2:
+        await asyncio.sleep(0.1)
+    assert "You are registered" in await said(await players[4].click(ann, label="Register"), timeout=10)
+    await double.wait_for(lambda: "5 registered" in ann.content or None, 10, "the count after the restart")
+    for junk in ("@everyone", f"<@{players[0].id}>", "x" * 500):
+        act = await players[0].slash("tournament standings", event=junk)
+        told = await said(act)
+        act = act.interaction
+        assert "No such event" in told or "no such event" in told.lower(), told
+        assert "everyone" not in told and str(players[0].id) not in told and "xxxx" not in told, told
+        assert all(not m.pinged_users() for m in [act.original, *act.followups] if m is not None)
+    a, b = await asyncio.gather(admin.slash("tournament start"), admin.slash("tournament start", channel=other))
+    got = sorted([await said(a, timeout=20), await said(b, timeout=20)])
+    assert "already started" in got[0] and "has started" in got[1], got
+    await asyncio.sleep(2.0)
+    assert len([m for m in ch.messages if "round 1 begins" in m.content]) == 1
+    log = bot.log()  # five players and three computers: two tables, each opened once
+    assert log.count("round 1 table 0 is table") == 1 and log.count("round 1 table 1 is table") == 1, log
+    assert "Traceback" not in bot.log(), bot.tail()
