@@ -375,6 +375,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             assert self.service is not None
             now = await self.service.get(ev.event_id)
             mid = now.state.get("announcement") or ev.state.get("announcement")
+            if not mid:
+                return
             n = len(await self.bot.store.event_players(ev.event_id))
             lang = self._lang(now)
             text = self._announcement(now, n, lang)
