@@ -31,7 +31,7 @@ from jxbot.events.rounds import TablePlan
 from jxbot.events.service import Event, EventError, EventService, record_from_result, table_key
 from jxbot.i18n import t
 from jxbot.interactions import guild_lang, lang_of, reply
-from jxbot.safety import display_name, md
+from jxbot.safety import display_name, md, no_bidi
 from jxbot.shell import admin_tables, arranged
 from jxbot.shell.dmtable import open_dm_of
 from jxbot.shell.seat import DM_CLOSED
@@ -280,6 +280,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         if self.service is None:
             await reply(interaction, t("tour.err.no_store", lang))
             return
+        name = no_bidi(name)  # (kept without: a right-to-left override turns every line it is written in around)
         if not name.strip():  # "   " passes the option's length: the announcement would read "🏆 ****"
             await reply(interaction, t("tour.err.no_name", lang))
             return

@@ -258,3 +258,24 @@ async def test_what_held_two_starts_at_once_from_two_channels_a_pre_restart_regi
     log = bot.log()  # five players and three computers: two tables, each opened once
     assert log.count("round 1 table 0 is table") == 1 and log.count("round 1 table 1 is table") == 1, log
     assert "Traceback" not in bot.log(), bot.tail()
+
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+async def test_a_name_with_bidi_controls_cannot_turn_a_standings_line_around(double, start_bot, tmp_path):
+    """A nickname holding a right-to-left override (U+202E) turns the rest of its line around wherever the bot
+    writes it: in the standings, ``1. ‮0001+ ann`` reads as if another player's points were his. Names are
+    written without the bidi controls (embeddings, overrides, isolates); the letters stay."""
+    evil = "\u202e0001+ ann"
+    g, ch, admin, players, bot = await _world(double, start_bot, tmp_path, [evil, "bo"])
+    assert "Event created" in await said(await admin.slash("tournament create", name="cup \u202eevil"))
+    ann = await admin.wait_message(lambda m: "🏆" in m.content, ch)
+    for p in players:
+        assert "You are registered" in await said(await p.click(ann, label="Register"))
+    act = await players[1].slash("tournament standings")
+    board = await said(act, timeout=15)
+    assert "0001+ ann" in board, board
+    bot_texts = [m.content for m in double.messages.values() if m.author.id == double.bot.id]
+    assert not [x for x in bot_texts + [board] if any(c in x for c in BIDI)], [x for x in bot_texts if any(
+        c in x for c in BIDI)]
