@@ -32,6 +32,7 @@ from jxbot.replay_store import (
     StoredHand,
     hand_code,
     hand_from_code,
+    hand_players,
     load_hand,
     verify_stored,
 )
@@ -188,11 +189,11 @@ class ReplayCog(commands.Cog):
         shown = hand_id.replace("`", "'")
         hit = self._hands.get(hand_id)
         rec = hit[1].record if hit is not None else await self.bot.store.get_hand(hand_id)
-        if interaction.guild_id is None and not dm_hand_of(rec, interaction.user.id):
+        if interaction.guild_id is None and not await dm_hand_of(self.bot.store, rec, interaction.user.id):
             await reply(interaction, t("bot.err.guild_only", lang))
             return None
         if rec is None or (rec.guild_id != interaction.guild_id  # another server's hand: not even its existence
-                           and not dm_hand_of(rec, interaction.user.id)):
+                           and not await dm_hand_of(self.bot.store, rec, interaction.user.id)):
             await reply(interaction, t("bot.replay.unknown", lang, hand=shown), allowed_mentions=none)
             return None
         try:
@@ -317,7 +318,8 @@ class ReplayCog(commands.Cog):
         store = self.bot.store
         hit = self._hands.get(hand_id)
         rec = hit[1].record if hit is not None else (await store.get_hand(hand_id) if store is not None else None)
-        return rec is not None and bot_message_in(interaction, rec.channel_id, rec.seats)
+        return rec is not None and bot_message_in(interaction, rec.channel_id,
+                                                  hit[1].seats if hit is not None else await hand_players(store, rec))
 
     async def on_open(self, interaction: discord.Interaction, cid: CustomId) -> None:
         hand_id = hand_from_code(cid.table)

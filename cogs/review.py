@@ -31,7 +31,14 @@ from jxbot.coach.reviewer import Reviewer, executor_submit, pool_submit
 from jxbot.custom_ids import CustomId, MjButton, to_base36
 from jxbot.i18n import register, t
 from jxbot.interactions import after_guard, lang_of, reply, take_response
-from jxbot.replay_store import ReplayUnavailable, StoredHand, hand_code, hand_from_code, load_hand
+from jxbot.replay_store import (
+    ReplayUnavailable,
+    StoredHand,
+    hand_code,
+    hand_from_code,
+    hand_players,
+    load_hand,
+)
 from jxbot.shell.binding import bot_message_in, own_ephemeral, refuse
 from jxbot.shell.dmtable import dm_hand_of
 from jxbot.shell.pictures import render_async
@@ -153,7 +160,7 @@ class ReviewCog(commands.Cog):
             return None
         rec = await self.bot.store.get_hand(hand_id)
         if rec is None or (rec.guild_id != interaction.guild_id  # another server's hand: not even its existence
-                           and not dm_hand_of(rec, interaction.user.id)):  # (a DM table's: its players)
+                           and not await dm_hand_of(self.bot.store, rec, interaction.user.id)):  # (a DM table's: its players)
             await reply(interaction, t("bot.review.unknown", lang, hand=shown), allowed_mentions=none)
             return None
         try:
@@ -277,7 +284,8 @@ class ReviewCog(commands.Cog):
             await reply(interaction, t("bot.err.stale", lang_of(interaction)))
             return
         rec = await self.bot.store.get_hand(hand_id) if self.bot.store is not None else None
-        if rec is None or not (bot_message_in(interaction, rec.channel_id, rec.seats) or own_ephemeral(interaction)):
+        if rec is None or not (bot_message_in(interaction, rec.channel_id, await hand_players(self.bot.store, rec))
+                               or own_ephemeral(interaction)):
             await refuse(interaction, cid.verb)  # taken from the hand's result (or the presser's own message) only
             return
         await self.open(interaction, hand_id)

@@ -38,6 +38,27 @@ def hand_from_code(code: str) -> str | None:
     return f"{m[1]}-{n}" if n > 0 else None
 
 
+def players_of(seats: Any, result: dict | None) -> tuple[int | None, ...]:
+    """Who sat at each seat: the hand's wallets (``seats``) and, where a seat has none, the player its result
+    names (a points-only table records no wallet behind any seat, jxbot/shell/arranged.py ``PointsSink``)."""
+    named = (result or {}).get("players") if isinstance(result, dict) else None
+    out = list(seats)
+    if isinstance(named, list) and len(named) == len(out):
+        out = [s if s is not None else (int(p) if isinstance(p, int) and not isinstance(p, bool) else None)
+               for s, p in zip(out, named, strict=True)]
+    return tuple(out)
+
+
+async def hand_players(store: Any, rec: Any) -> tuple[int | None, ...]:
+    """:func:`players_of` a stored hand record (its result read when some seat has no wallet)."""
+    seats = tuple(rec.seats)
+    if all(s is not None for s in seats) or rec.status != "settled":
+        return seats
+    res = await store.hand_result(rec.hand_id)
+    result = getattr(res, "result", None) if res is not None else None
+    return players_of(seats, result if isinstance(result, dict) else None)
+
+
 @dataclass
 class StoredHand:
     record: Any  # HandRecord
@@ -46,7 +67,8 @@ class StoredHand:
 
     @property
     def seats(self) -> tuple[int | None, ...]:
-        return tuple(self.record.seats)
+        """The players by seat (:func:`players_of`): a wallet's owner, or the player a points-only hand names."""
+        return players_of(self.record.seats, self.result)
 
     @property
     def reveal(self) -> dict | None:
@@ -88,7 +110,7 @@ async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False) ->
         if not isinstance(result, dict):
             result = None
     names: list[str | None] = [None] * 4
-    computers = [uid is None for uid in rec.seats]
+    computers = [uid is None for uid in players_of(rec.seats, result)]
     balances: list[int | None] = [None] * 4
     for p in (result or {}).get("payments") or []:
         s = p.get("seat")
@@ -98,7 +120,7 @@ async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False) ->
             if isinstance(bal, int) and isinstance(delta, int):
                 balances[s] = bal - delta
     if any(n is None for n in names):
-        for s, uid in enumerate(rec.seats):
+        for s, uid in enumerate(players_of(rec.seats, result)):
             if names[s] is None and uid is not None:
                 player = await store.get_player(uid)
                 names[s] = player.name if player is not None else None

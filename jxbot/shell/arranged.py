@@ -269,15 +269,27 @@ async def _announce(bot: Any, table: Table, spec: Spec) -> None:
 
 class PointsSink(StoreSink):
     """A points-only table's sink: its hands are recorded (events, results, the fair-deal reveal) with no
-    player's wallet behind any seat, so no silver moves."""
+    player's wallet behind any seat, so no silver moves. Who sat where is kept in the hand's result instead
+    (``players``, by seat; None for a computer): without it a player was a stranger to his own hand — the
+    review refused him, the replay drew every seat as a computer (jxbot/replay_store.py ``hand_players``)."""
+
+    def __init__(self, store: Any, table: Any) -> None:
+        super().__init__(store, table)
+        self.players: dict[str, list[int | None]] = {}
 
     async def hand_started(self, hand_id: str, info: dict) -> None:
         info = dict(info)
+        self.players[hand_id] = [None if s.get("is_computer") or s.get("user_id") is None else int(s["user_id"])
+                                 for s in info.get("seats", ())]
         info["seats"] = [{**s, "user_id": None, "is_computer": True} for s in info.get("seats", ())]
         await super().hand_started(hand_id, info)
 
     async def settle(self, hand_id: str, settlement: Any, result_view: dict) -> None:
-        await self.store.settle_hand(hand_id, self.table.guild_id, [None] * 4, settlement, result_view)
+        players = self.players.pop(hand_id, None)
+        if players is None:  # a hand resumed after a restart: the seats as they are now
+            players = [o.user_id if o is not None and not o.is_computer else None for o in self.table.seats]
+        await self.store.settle_hand(hand_id, self.table.guild_id, [None] * 4, settlement,
+                                     {**result_view, "players": players})
 
 
 class ArrangedSession(Session):

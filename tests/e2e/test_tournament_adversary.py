@@ -279,3 +279,43 @@ async def test_a_name_with_bidi_controls_cannot_turn_a_standings_line_around(dou
     bot_texts = [m.content for m in double.messages.values() if m.author.id == double.bot.id]
     assert not [x for x in bot_texts + [board] if any(c in x for c in BIDI)], [x for x in bot_texts if any(
         c in x for c in BIDI)]
+
+
+async def test_a_player_of_a_points_only_event_may_review_his_own_hand(double, start_bot, tmp_path):
+    """The 复盘 button on an event table's result: a points-only table recorded its hands with no player behind
+    any seat (so no wallet moved), and the review then told the very player who played it "Only the players of
+    this hand can review their decisions." Now he gets his review; a stranger is still refused."""
+    from tests.e2e.players import AutoPlayer, Style
+
+    g, ch, admin, players, bot = await _world(double, start_bot, tmp_path, ["ann", "bo"],
+                                              JXBOT_REVIEW_PROCESSES="1", JXBOT_REVIEW_BUDGET_MS="600",
+                                              JXBOT_CLAIM_WINDOW="1")
+    stranger = Player.join(double, "zed", g, ch, locale="en-US")
+    assert "Event created" in await said(await admin.slash("tournament create", name="cup", rounds=1))
+    ann = await admin.wait_message(lambda m: "🏆" in m.content, ch)
+    for p in players:
+        assert "You are registered" in await said(await p.click(ann, label="Register"))
+    aps = [AutoPlayer(p, Style()).start() for p in players]
+    assert "has started" in await said(await admin.slash("tournament start"), timeout=15)
+
+    def result():
+        for m in double.messages.values():
+            for b in m.buttons():
+                if str(b.get("custom_id", "")).startswith("mj:review:"):
+                    return m, b["custom_id"]
+        return None
+
+    msg, review_id = await double.wait_for(result, 120, "the hand's result with its Review button")
+    for ap in aps:
+        await ap.stop()
+    act = await players[0].click(msg, custom_id=review_id)
+    await act.settled()
+    assert "Only the players" not in " ".join(act.texts()), act.texts()
+    shown = await double.wait_for(lambda: next((m for m in players[0].ephemerals()
+                                                if m.content.startswith("**Review**") and m.attachments), None),
+                                  90, "ann's review")
+    assert shown.ephemeral_for == players[0].id
+    act = await stranger.click(msg, custom_id=review_id)
+    await act.settled()
+    assert act.texts() == ["Only the players of this hand can review their decisions."], act.texts()
+    assert "Traceback" not in bot.log(), bot.tail()
