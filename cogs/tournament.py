@@ -146,7 +146,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 if ev.round > 1:  # the standings after the round just played
                     assert self.service is not None
                     _ev, rows = await self.service.standings(ev.event_id)
-                    await ch.send(standings_text(ev, rows), files=await self._standings_files(ev.event_id, lang),
+                    await ch.send(standings_text(ev, rows, lang), files=await self._standings_files(ev.event_id, lang),
                                   allowed_mentions=NONE)
                 await ch.send(t("tour.round", lang, name=md(ev.name), r=ev.round, n=len(ev.plans(ev.round))),
                               allowed_mentions=NONE)
@@ -156,7 +156,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 assert self.service is not None
                 files = await self._standings_files(ev.event_id, lang)
                 _ev, rows = await self.service.standings(ev.event_id)
-                await ch.send(standings_text(ev, rows), files=files, allowed_mentions=NONE)
+                await ch.send(standings_text(ev, rows, lang), files=files, allowed_mentions=NONE)
         except discord.HTTPException:
             log.warning("could not tell event %s's channel (%s)", ev.event_id, what)
         if ev.config.scope == "global":
@@ -178,11 +178,10 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         elif what == "ended":
             assert self.service is not None
             _ev, rows = await self.service.standings(ev.event_id)
-            board = standings_text(ev, rows)
-
             def ended(lang: str) -> str:
-                return t("tour.ended", lang, name=md(ev.name), secret=ev.state.get("secret"), c=ev.commitment,
-                         id=ev.event_id) + "\n" + board
+                head = t("tour.ended", lang, name=md(ev.name), secret=ev.state.get("secret"), c=ev.commitment,
+                         id=ev.event_id)
+                return head + "\n" + standings_text(ev, rows, lang, limit=2000 - len(head) - 1)
 
             texts = {p.pid: ended for p in players.values() if not p.is_computer}
 
@@ -494,7 +493,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         files = await self._standings_files(ev.event_id, lang_of(interaction))
         assert self.service is not None
         _ev, rows = await self.service.standings(ev.event_id)
-        await interaction.followup.send(standings_text(ev, rows), files=files, allowed_mentions=NONE)
+        await interaction.followup.send(standings_text(ev, rows, lang_of(interaction)), files=files,
+                                        allowed_mentions=NONE)
 
     @app_commands.command(name=ls("tour.cmd.cancel.name"), description=ls("tour.cmd.cancel.desc"))
     @app_commands.guild_only()
@@ -608,12 +608,25 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             self._scheduler.cancel()
 
 
-def standings_text(ev: Event, rows: list[Any]) -> str:
-    """The standings as text beside the picture (screen readers, search): ``rank. name points · placements``."""
+def standings_text(ev: Event, rows: list[Any], lang: str = "en", limit: int = 2000) -> str:
+    """The standings as text beside the picture (screen readers, search): ``rank. name points · placements``.
+    Whole rows, at most 25, within ``limit`` characters (a message's 2,000): the rows left out are counted on a
+    last line (names full of markdown, each escape doubling a character, over many rounds ran past Discord's
+    limit, and the post was refused: no standings at the end, ``/tournament standings`` failing)."""
     lines = [f"**{md(ev.name)}**"]
-    for r in rows[:25]:
+    size = len(lines[0])
+    for i, r in enumerate(rows[:25]):
         pts = f"{r.points:+.1f}" if r.points != int(r.points) else f"{int(r.points):+d}"
-        lines.append(f"{r.rank}. {md(r.name)} {pts} · {' '.join(place_text(p) for p in r.placements) or '-'}")
+        line = f"{r.rank}. {md(r.name)} {pts} · {' '.join(place_text(p) for p in r.placements) or '-'}"
+        more = t("tour.standings.more", lang, n=len(rows) - i - 1) if i + 1 < len(rows) else ""
+        if size + 1 + len(line) + (1 + len(more) if more else 0) > limit:
+            lines.append(t("tour.standings.more", lang, n=len(rows) - i))
+            break
+        lines.append(line)
+        size += 1 + len(line)
+    else:
+        if len(rows) > 25:
+            lines.append(t("tour.standings.more", lang, n=len(rows) - 25))
     return "\n".join(lines)
 
 

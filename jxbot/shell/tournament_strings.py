@@ -98,6 +98,7 @@ register({
                          "`/mahjong verify {id}`)"},
     "tour.standings.sub": {"zh": "{fmt} · 第 {r} 轮 / {n}", "en": "{fmt} · round {r} of {n}"},
     # before round 1 ("round 0 of 3" read like a bug): the registered players, no points yet
+    "tour.standings.more": {"zh": "……另有 {n} 人（见图）", "en": "… and {n} more (see the picture)"},
     "tour.standings.sub0": {"zh": "{fmt} · 尚未开始（共 {n} 轮）", "en": "{fmt} · not started yet (rounds: {n})"},
     "tour.err.not_found": {"zh": "没有这场比赛。", "en": "No such event."},
     "tour.err.not_open": {"zh": "比赛已不在报名阶段。", "en": "The event is no longer open for registration."},
