@@ -56,10 +56,6 @@ register({
     "bot.review.page": {"zh": "第 {k}/{n} 步", "en": "decision {k}/{n}"},
     "bot.review.not_yours": {"zh": "只有这手牌的玩家才能复盘自己的决定。", "en": "Only the players of this hand can review their decisions."},
     "bot.review.unknown": {"zh": "本服务器没有牌局 `{hand}`。", "en": "There is no hand `{hand}` in this server."},
-    "bot.review.elsewhere": {"zh": "牌局 `{hand}` 的牌墙在同一轮比赛的其他牌桌上可能还在打（复式赛每桌同一牌墙），本轮结束后才能复盘。",
-                             "en": "Hand `{hand}`'s wall may still be in play at another table of its event's round (a "
-                                   "duplicate event deals every table the same walls): it can be reviewed once the "
-                                   "round is over."},
     "bot.review.running": {"zh": "牌局 `{hand}` 还没结束，结束后才能复盘。", "en": "Hand `{hand}` has not ended: it can be reviewed once it has."},
     "bot.review.no_hands": {"zh": "你在这个服务器还没有打完的牌局。", "en": "You have no finished hand in this server yet."},
     "bot.review.failed": {"zh": "这次复盘没有完成，请稍后再试。", "en": "The review could not be finished; please try again later."},
@@ -164,10 +160,11 @@ class ReviewCog(commands.Cog):
             await reply(interaction, t("bot.review.unknown", lang, hand=shown), allowed_mentions=none)
             return None
         try:
-            return await load_hand(self.bot.store, hand_id)
+            # (a duplicate event's hand whose wall another table may still play: its player's own seat only, which
+            # he saw as he played it — the replay and the wall wait for the round's end)
+            return await load_hand(self.bot.store, hand_id, allow_elsewhere=True)
         except ReplayUnavailable as exc:
-            key = {"running": "bot.review.running", "elsewhere": "bot.review.elsewhere"}.get(exc.code,
-                                                                                            "bot.review.unknown")
+            key = "bot.review.running" if exc.code == "running" else "bot.review.unknown"
             await reply(interaction, t(key, lang, hand=shown), allowed_mentions=none)
             return None
 

@@ -88,9 +88,12 @@ class ReplayUnavailable(Exception):
         self.hand_id = hand_id
 
 
-async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False) -> StoredHand:
+async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False,
+                    allow_elsewhere: bool = False) -> StoredHand:
     """The hand's replay with the names, computers and balances of its stored result.
-    Raises :class:`ReplayUnavailable` for an unknown hand or (unless ``allow_running``) a running one."""
+    Raises :class:`ReplayUnavailable` for an unknown hand or (unless ``allow_running``) a running one, and a
+    duplicate event's hand whose wall another table may still play ("elsewhere") unless ``allow_elsewhere`` (the
+    review: its caller shows a player his own seat only, which he saw as he played it)."""
     rec = await store.get_hand(hand_id)
     if rec is None:
         raise ReplayUnavailable("unknown", hand_id)
@@ -100,7 +103,7 @@ async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False) ->
     if live is not None and not allow_running and await live(hand_id):  # e.g. voided while its table runs
         raise ReplayUnavailable("running", hand_id)
     elsewhere = getattr(store, "hand_wall_in_play", None)
-    if elsewhere is not None and not allow_running and await elsewhere(hand_id):  # the same wall, another table
+    if elsewhere is not None and not (allow_running or allow_elsewhere) and await elsewhere(hand_id):  # the same wall
         raise ReplayUnavailable("elsewhere", hand_id)
     events = await store.hand_events(hand_id)
     result: dict | None = None

@@ -214,6 +214,10 @@ async def test_a_duplicate_wall_is_not_shown_while_another_table_still_plays_it(
         con.close()
     peek = await said(await slow[2].slash("mahjong replay", hand=hid), timeout=10)
     assert "another table" in peek, peek
+    # a player of the finished table reviews his own seat meanwhile (what he saw as he played it)
+    review_id = next(b["custom_id"] for b in result.buttons() if str(b.get("custom_id", "")).startswith("mj:review:"))
+    mine = await said(await fast[0].click(result, custom_id=review_id), timeout=10)
+    assert mine and "another table" not in mine and "Only the players" not in mine, mine
     # the round over, the wall is everyone's to check
     aps = [AutoPlayer(p, Style()).start() for p in slow]
     await admin.wait_message(lambda m: "is over!" in m.content, ch, timeout=150)
