@@ -406,7 +406,7 @@ class ReplayCog(commands.Cog):
         # an event's id: its walls' commitment (docs/tournaments.md)
         from cogs.tournament import event_fair_text
 
-        event_text = await event_fair_text(self.bot.store, hand_id.strip().lower(), lang)
+        event_text = await event_fair_text(self.bot.store, hand_id.strip().lower(), lang, interaction.guild_id)
         if event_text is not None:
             await reply(interaction, event_text, allowed_mentions=none)
             return

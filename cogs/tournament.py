@@ -630,15 +630,21 @@ def standings_text(ev: Event, rows: list[Any], lang: str = "en", limit: int = 20
     return "\n".join(lines)
 
 
-async def event_fair_text(store: Any, event_id: str, lang: str) -> str | None:
+async def event_fair_text(store: Any, event_id: str, lang: str, guild_id: int | None = None) -> str | None:
     """``/mahjong verify <event id>``: the event's commitment checked against its revealed secret and every
-    hand's wall. None when ``event_id`` is no event."""
+    hand's wall. None when ``event_id`` is no event — here: a server's own event is invisible elsewhere, as to
+    every ``/tournament`` command. A cancelled event never reveals its secret (a global event's tables another
+    process runs may still be dealt from it): said so, with the way left to check its hands."""
     if store is None or not hasattr(store, "event_get"):
         return None
     row = await store.event_get(event_id)
     if row is None:
         return None
     state = row["state"]
+    if row["guild_id"] != guild_id and (row["config"] or {}).get("scope") != "global":
+        return None
+    if row["status"] == "cancelled":
+        return t("tour.verify.cancelled", lang, id=event_id, c=state.get("commitment"))
     if row["status"] != "ended":
         return t("tour.verify.running", lang, id=event_id, c=state.get("commitment"))
     hands = []

@@ -155,6 +155,9 @@ register({
                                  "in DMs; I will tell you here when each round begins."},
     "tour.dm.round": {"zh": "**{name}** 第 {r} 轮开始：你在第 {table} 桌（{seats}），牌桌在私信里进行。",
                       "en": "**{name}**: round {r} begins. You are at table {table} ({seats}), played in DMs."},
+    "tour.verify.cancelled": {"zh": "比赛 `{id}` 已取消：承诺 `{c}`，密钥不再公布；每一局的牌墙仍可用该局的“公平发牌”按钮核对。",
+                              "en": "Event `{id}` was cancelled: commitment `{c}`; its secret is not revealed. Each "
+                                    "hand's wall can still be checked with its Fair deal button."},
     "tour.verify.running": {"zh": "比赛 `{id}` 尚未结束：承诺 `{c}`，结束时公布密钥。",
                             "en": "Event `{id}` is not over: commitment `{c}`; the secret is revealed at the end."},
 })

@@ -4,7 +4,8 @@ time"), against the real bot and the double; what test_tournament_misuse.py does
 * an admin stops an event's table with ``/admin close`` before any hand of it finished: nobody played, so nobody
   is placed above anyone (before: placements 1-2-3-4 in seat order, so 东 was ranked first on the tie-breaks);
 * an admin cancels an event while its start is still opening the tables (a slow Discord): no table is left
-  playing for the cancelled event (before: the tables opened after the cancel played on);
+  playing for the cancelled event (before: the tables opened after the cancel played on); ``/mahjong verify``
+  of the cancelled event says it was cancelled, and another server does not see a server's own event there;
 * the only person at an event table leaves it (``/mahjong leave``) in its first hand: a computer finishes every
   hand of the table for him (before: "nobody left to play for", the table stopped after that hand, so a player
   ahead could lock his lead in by leaving, and a duplicate table left its later walls unplayed).
@@ -93,6 +94,14 @@ async def test_a_cancel_while_the_start_is_still_opening_tables_leaves_no_table_
     assert "no tables" in left, left
     busy = await said(await players[7].slash("mahjong create"), timeout=10)
     assert "seated" not in busy.lower() and "already" not in busy.lower(), busy
+    # /mahjong verify <event id> of the cancelled event says so (it read "is not over … revealed at the end",
+    # of an event that will never end); from another server, a server's own event is no event at all
+    told = await said(await players[0].slash("mahjong verify", hand=event_id), timeout=10)
+    assert "cancelled" in told and "is not over" not in told, told
+    g2 = double.add_guild("elsewhere", locale="en-US")
+    outsider = Player.join(double, "out", g2, double.add_text_channel(g2, "general"), locale="en-US")
+    told = await said(await outsider.slash("mahjong verify", hand=event_id), timeout=10)
+    assert event_id not in told.replace(f"`{event_id}`", "") and "commitment" not in told.lower(), told
     assert "Traceback" not in bot.log(), bot.tail()
 
 
