@@ -32,6 +32,7 @@ from jxbot.replay_store import (
     StoredHand,
     hand_code,
     hand_from_code,
+    hand_players,
     load_hand,
     typed_hand_id,
     typed_text,
@@ -85,6 +86,10 @@ register({
     "bot.replay.unknown": {"zh": "本服务器没有牌局 `{hand}`。", "en": "There is no hand `{hand}` in this server."},
     "bot.replay.running": {"zh": "牌局 `{hand}` 还在进行中，结束后才能回放。",
                            "en": "Hand `{hand}` is still running: it can be replayed once it has ended."},
+    "bot.replay.elsewhere": {"zh": "牌局 `{hand}` 的牌墙在同一轮比赛的其他牌桌上可能还在打（复式赛每桌同一牌墙），本轮结束后才能查看。",
+                             "en": "Hand `{hand}`'s wall may still be in play at another table of its event's round (a "
+                                   "duplicate event deals every table the same walls): it can be viewed once the "
+                                   "round is over."},
     "bot.replay.bad_move": {"zh": "请填 0 到 {last} 之间的步数。", "en": "Give a move number from 0 to {last}."},
     "bot.replay.goto": {"zh": "跳到…", "en": "Go to…"},
     "bot.replay.goto_title": {"zh": "跳到第几步", "en": "Go to move"},
@@ -186,17 +191,18 @@ class ReplayCog(commands.Cog):
         shown = hand_id.replace("`", "'")
         hit = self._hands.get(hand_id)
         rec = hit[1].record if hit is not None else await self.bot.store.get_hand(hand_id)
-        if interaction.guild_id is None and not dm_hand_of(rec, interaction.user.id):
+        if interaction.guild_id is None and not await dm_hand_of(self.bot.store, rec, interaction.user.id):
             await reply(interaction, t("bot.err.guild_only", lang))
             return None
         if rec is None or (rec.guild_id != interaction.guild_id  # another server's hand: not even its existence
-                           and not dm_hand_of(rec, interaction.user.id)):
+                           and not await dm_hand_of(self.bot.store, rec, interaction.user.id)):
             await reply(interaction, t("bot.replay.unknown", lang, hand=shown), allowed_mentions=none)
             return None
         try:
             stored = await self.stored(hand_id)
         except ReplayUnavailable as exc:
-            key = "bot.replay.running" if exc.code == "running" else "bot.replay.unknown"
+            key = {"running": "bot.replay.running", "elsewhere": "bot.replay.elsewhere"}.get(exc.code,
+                                                                                            "bot.replay.unknown")
             await reply(interaction, t(key, lang, hand=shown), allowed_mentions=none)
             return None
         return stored
@@ -314,7 +320,8 @@ class ReplayCog(commands.Cog):
         store = self.bot.store
         hit = self._hands.get(hand_id)
         rec = hit[1].record if hit is not None else (await store.get_hand(hand_id) if store is not None else None)
-        return rec is not None and bot_message_in(interaction, rec.channel_id, rec.seats)
+        return rec is not None and bot_message_in(interaction, rec.channel_id,
+                                                  hit[1].seats if hit is not None else await hand_players(store, rec))
 
     async def on_open(self, interaction: discord.Interaction, cid: CustomId) -> None:
         hand_id = hand_from_code(cid.table)
@@ -401,7 +408,7 @@ class ReplayCog(commands.Cog):
         # an event's id: its walls' commitment (docs/tournaments.md)
         from cogs.tournament import event_fair_text
 
-        event_text = await event_fair_text(self.bot.store, typed_text(hand_id).lower(), lang)
+        event_text = await event_fair_text(self.bot.store, typed_text(hand_id).lower(), lang, interaction.guild_id)
         if event_text is not None:
             await reply(interaction, event_text, allowed_mentions=none)
             return

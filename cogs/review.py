@@ -36,6 +36,7 @@ from jxbot.replay_store import (
     StoredHand,
     hand_code,
     hand_from_code,
+    hand_players,
     load_hand,
     typed_hand_id,
 )
@@ -156,11 +157,13 @@ class ReviewCog(commands.Cog):
             return None
         rec = await self.bot.store.get_hand(hand_id)
         if rec is None or (rec.guild_id != interaction.guild_id  # another server's hand: not even its existence
-                           and not dm_hand_of(rec, interaction.user.id)):  # (a DM table's: its players)
+                           and not await dm_hand_of(self.bot.store, rec, interaction.user.id)):  # (a DM table's: its players)
             await reply(interaction, t("bot.review.unknown", lang, hand=shown), allowed_mentions=none)
             return None
         try:
-            return await load_hand(self.bot.store, hand_id)
+            # (a duplicate event's hand whose wall another table may still play: its player's own seat only, which
+            # he saw as he played it — the replay and the wall wait for the round's end)
+            return await load_hand(self.bot.store, hand_id, allow_elsewhere=True)
         except ReplayUnavailable as exc:
             key = "bot.review.running" if exc.code == "running" else "bot.review.unknown"
             await reply(interaction, t(key, lang, hand=shown), allowed_mentions=none)
@@ -279,7 +282,8 @@ class ReviewCog(commands.Cog):
             await reply(interaction, t("bot.err.stale", lang_of(interaction)))
             return
         rec = await self.bot.store.get_hand(hand_id) if self.bot.store is not None else None
-        if rec is None or not (bot_message_in(interaction, rec.channel_id, rec.seats) or own_ephemeral(interaction)):
+        if rec is None or not (bot_message_in(interaction, rec.channel_id, await hand_players(self.bot.store, rec))
+                               or own_ephemeral(interaction)):
             await refuse(interaction, cid.verb)  # taken from the hand's result (or the presser's own message) only
             return
         await self.open(interaction, hand_id)

@@ -462,11 +462,14 @@ class TablesCog(commands.GroupCog, group_name=ls("bot.cmd.mahjong.name"),  # typ
             ds = session.seats.pop(seat, None)
             if ds is not None:
                 ds.ephemeral = None
-            if not table.humans:  # nobody left to play for: stop after this hand
-                runner.config.max_hands = runner.hands_played + 1
+            if not table.humans and not table.arranged:  # nobody left to play for: stop after this hand (an
+                runner.config.max_hands = runner.hands_played + 1  # event's table plays its hands: results count)
             await defer(interaction)
             await runner.leave(seat)
-            await interaction.followup.send(t("bot.ok.escaped", lang), ephemeral=True)
+            # (an event's table: the computer plays on to its end for them, and a points-only one charges nothing)
+            key = "bot.ok.escaped" if not table.arranged else \
+                "bot.ok.escaped_event_points" if table.arranged.get("points_only") else "bot.ok.escaped_event"
+            await interaction.followup.send(t(key, lang), ephemeral=True)
             await self.save(table)
             return
         try:

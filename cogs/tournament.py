@@ -26,12 +26,12 @@ from jxbot.bot import JxBot, ls, missing_permissions
 from jxbot.cluster.settings import is_postgres
 from jxbot.custom_ids import CustomId, MjButton
 from jxbot.events import fairness
-from jxbot.events.model import FORMATS, SCOPES, EventConfig
+from jxbot.events.model import FORMATS, SCOPES, EventConfig, place_text
 from jxbot.events.rounds import TablePlan
 from jxbot.events.service import Event, EventError, EventService, meant_event, record_from_result, table_key
 from jxbot.i18n import t
 from jxbot.interactions import guild_lang, lang_of, reply
-from jxbot.safety import display_name, md
+from jxbot.safety import display_name, md, no_bidi
 from jxbot.shell import admin_tables, arranged
 from jxbot.shell.dmtable import open_dm_of
 from jxbot.shell.seat import DM_CLOSED
@@ -63,6 +63,12 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
 
     # ------------------------------------------------------------------ the service's callbacks
     async def _open_table(self, ev: Event, plan: TablePlan) -> None:
+        # the start and a round's advance open their tables after the event's lock, one by one (a thread each): a
+        # cancel can come in between, and stops only the tables open by then — read again before and after
+        if not await self._still_running(ev):
+            log.info("event %s: round %d table %d not opened (the event is no longer running)", ev.event_id,
+                     plan.round, plan.table_no)
+            return
         players = {p.pid: p for p in ev.players()}
         absent = ev.substitutes(plan.round)
         seats = []
@@ -101,6 +107,25 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                      " (in DMs)" if spec.dm else "")
         except arranged.ArrangedError as err:
             log.error("event %s: table %s could not open (%s)", ev.event_id, spec.key, err.code)
+            return
+        if not await self._still_running(ev):  # cancelled while it opened: the cancel's stop missed it
+            await self._stop_tables(ev, self.bot.user.id if self.bot.user else 0, self._lang(ev))
+
+    async def _still_running(self, ev: Event) -> bool:
+        assert self.service is not None
+        try:
+            return (await self.service.get(ev.event_id)).status == "running"
+        except EventError:
+            return False
+
+    async def _stop_tables(self, ev: Event, by: int, lang: str) -> None:
+        """Stop the event's tables playing in this process, as ``/admin close`` stops a table (the hand in play
+        void, seats and holds released, the players told); another process's at its tick (stop_cancelled_tables)."""
+        host: Any = self.bot.get_cog("TablesCog")
+        prefix = table_key(ev.event_id, 0, 0).split("/")[0] + "/"
+        for tb in list(host.manager.tables.values()) if host is not None else []:
+            if str((tb.arranged or {}).get("key", "")).startswith(prefix):
+                await admin_tables.close_by_admin(host, tb.guild_id, tb.id, by, lang)
 
     async def _on_result(self, result: dict[str, Any]) -> None:
         assert self.service is not None
@@ -121,7 +146,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 if ev.round > 1:  # the standings after the round just played
                     assert self.service is not None
                     _ev, rows = await self.service.standings(ev.event_id)
-                    await ch.send(standings_text(ev, rows), files=await self._standings_files(ev.event_id, lang),
+                    await ch.send(standings_text(ev, rows, lang), files=await self._standings_files(ev.event_id, lang),
                                   allowed_mentions=NONE)
                 await ch.send(t("tour.round", lang, name=md(ev.name), r=ev.round, n=len(ev.plans(ev.round))),
                               allowed_mentions=NONE)
@@ -131,7 +156,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 assert self.service is not None
                 files = await self._standings_files(ev.event_id, lang)
                 _ev, rows = await self.service.standings(ev.event_id)
-                await ch.send(standings_text(ev, rows), files=files, allowed_mentions=NONE)
+                await ch.send(standings_text(ev, rows, lang), files=files, allowed_mentions=NONE)
         except discord.HTTPException:
             log.warning("could not tell event %s's channel (%s)", ev.event_id, what)
         if ev.config.scope == "global":
@@ -153,11 +178,10 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         elif what == "ended":
             assert self.service is not None
             _ev, rows = await self.service.standings(ev.event_id)
-            board = standings_text(ev, rows)
-
             def ended(lang: str) -> str:
-                return t("tour.ended", lang, name=md(ev.name), secret=ev.state.get("secret"), c=ev.commitment,
-                         id=ev.event_id) + "\n" + board
+                head = t("tour.ended", lang, name=md(ev.name), secret=ev.state.get("secret"), c=ev.commitment,
+                         id=ev.event_id)
+                return head + "\n" + standings_text(ev, rows, lang, limit=2000 - len(head) - 1)
 
             texts = {p.pid: ended for p in players.values() if not p.is_computer}
         elif what == "cancelled":  # the players of other servers do not see the event's channel
@@ -266,6 +290,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         if self.service is None:
             await reply(interaction, t("tour.err.no_store", lang))
             return
+        name = no_bidi(name)  # (kept without: a right-to-left override turns every line it is written in around)
         if not name.strip():  # "   " passes the option's length: the announcement would read "🏆 ****"
             await reply(interaction, t("tour.err.no_name", lang))
             return
@@ -348,22 +373,38 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         await self._refresh_announcement(ev)
 
     async def _refresh_announcement(self, ev: Event, closed: str | None = None) -> None:
-        """The announcement's count of registered players; ``closed`` ("started", "cancelled"): registration is
-        over, said on it, and its Register button removed (a press on a stale copy is still answered)."""
-        mid = ev.state.get("announcement")
-        if not mid:
+        """The announcement's count of registered players; once registration is over ("started", "cancelled",
+        from the event's status), said on it, and its Register button removed (a press on a stale copy is still
+        answered). Through the edit coalescer, read when the edit is made: a burst of registrations (or one
+        person toggling join and leave) is one edit a second, not one PATCH a press against the channel's rate
+        limit, and the newest count is the one shown (two edits racing could leave an older count on it)."""
+        if not ev.state.get("announcement"):
             return
-        n = len(await self.bot.store.event_players(ev.event_id))
-        text = self._announcement(ev, n, self._lang(ev))
-        extra: dict[str, Any] = {}
-        if closed is not None:
-            text += "\n" + t(f"tour.reg_closed.{closed}", self._lang(ev))
-            extra["view"] = None
-        try:
-            await self.bot.get_partial_messageable(ev.channel_id).get_partial_message(int(mid)).edit(
-                content=text, allowed_mentions=NONE, **extra)
-        except discord.HTTPException:
-            log.info("could not update event %s's announcement", ev.event_id)
+        urgent = closed is not None  # registration closed: said at once
+
+        async def edit() -> None:
+            assert self.service is not None
+            now = await self.service.get(ev.event_id)
+            mid = now.state.get("announcement") or ev.state.get("announcement")
+            if not mid:
+                return
+            n = len(await self.bot.store.event_players(ev.event_id))
+            lang = self._lang(now)
+            text = self._announcement(now, n, lang)
+            extra: dict[str, Any] = {}
+            over = {"running": "started", "ended": "started", "cancelled": "cancelled"}.get(now.status, closed)
+            if over is not None:
+                text += "\n" + t(f"tour.reg_closed.{over}", lang)
+                extra["view"] = None
+            try:
+                await self.bot.get_partial_messageable(ev.channel_id).get_partial_message(int(mid)).edit(
+                    content=text, allowed_mentions=NONE, **extra)
+            except discord.HTTPException as exc:
+                if exc.status == 429:
+                    raise  # the coalescer waits and edits with the newest state
+                log.info("could not update event %s's announcement", ev.event_id)
+
+        self.bot.coalescer.submit(("event-announcement", ev.event_id), edit, urgent=urgent)
 
     async def _dm_works(self, interaction: discord.Interaction, ev: Event) -> bool:
         """A global event's registration is confirmed by DM: False when the player's DMs are closed."""
@@ -463,7 +504,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         files = await self._standings_files(ev.event_id, lang_of(interaction))
         assert self.service is not None
         _ev, rows = await self.service.standings(ev.event_id)
-        await interaction.followup.send(standings_text(ev, rows), files=files, allowed_mentions=NONE)
+        await interaction.followup.send(standings_text(ev, rows, lang_of(interaction)), files=files,
+                                        allowed_mentions=NONE)
 
     @app_commands.command(name=ls("tour.cmd.cancel.name"), description=ls("tour.cmd.cancel.desc"))
     @app_commands.guild_only()
@@ -486,12 +528,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             return
         await reply(interaction, t("tour.ok.cancelled", lang))
         # its tables still playing count for nothing now: stopped (their hand void), and the channel told, so
-        # nobody plays on for an event that is gone
-        host: Any = self.bot.get_cog("TablesCog")  # (another process's: stopped at its next tick)
-        prefix = table_key(ev.event_id, 0, 0).split("/")[0] + "/"
-        for tb in list(host.manager.tables.values()) if host is not None else []:
-            if str((tb.arranged or {}).get("key", "")).startswith(prefix):
-                await admin_tables.close_by_admin(host, tb.guild_id, tb.id, interaction.user.id, lang)
+        # nobody plays on for an event that is gone (a table still being opened stops itself: _open_table)
+        await self._stop_tables(ev, interaction.user.id, lang)
         await self._tell_channel(ev, "tour.cancelled")
         if ev.config.scope == "global":
             await self._tell_players(ev, "cancelled")
@@ -527,8 +565,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
     async def stop_cancelled_tables(self) -> int:
         """The tables this process runs for an event cancelled in another process (a global event's tables run
         in each player's server's process, or in DMs; ``/tournament cancel`` stops those of the process it
-        reached): stopped at the next tick, their open hand void and the players told, as the cancel does there.
-        Returns how many were stopped."""
+        reached): stopped at the next tick as the cancel stops them there. Returns how many were stopped."""
         host: Any = self.bot.get_cog("TablesCog")
         store = self.bot.store
         if host is None or store is None or not hasattr(store, "event_get"):
@@ -540,13 +577,11 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 by_event.setdefault(key[3:].split("/")[0], []).append(tb)
         stopped = 0
         for event_id, tables in by_event.items():
-            row = await store.event_get(event_id)
-            if row is None or row["status"] != "cancelled":
-                continue
-            for tb in tables:
-                await admin_tables.close_by_admin(host, tb.guild_id, tb.id, 0, tb.lang)
-                stopped += 1
-            log.info("event %s was cancelled elsewhere: %d table(s) of it stopped here", event_id, len(tables))
+            if ((await store.event_get(event_id)) or {}).get("status") == "cancelled":
+                for tb in tables:
+                    await admin_tables.close_by_admin(host, tb.guild_id, tb.id, 0, tb.lang)
+                stopped += len(tables)
+                log.info("event %s was cancelled elsewhere: %d table(s) of it stopped here", event_id, len(tables))
         return stopped
 
     async def tick(self) -> None:
@@ -609,24 +644,43 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             self._scheduler.cancel()
 
 
-def standings_text(ev: Event, rows: list[Any]) -> str:
-    """The standings as text beside the picture (screen readers, search): ``rank. name points · placements``."""
+def standings_text(ev: Event, rows: list[Any], lang: str = "en", limit: int = 2000) -> str:
+    """The standings as text beside the picture (screen readers, search): ``rank. name points · placements``.
+    Whole rows, at most 25, within ``limit`` characters (a message's 2,000): the rows left out are counted on a
+    last line (names full of markdown, each escape doubling a character, over many rounds ran past Discord's
+    limit, and the post was refused: no standings at the end, ``/tournament standings`` failing)."""
     lines = [f"**{md(ev.name)}**"]
-    for r in rows[:25]:
+    size = len(lines[0])
+    for i, r in enumerate(rows[:25]):
         pts = f"{r.points:+.1f}" if r.points != int(r.points) else f"{int(r.points):+d}"
-        lines.append(f"{r.rank}. {md(r.name)} {pts} · {' '.join(str(p) for p in r.placements) or '-'}")
+        line = f"{r.rank}. {md(r.name)} {pts} · {' '.join(place_text(p) for p in r.placements) or '-'}"
+        more = t("tour.standings.more", lang, n=len(rows) - i - 1) if i + 1 < len(rows) else ""
+        if size + 1 + len(line) + (1 + len(more) if more else 0) > limit:
+            lines.append(t("tour.standings.more", lang, n=len(rows) - i))
+            break
+        lines.append(line)
+        size += 1 + len(line)
+    else:
+        if len(rows) > 25:
+            lines.append(t("tour.standings.more", lang, n=len(rows) - 25))
     return "\n".join(lines)
 
 
-async def event_fair_text(store: Any, event_id: str, lang: str) -> str | None:
+async def event_fair_text(store: Any, event_id: str, lang: str, guild_id: int | None = None) -> str | None:
     """``/mahjong verify <event id>``: the event's commitment checked against its revealed secret and every
-    hand's wall. None when ``event_id`` is no event."""
+    hand's wall. None when ``event_id`` is no event — here: a server's own event is invisible elsewhere, as to
+    every ``/tournament`` command. A cancelled event never reveals its secret (a global event's tables another
+    process runs may still be dealt from it): said so, with the way left to check its hands."""
     if store is None or not hasattr(store, "event_get"):
         return None
     row = await store.event_get(event_id)
     if row is None:
         return None
     state = row["state"]
+    if row["guild_id"] != guild_id and (row["config"] or {}).get("scope") != "global":
+        return None
+    if row["status"] == "cancelled":
+        return t("tour.verify.cancelled", lang, id=event_id, c=state.get("commitment"))
     if row["status"] != "ended":
         return t("tour.verify.running", lang, id=event_id, c=state.get("commitment"))
     hands = []

@@ -144,6 +144,13 @@ STRINGS.update({
     "bot.ok.left": {"zh": "你离开了牌桌。", "en": "You left the table."},
     "bot.ok.escaped": {"zh": "你在牌局中离开（逃跑）：本局由电脑代打，按规则扣服务费和应付的输分。",
                    "en": "You left a running hand (escape): the computer plays your seat to the end and you are charged the fee plus your loss."},
+    "bot.ok.escaped_event": {"zh": "你在牌局中离开（逃跑）：这一局按规则扣服务费和应付的输分；电脑代打到这张牌桌结束，这张牌桌的成绩仍算你的。",
+                         "en": "You left a running hand (escape): you are charged the fee plus your loss for it; a "
+                               "computer plays your seat to the end of this table, and the table's result counts for you."},
+    "bot.ok.escaped_event_points": {"zh": "你离开了比赛牌桌：电脑代打到这张牌桌结束，这张牌桌的成绩仍算你的。这场比赛只计分：不动银子。",
+                                    "en": "You left your event table: a computer plays your seat to the end of this "
+                                          "table, and the table's result counts for you. The event is points only: "
+                                          "no silver moves."},
     "bot.ok.bot_added": {"zh": "已加入电脑玩家。", "en": "Computer player added."},
     "bot.ok.kicked": {"zh": "已请 <@{user}> 离桌。", "en": "<@{user}> was removed from the table."},
     "bot.ok.started": {"zh": "开始！", "en": "Started!"},

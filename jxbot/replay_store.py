@@ -52,6 +52,27 @@ def typed_hand_id(text: str) -> str:
     return hand_from_code(low) or (low if hand_code(low) is not None else raw)
 
 
+def players_of(seats: Any, result: dict | None) -> tuple[int | None, ...]:
+    """Who sat at each seat: the hand's wallets (``seats``) and, where a seat has none, the player its result
+    names (a points-only table records no wallet behind any seat, jxbot/shell/arranged.py ``PointsSink``)."""
+    named = (result or {}).get("players") if isinstance(result, dict) else None
+    out = list(seats)
+    if isinstance(named, list) and len(named) == len(out):
+        out = [s if s is not None else (int(p) if isinstance(p, int) and not isinstance(p, bool) else None)
+               for s, p in zip(out, named, strict=True)]
+    return tuple(out)
+
+
+async def hand_players(store: Any, rec: Any) -> tuple[int | None, ...]:
+    """:func:`players_of` a stored hand record (its result read when some seat has no wallet)."""
+    seats = tuple(rec.seats)
+    if all(s is not None for s in seats) or rec.status != "settled":
+        return seats
+    res = await store.hand_result(rec.hand_id)
+    result = getattr(res, "result", None) if res is not None else None
+    return players_of(seats, result if isinstance(result, dict) else None)
+
+
 @dataclass
 class StoredHand:
     record: Any  # HandRecord
@@ -60,7 +81,8 @@ class StoredHand:
 
     @property
     def seats(self) -> tuple[int | None, ...]:
-        return tuple(self.record.seats)
+        """The players by seat (:func:`players_of`): a wallet's owner, or the player a points-only hand names."""
+        return players_of(self.record.seats, self.result)
 
     @property
     def reveal(self) -> dict | None:
@@ -71,7 +93,8 @@ class StoredHand:
 
 
 class ReplayUnavailable(Exception):
-    """Why a hand cannot be replayed: ``code`` is "unknown" or "running"."""
+    """Why a hand cannot be replayed: ``code`` is "unknown", "running" or "elsewhere" (a duplicate event's hand
+    whose wall another table of its round may still be playing: shown once the round is over)."""
 
     def __init__(self, code: str, hand_id: str) -> None:
         super().__init__(f"hand {hand_id}: {code}")
@@ -79,9 +102,12 @@ class ReplayUnavailable(Exception):
         self.hand_id = hand_id
 
 
-async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False) -> StoredHand:
+async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False,
+                    allow_elsewhere: bool = False) -> StoredHand:
     """The hand's replay with the names, computers and balances of its stored result.
-    Raises :class:`ReplayUnavailable` for an unknown hand or (unless ``allow_running``) a running one."""
+    Raises :class:`ReplayUnavailable` for an unknown hand or (unless ``allow_running``) a running one, and a
+    duplicate event's hand whose wall another table may still play ("elsewhere") unless ``allow_elsewhere`` (the
+    review: its caller shows a player his own seat only, which he saw as he played it)."""
     rec = await store.get_hand(hand_id)
     if rec is None:
         raise ReplayUnavailable("unknown", hand_id)
@@ -90,6 +116,9 @@ async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False) ->
     live = getattr(store, "hand_live", None)
     if live is not None and not allow_running and await live(hand_id):  # e.g. voided while its table runs
         raise ReplayUnavailable("running", hand_id)
+    elsewhere = getattr(store, "hand_wall_in_play", None)
+    if elsewhere is not None and not (allow_running or allow_elsewhere) and await elsewhere(hand_id):  # the same wall
+        raise ReplayUnavailable("elsewhere", hand_id)
     events = await store.hand_events(hand_id)
     result: dict | None = None
     if rec.status == "settled":
@@ -98,7 +127,7 @@ async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False) ->
         if not isinstance(result, dict):
             result = None
     names: list[str | None] = [None] * 4
-    computers = [uid is None for uid in rec.seats]
+    computers = [uid is None for uid in players_of(rec.seats, result)]
     balances: list[int | None] = [None] * 4
     for p in (result or {}).get("payments") or []:
         s = p.get("seat")
@@ -108,7 +137,7 @@ async def load_hand(store: Any, hand_id: str, *, allow_running: bool = False) ->
             if isinstance(bal, int) and isinstance(delta, int):
                 balances[s] = bal - delta
     if any(n is None for n in names):
-        for s, uid in enumerate(rec.seats):
+        for s, uid in enumerate(players_of(rec.seats, result)):
             if names[s] is None and uid is not None:
                 player = await store.get_player(uid)
                 names[s] = player.name if player is not None else None

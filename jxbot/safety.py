@@ -5,6 +5,9 @@
   U+3000, zero-width or other format characters) falls back to an id-based name (``user-1234``).
 - :func:`md`: a name for a message: markdown escaped and mentions defused (``<@id>``, ``@everyone``),
   so a nickname can neither ping anyone nor render as formatting. Pictures draw the name as it is.
+- Neither a kept name nor a message's name holds a bidi control (:func:`no_bidi`: embeddings, overrides and
+  isolates, U+202A–U+202E and U+2066–U+2069): a right-to-left override in a nickname turned the rest of its
+  line around (a standings line ``1. ‮0001+ ann`` read as another score). Right-to-left letters need none.
 - :func:`cap`: user input echoed back, cut to a length that fits in a Discord message.
 
 Messages are also sent with ``AllowedMentions.none()`` by default (:class:`jxbot.bot.JxBot`): the only
@@ -26,6 +29,15 @@ ECHO_MAX = 100
 MESSAGE_MAX = 2000  # Discord's limit for a message's content
 
 
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_NO_BIDI = {ord(c): None for c in BIDI_CONTROLS}
+
+
+def no_bidi(text: str) -> str:
+    """``text`` without bidi embeddings, overrides or isolates (they reorder what follows them on the line)."""
+    return text.translate(_NO_BIDI)
+
+
 def _visible(ch: str) -> bool:
     if ch.isspace():
         return False
@@ -37,7 +49,7 @@ def player_name(name: str | None, user_id: int) -> str:
     """The name the bot keeps for a user: trimmed, at most 32 characters, ``user-<last 4 digits>`` when
     nothing in it is visible (blank, U+3000 spaces, zero-width characters)."""
     text = " ".join((name or "").split())  # every Unicode space (U+3000 included) is a separator here
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cs"))
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cs") and ch not in BIDI_CONTROLS)
     if not any(_visible(ch) for ch in text):
         return f"user-{str(user_id)[-4:]}"
     return text[:NAME_MAX]
@@ -55,7 +67,7 @@ def md(text: object) -> str:
 
 @functools.lru_cache(maxsize=4096)  # the same few names, escaped in every status and panel text
 def _md(text: str) -> str:
-    s = discord.utils.escape_mentions(text)
+    s = discord.utils.escape_mentions(no_bidi(text))
     s = s.replace("<@", "<\u200b@").replace("<#", "<\u200b#")
     return discord.utils.escape_markdown(s)
 

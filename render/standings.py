@@ -49,7 +49,7 @@ def draw_standings(view: dict, lang: str = "zh") -> Image.Image:
         text(dr, (cols[0] + 8, y + 8), str(rank), SIZE, GOLD if rank <= 3 else TEXT)
         text(dr, (cols[1], y + 8), fit(str(r.get("name") or "?"), SIZE, cols[2] - cols[1] - 16), SIZE, TEXT)
         text(dr, (cols[2], y + 8), _points(float(r.get("points") or 0)), SIZE, TEXT)
-        places = " ".join(str(p) for p in r.get("placements") or []) or "-"
+        places = " ".join(str(p) if p else "-" for p in r.get("placements") or []) or "-"  # 0: not placed
         text(dr, (cols[3], y + 8), fit(places, SIZE, WIDTH - cols[3] - 20), SIZE, TEXT)
         y += ROW
     if extra:

@@ -126,6 +126,9 @@ async def _load_db(cmd: str, path: str, hand_id: str) -> tuple[Any, Any] | int:
     except ReplayUnavailable as exc:
         if exc.code == "running":
             return fail(cmd, f"hand {hand_id} is still running: it can be replayed once it has ended", 1)
+        if exc.code == "elsewhere":
+            return fail(cmd, f"hand {hand_id}'s wall may still be in play at another table of its duplicate "
+                             "event's round: it can be replayed once the round is over", 1)
         return fail(cmd, f"no hand {hand_id!r} in {path}", 1)
     finally:
         await store.close()

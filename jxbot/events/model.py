@@ -106,6 +106,17 @@ class TableRecord:
                    [str(h) for h in d.get("hand_ids", [])])
 
 
+NOT_PLACED = 0
+"""A table's placement for a player at a table that finished no hand (stopped before its first hand ended:
+jxbot/shell/arranged.py gives every seat this): nobody played, so nobody is placed above anyone. The standings
+count it as the middle placement (2.5) and show it as ``-``."""
+
+
+def place_text(placement: int) -> str:
+    """A placement as shown in the standings: ``1``–``4``, or ``-`` for a table that finished no hand."""
+    return "-" if placement == NOT_PLACED else str(placement)
+
+
 def placements(totals: list[int]) -> list[int]:
     """1–4 by total, ties broken by starting seat (东 first)."""
     order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))

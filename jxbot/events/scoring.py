@@ -10,7 +10,9 @@ the tables, so every wall is zero-sum; a player's points are the sum of their sc
 (A table that ended before hand ``n`` did not play that wall and is left out of its average.)
 
 **Standings.** By points (higher first), then by average placement (lower first), then by first places, then
-by registration order. Computers that filled a table are not ranked.
+by registration order. Computers that filled a table are not ranked. A table that finished no hand placed nobody
+(``NOT_PLACED``): it counts as the middle placement, 2.5, for each of its players — no seat favoured, and its
+players neither helped nor hurt against the other tables' on the tie-breaks.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from jxbot.events.model import Player, TableRecord
+from jxbot.events.model import NOT_PLACED, Player, TableRecord
+
+MIDDLE = Fraction(5, 2)  # the placement an unplaced table counts as: the middle of 1-4, favouring nobody
 
 
 def duplicate_scores(tables: Sequence[TableRecord]) -> dict[tuple[int, int], list[list[Fraction]]]:
@@ -79,7 +83,8 @@ def standings(players: Sequence[Player], tables: Sequence[TableRecord], fmt: str
 
     def key(p: Player) -> tuple:
         pl = places.get(p.pid) or []
-        avg = Fraction(sum(pl), len(pl)) if pl else Fraction(5)
+        avg = Fraction(sum((MIDDLE if x == NOT_PLACED else x for x in pl), Fraction(0)), len(pl)) if pl \
+            else Fraction(5)
         return (-pts.get(p.pid, Fraction(0)), avg, -pl.count(1), p.order, p.pid)
 
     out: list[Standing] = []

@@ -43,7 +43,9 @@ The result (a JSON dict)::
     one row per starting seat (the player who sat there at the start, even if a caishen 版 moved them or
     they left and a computer finished for them: a leaver keeps the result). ``total``: silver won or lost
     (points-only: points at stake 1) over the match; ``placement`` 1–4 by total, ties broken by starting
-    seat (东 first).
+    seat (东 first) — but 0 (:data:`NOT_PLACED`) for every seat of a table that finished no hand (stopped
+    before its first hand ended): nobody played, so nobody is placed above anyone (seat order would rank 东
+    first on every tie-break).
 
 Exactly once: the result is written to the store (``arranged``: open → ended) in the step that ends the table,
 before the table is closed; then the handler is awaited and the row marked delivered. A restart resumes the
@@ -74,6 +76,8 @@ from jxbot.shell.session import Session, StoreSink
 from jxbot.shell.suspend import on_stop
 
 log = logging.getLogger("jxbot.shell.arranged")
+
+NOT_PLACED = 0  # a result's ``placement`` at a table that finished no hand
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -278,15 +282,27 @@ async def _announce(bot: Any, table: Table, spec: Spec) -> None:
 
 class PointsSink(StoreSink):
     """A points-only table's sink: its hands are recorded (events, results, the fair-deal reveal) with no
-    player's wallet behind any seat, so no silver moves."""
+    player's wallet behind any seat, so no silver moves. Who sat where is kept in the hand's result instead
+    (``players``, by seat; None for a computer): without it a player was a stranger to his own hand — the
+    review refused him, the replay drew every seat as a computer (jxbot/replay_store.py ``hand_players``)."""
+
+    def __init__(self, store: Any, table: Any) -> None:
+        super().__init__(store, table)
+        self.players: dict[str, list[int | None]] = {}
 
     async def hand_started(self, hand_id: str, info: dict) -> None:
         info = dict(info)
+        self.players[hand_id] = [None if s.get("is_computer") or s.get("user_id") is None else int(s["user_id"])
+                                 for s in info.get("seats", ())]
         info["seats"] = [{**s, "user_id": None, "is_computer": True} for s in info.get("seats", ())]
         await super().hand_started(hand_id, info)
 
     async def settle(self, hand_id: str, settlement: Any, result_view: dict) -> None:
-        await self.store.settle_hand(hand_id, self.table.guild_id, [None] * 4, settlement, result_view)
+        players = self.players.pop(hand_id, None)
+        if players is None:  # a hand resumed after a restart: the seats as they are now
+            players = [o.user_id if o is not None and not o.is_computer else None for o in self.table.seats]
+        await self.store.settle_hand(hand_id, self.table.guild_id, [None] * 4, settlement,
+                                     {**result_view, "players": players})
 
 
 class ArrangedSession(Session):
@@ -388,9 +404,10 @@ async def end_unfinished(bot: Any, table: Any, reason: str) -> bool:
 
 def table_result(table: Any, spec: dict[str, Any], totals: list[int], left: list[bool], hands: int,
                  hand_ids: list[str], hand_deltas: list[list[int]]) -> dict[str, Any]:
-    """An arranged table's result (see the module): by starting seat, placed by total (ties in seat order)."""
+    """An arranged table's result (see the module): by starting seat, placed by total (ties in seat order);
+    a table that finished no hand places nobody (every seat :data:`NOT_PLACED`)."""
     order = sorted(range(4), key=lambda s: (-totals[s], s))
-    place = {s: i + 1 for i, s in enumerate(order)}
+    place = {s: (i + 1 if hands > 0 else NOT_PLACED) for i, s in enumerate(order)}
     rows = [{"seat": s, "user_id": seat["user_id"], "name": seat["name"], "is_computer": seat["user_id"] is None,
              "level": seat.get("level", "normal"), "total": totals[s], "placement": place[s], "left": left[s],
              "absent": s in spec.get("absent", [])} for s, seat in enumerate(spec["seats"])]

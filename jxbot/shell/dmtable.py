@@ -30,6 +30,8 @@ from typing import Any
 
 import discord
 
+from jxbot.replay_store import hand_players
+
 log = logging.getLogger("jxbot.shell.dmtable")
 
 DM_KEY_LIMIT = (1 << 48) + 1  # every key is below this; every Discord snowflake since 2015 is far above it
@@ -49,10 +51,15 @@ def is_dm_key(channel_id: int) -> bool:
     return 0 < channel_id < DM_KEY_LIMIT
 
 
-def dm_hand_of(rec: Any, user_id: int) -> bool:
+async def dm_hand_of(store: Any, rec: Any, user_id: int) -> bool:
     """A hand record of a DM table (no server's) that ``user_id`` played: its players replay and review it from
-    their DM (cogs/replay.py, cogs/review.py)."""
-    return rec is not None and is_dm_key(int(rec.channel_id or 0)) and user_id in set(rec.seats)
+    their DM (cogs/replay.py, cogs/review.py). A points-only table's players are named in its result
+    (``replay_store.hand_players``): its seats hold no wallet."""
+    if rec is None or not is_dm_key(int(rec.channel_id or 0)):
+        return False
+    if user_id in set(rec.seats):
+        return True
+    return store is not None and user_id in set(await hand_players(store, rec))
 
 
 def humans(table: Any) -> list[int]:

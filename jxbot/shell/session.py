@@ -210,8 +210,8 @@ class Session:
         self.seats.pop(seat, None)
         if runner is not None:
             runner.stand_up(seat)
-            if not table.humans:  # nobody left to play for: this hand is the last
-                runner.config.max_hands = runner.hands_played + 1
+            if not table.humans and not table.arranged:  # nobody left to play for: this hand is the last (an
+                runner.config.max_hands = runner.hands_played + 1  # event's table plays on: its results count)
         text = t("bot.status.stood_up", table.lang, user=user_id, have=have, need=table.hold)
         ch = self.channel()
 

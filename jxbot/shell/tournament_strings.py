@@ -98,6 +98,7 @@ register({
                          "`/mahjong verify {id}`)"},
     "tour.standings.sub": {"zh": "{fmt} · 第 {r} 轮 / {n}", "en": "{fmt} · round {r} of {n}"},
     # before round 1 ("round 0 of 3" read like a bug): the registered players, no points yet
+    "tour.standings.more": {"zh": "……另有 {n} 人（见图）", "en": "… and {n} more (see the picture)"},
     "tour.standings.sub0": {"zh": "{fmt} · 尚未开始（共 {n} 轮）", "en": "{fmt} · not started yet (rounds: {n})"},
     "tour.err.not_found": {"zh": "没有这场比赛。", "en": "No such event."},
     "tour.err.not_open": {"zh": "比赛已不在报名阶段。", "en": "The event is no longer open for registration."},
@@ -154,6 +155,9 @@ register({
                                  "in DMs; I will tell you here when each round begins."},
     "tour.dm.round": {"zh": "**{name}** 第 {r} 轮开始：你在第 {table} 桌（{seats}），牌桌在私信里进行。",
                       "en": "**{name}**: round {r} begins. You are at table {table} ({seats}), played in DMs."},
+    "tour.verify.cancelled": {"zh": "比赛 `{id}` 已取消：承诺 `{c}`，密钥不再公布；每一局的牌墙仍可用该局的“公平发牌”按钮核对。",
+                              "en": "Event `{id}` was cancelled: commitment `{c}`; its secret is not revealed. Each "
+                                    "hand's wall can still be checked with its Fair deal button."},
     "tour.verify.running": {"zh": "比赛 `{id}` 尚未结束：承诺 `{c}`，结束时公布密钥。",
                             "en": "Event `{id}` is not over: commitment `{c}`; the secret is revealed at the end."},
 })

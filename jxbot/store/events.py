@@ -63,6 +63,35 @@ class EventsPart(StoreBase):
                                   (key,))
         return None if row is None else _arranged_row(row)
 
+    async def hand_wall_in_play(self, hand_id: str) -> bool:
+        """True while the wall of ``hand_id`` may still be in play at another table: the hand is of a duplicate
+        event's table (an arranged table whose spec says ``duplicate``, its ``data`` naming the event and the
+        round) and that event still runs that round — every table of a duplicate round is dealt the same walls
+        (docs/tournaments.md), so a finished hand's wall is another table's hand in play until the round ends.
+        Replays, the fair-deal check, reviews and exports refuse such a hand (jxbot/replay_store.py)."""
+        async with self._read() as db:
+            row = await self._one(db, "SELECT table_id FROM hands WHERE hand_id = ?", (hand_id,))
+            if row is None or row[0] is None:
+                return False
+            spec_row = await self._one(db, "SELECT spec FROM arranged WHERE table_id = ?", (str(row[0]),))
+            if spec_row is None:
+                return False
+            try:
+                spec = json.loads(spec_row[0])
+                data = spec.get("data") or {}
+                if not spec.get("duplicate") or "event" not in data:
+                    return False
+                event_id, round_no = str(data["event"]), int(data["round"])
+            except (ValueError, TypeError, AttributeError, KeyError):
+                return False
+            ev = await self._one(db, "SELECT status, state FROM events WHERE event_id = ?", (event_id,))
+        if ev is None or ev[0] != "running":
+            return False
+        try:
+            return int((json.loads(ev[1]) or {}).get("round", 0)) == round_no
+        except (ValueError, TypeError, AttributeError):
+            return True  # unreadable: kept secret
+
     async def arranged_pending(self) -> list[dict[str, Any]]:
         """Ended arranged tables whose result is not yet delivered (oldest first)."""
         async with self._read() as db:

@@ -97,3 +97,20 @@ def test_an_event_keeps_its_channel_language_and_one_stored_before_has_none():
     old = {k: v for k, v in EventConfig(name="cup").to_json().items() if k != "lang"}  # a row stored before
     assert EventConfig.from_json(old).lang is None  # the bot's language then (cogs/tournament.py)
     assert EventConfig.from_json({"name": "cup", "lang": "zh-CN"}).lang == "zh"
+
+
+def test_a_table_that_finished_no_hand_places_nobody_and_favours_no_seat():
+    """A table stopped before its first hand ended (``/admin close``, a failed resume) is recorded with every
+    seat ``NOT_PLACED``: its four players share a rank, counted at the middle placement (2.5) against the other
+    tables' players on equal points — not 1-2-3-4 in seat order, which ranked 东 first on every tie-break."""
+    from jxbot.events.model import NOT_PLACED, place_text
+
+    players = [Player(i, f"p{i}", order=i) for i in range(1, 9)]
+    stopped = TableRecord(1, 0, [1, 2, 3, 4], [0, 0, 0, 0], [NOT_PLACED] * 4)
+    played = TableRecord(1, 1, [5, 6, 7, 8], [0, 0, 0, 0], [1, 2, 3, 4], [[0, 0, 0, 0]])  # a drawn hand
+    rows = standings(players, [stopped, played], "swiss")
+    rank = {r.pid: r.rank for r in rows}
+    assert rank[1] == rank[2] == rank[3] == rank[4]  # nobody of the stopped table above another
+    assert rank[5] < rank[1] < rank[7]  # 2.5: behind a 1st (and a 2nd), ahead of a 3rd and a 4th
+    assert rank[6] < rank[1]
+    assert [place_text(p) for p in next(r for r in rows if r.pid == 1).placements] == ["-"]

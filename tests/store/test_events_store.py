@@ -41,3 +41,29 @@ async def test_event_registration_and_table_results_count_once(store):
     await store.event_save("e1", "ended", {"round": 2})
     assert await store.events_live(G) == []
     assert await store.event_latest(G) == "e1" and await store.event_latest(G + 1) is None
+
+
+async def test_a_duplicate_round_s_wall_stays_in_play_until_its_round_is_over(store):
+    """``hand_wall_in_play``: a hand of a duplicate event's table while its event still runs that round (another
+    table of the round plays, or will play, the same wall); not a Swiss table's, nor once the round has advanced,
+    nor a cancelled event's."""
+    await store.save_table("dup1", G, CH, {"stake": 1}, {}, now=1)
+    await store.save_table("sw1", G, CH, {"stake": 1}, {}, now=1)
+    await store.create_hand("dup1-1", G, CH, "jiaxing", [None] * 4, "c", table_id="dup1")
+    await store.create_hand("sw1-1", G, CH, "jiaxing", [None] * 4, "c", table_id="sw1")
+    await store.create_hand("free-1", G, CH, "jiaxing", [None] * 4, "c")
+    data = {"event": "e1", "round": 1, "table": 0, "players": []}
+    await store.arranged_open("ev:e1/r1/t0", "tournament", "dup1", {"seats": [], "data": data, "duplicate": True})
+    await store.arranged_open("ev:e2/r1/t0", "tournament", "sw1", {"seats": [], "data": {**data, "event": "e2"},
+                                                                    "duplicate": False})
+    await store.event_create("e1", G, CH, "dup", {"format": "duplicate"}, {"round": 1})
+    await store.event_create("e2", G, CH, "swiss", {"format": "swiss"}, {"round": 1})
+    await store.event_save("e1", "running", {"round": 1})
+    await store.event_save("e2", "running", {"round": 1})
+    assert await store.hand_wall_in_play("dup1-1") is True
+    assert await store.hand_wall_in_play("sw1-1") is False
+    assert await store.hand_wall_in_play("free-1") is False
+    await store.event_save("e1", "running", {"round": 2})  # the round is over: its walls may be shown
+    assert await store.hand_wall_in_play("dup1-1") is False
+    await store.event_save("e1", "cancelled", {"round": 1})
+    assert await store.hand_wall_in_play("dup1-1") is False
