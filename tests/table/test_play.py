@@ -246,3 +246,35 @@ def test_every_string_the_terminal_uses_exists_once_it_is_imported():
                             "from jxbot.rules.ruleset import get_ruleset\nget_ruleset('caishen')\n"
                             "print(' '.join(k for k in sys.argv[1:] if not has(k)))", *keys)
     assert missing.split() == []
+
+
+def test_arguments_no_match_can_be_played_with_are_refused_in_one_localized_line(monkeypatch, capsys):
+    # a newcomer's typos: each was a traceback (--rounds 0, --stake 0, --fee -3, --silver -10), an empty
+    # "match over (0 hands)" (--hands 0), a match whose every prompt timed out at once (--turn-seconds 0), or an
+    # unlocalized line on stdout (--ruleset)
+    import pytest
+
+    cases = [
+        (["--rounds", "0"], "--rounds must be at least 1, not 0", "--rounds 至少是 1，不是 0"),
+        (["--hands", "-1"], "--hands must be at least 1, not -1", "--hands 至少是 1，不是 -1"),
+        (["--stake", "0"], "--stake must be at least 1, not 0", "--stake 至少是 1，不是 0"),
+        (["--fee", "-3"], "--fee must be at least 0, not -3", "--fee 至少是 0，不是 -3"),
+        (["--silver", "-10"], "--silver must be at least 0, not -10", "--silver 至少是 0，不是 -10"),
+        (["--turn-seconds", "0"], "--turn-seconds must be more than 0 seconds, not 0", "--turn-seconds 必须大于 0 秒"),
+        (["--claim-seconds", "-1"], "--claim-seconds must be more than 0 seconds, not -1", "--claim-seconds 必须大于 0 秒"),
+        (["--ruleset", "nope"], "unknown ruleset 'nope'; known: caishen, jiaxing", "没有「nope」这个规则；可用的规则："),
+    ]
+    for extra, en, zh in cases:
+        for lang, words in (("en", en), ("zh", zh)):
+            monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+            rc = main(["play", "--lang", lang, "--delay", "0", *extra])
+            out, err = capsys.readouterr()
+            assert rc == 2, (extra, lang)
+            assert err.startswith("jxbot play: ") and words in err and err.count("\n") == 1, (extra, err)
+            assert "Traceback" not in err and out == ""  # refused before any table is dealt
+    with pytest.raises(SystemExit):  # the lowest values that make a match are still played
+        main(["play", "--rounds", "x"])
+    capsys.readouterr()
+    rc, out = run_play(monkeypatch, capsys, [], "--lang", "en", "--fee", "0", "--silver", "0", "--stake", "1",
+                       "--rounds", "1", "--turn-seconds", "0.5", "--claim-seconds", "0.5")
+    assert rc == 0 and "== Match over (1 hand) ==" in out
