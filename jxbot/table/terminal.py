@@ -20,7 +20,7 @@ from jxbot.rulesets import of_view
 
 from . import strings as _strings  # noqa: F401  (registers the strings)
 from .strings import error_text
-from .terminal_input import LineReader, pad, read_tile, width  # noqa: F401  (part of this module's face)
+from .terminal_input import LineReader, pad, read_tile, shown, width  # noqa: F401  (part of this module's face)
 
 HELP_WORDS = ("help", "?", "h", "帮助")
 HINT_WORDS = ("hint", "提示")
@@ -389,22 +389,22 @@ class TerminalSeat:
     def why_not(self, view: dict, line: str) -> str:
         """Why a typed answer was not taken, in the player's terms."""
         s = line.strip()
-        if s.isdigit():
-            return t("table.ui.no_option", self.lang, n=s)
+        if s.isdecimal():
+            return t("table.ui.no_option", self.lang, n=shown(s))
         k = read_tile(s)
         if k is not None:
             if view.get("phase") == "turn":
                 return t("table.ui.not_held", self.lang, tile=self.tile(k, view.get("wildcard")))
             return t("table.ui.not_discarding", self.lang, enter=self.enter_text(view))
-        return t("table.ui.bad_input", self.lang, text=s)
+        return t("table.ui.bad_input", self.lang, text=shown(s))
 
     def parse(self, view: dict, line: str) -> dict | None:
         s = line.strip()
         if not s:
             return self.default(view)
         numbered = [o for o in self.options(view) if o["type"] != ActionType.PASS.value]
-        if s.isdigit():
-            i = int(s)
+        if s.isdecimal():  # not isdigit: int("²") raises (the prompt died); 4,300 digits and more too
+            i = int(s) if len(s) < 10 else -1
             if 1 <= i <= len(numbered):
                 return numbered[i - 1]
             if i == 0:
@@ -428,7 +428,7 @@ class TerminalSeat:
             return
         for line in self.reader.drain():
             if line.strip():
-                self.say(t("table.ui.dropped", self.lang, text=line.strip()))
+                self.say(t("table.ui.dropped", self.lang, text=shown(line)))
 
     async def _tick(self, view: dict) -> None:
         """The live countdown: rewrite the time at the start of the input line every second, leaving

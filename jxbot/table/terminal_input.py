@@ -106,6 +106,18 @@ def pad(text: str, cols: int) -> str:
     return text + " " * max(0, cols - width(text))
 
 
+SHOWN_MAX = 40  # characters of a typed line quoted back in a message
+
+
+def shown(text: str) -> str:
+    """A typed line as a message quotes it back: control characters (an arrow key's escape sequence, which
+    would move the cursor) written as escapes, and at most ``SHOWN_MAX`` characters, then "…" (a pasted
+    page is not echoed whole)."""
+    text = text.strip()
+    cut = text[:SHOWN_MAX] + ("…" if len(text) > SHOWN_MAX else "")
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in cut)
+
+
 def read_tile(text: str) -> int | None:
     s = text.strip().lower()
     if s in _TILES:

@@ -294,3 +294,28 @@ async def test_the_result_says_why_payments_differ_from_the_formula():
     from jxbot.table.terminal import width
 
     assert len(rows) == 4 and len({width(line[:line.index("合计")]) for line in rows}) == 1  # columns line up
+
+
+async def test_odd_typing_is_answered_at_the_prompt_and_quoted_back_short_and_harmless():
+    """A superscript digit (isdigit but no int) killed the prompt: nothing answered any more until the clock ran
+    out; a pasted page was quoted back whole; an arrow key's escape sequence was written raw into the zh message
+    (moving the cursor)."""
+    from jxbot.table.clock import settle
+
+    for lang, bad in (("en", "Cannot read '{}'. Type help for help."), ("zh", "看不懂“{}”。输入 help 查看帮助。")):
+        ts, clock, reader = tty_seat(lang)
+        v = seat_view("claim", [a("peng"), a("pass")], last_discard={"seat": 3, "tile": 2})
+        task = asyncio.create_task(ts._ask(v))
+        await settle()
+        for typed in ("²", "①", "9" * 5000, "x" * 5000, "\x1b[A", "😀🀄"):
+            reader.queue.put_nowait(typed)
+            await settle()
+            assert not task.done(), (lang, typed[:5])  # still asking
+        text = ts.out.getvalue()
+        assert bad.format("²") in text and bad.format("①") in text and bad.format("😀🀄") in text
+        assert bad.format("x" * 40 + "…") in text and "x" * 41 not in text
+        assert "9" * 41 not in text and ("There is no option " + "9" * 40 + "…" in text or "没有第 " + "9" * 40 + "… 项" in text)
+        assert "\x1b[A" not in text and bad.format("\\x1b[A") in text
+        reader.queue.put_nowait("1")  # the prompt still takes an answer
+        await settle()
+        assert task.done() and ts.runner.submitted[-1].type.value == "peng"
