@@ -278,3 +278,56 @@ def test_arguments_no_match_can_be_played_with_are_refused_in_one_localized_line
     rc, out = run_play(monkeypatch, capsys, [], "--lang", "en", "--fee", "0", "--silver", "0", "--stake", "1",
                        "--rounds", "1", "--turn-seconds", "0.5", "--claim-seconds", "0.5")
     assert rc == 0 and "== Match over (1 hand) ==" in out
+
+
+class _Terminal(io.StringIO):
+    """stdin at a terminal: Ctrl-D reads as an empty line, and the person can type on after it."""
+
+    def isatty(self):
+        return True
+
+
+def test_ctrl_d_at_a_terminal_is_auto_play_the_player_can_take_back(monkeypatch, capsys):
+    # Ctrl-D ended the input for good: the match played itself to the end and a typed `auto` was ignored
+    lines = ["", "auto\n", "", ""]  # Ctrl-D, auto, then Ctrl-D twice: the end for good
+
+    class Keys(_Terminal):
+        def readline(self):
+            return lines.pop(0) if lines else ""
+
+    monkeypatch.setattr(sys, "stdin", Keys())
+    rc = main(["play", "--seed", "7", "--hands", "1", "--delay", "0", "--lang", "en"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "== Match over (1 hand) ==" in out
+    first = out.index("(end of input: auto-play on)")
+    assert out.index("(on auto-play: type auto to take your seat back)") > first
+    assert out.index("you: auto-play off.") > first  # the typed `auto` took the seat back
+    assert out.count("(end of input: auto-play on)") == 2  # and the second end of input is the end
+
+
+async def test_a_pipe_ends_at_its_first_end_of_input_a_terminal_at_two_in_a_row():
+    from jxbot.table.terminal import LineReader
+
+    async def read_all(stream):
+        reader = LineReader(stream)
+        reader.start()
+        got = []
+        for _ in range(6):
+            got.append(await reader.get())
+            if reader.eof:
+                break
+        return got, reader.eof
+
+    class Pipe(io.StringIO):
+        pass
+
+    class Tty(_Terminal):
+        def __init__(self):
+            super().__init__()
+            self.lines = ["5m\n", "", "6m\n", "", ""]
+
+        def readline(self):
+            return self.lines.pop(0) if self.lines else ""
+
+    assert await read_all(Pipe("5m\n")) == (["5m", None], True)
+    assert await read_all(Tty()) == (["5m", None, "6m", None, None], True)
