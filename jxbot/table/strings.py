@@ -164,6 +164,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.interrupted": {"zh": "已中断。", "en": "Interrupted."},
     "table.ui.next_hand_review": {"zh": "回车开始下一局（r = 复盘，wall = 看牌墙，quit = 离桌）> ",
                                   "en": "Enter for the next hand (r = review, wall = see the wall, quit = leave) > "},
+    "table.ui.next_bad": {"zh": "“{text}”不是这里的选项：回车开始下一局。",
+                          "en": "'{text}' is not one of the choices here: Enter deals the next hand."},
     "table.ui.reviewing": {"zh": "复盘中…（与专家比较你的每个决定）", "en": "Reviewing… (each of your decisions against the expert's)"},
 }
 register(STRINGS)

@@ -142,9 +142,7 @@ class TerminalSeat:
     def clock_text(self, view: dict) -> str:
         """The start of the input line: the time left, or just the prompt mark."""
         secs = self.secs_left(view)
-        if secs is None:
-            return t("table.ui.input", self.lang)
-        return t("table.ui.clock", self.lang, secs=secs)
+        return t("table.ui.input", self.lang) if secs is None else t("table.ui.clock", self.lang, secs=secs)
 
     # ------------------------------------------------------------------ board
     def board(self, view: dict) -> None:
@@ -178,10 +176,8 @@ class TerminalSeat:
         if view.get("cumulative_queue"):  # RULES A7: the cumulative 番 the next winner takes
             self.say(t("table.ui.pending_fan", lang,
                        q=", ".join(t(f"item.{c}", lang) for c in view["cumulative_queue"])))
-        if self.learn:
-            ready = self.ready_text(view)
-            if ready:
-                self.say(ready)
+        if self.learn and (ready := self.ready_text(view)):
+            self.say(ready)
 
     # ------------------------------------------------------------------ learner mode
     def ready_text(self, view: dict) -> str:
@@ -483,8 +479,7 @@ class TerminalSeat:
                     self.say(self.prompt(view), end="")
                     continue
             if line is None:
-                self.say()
-                self.say(t("table.ui.eof", self.lang))
+                self.say("\n" + t("table.ui.eof", self.lang))
                 await self._call(self.runner.set_auto(self.seat, True))
                 return
             word = line.strip().lower()
@@ -623,6 +618,9 @@ class TerminalSeat:
                     continue
                 if word in REVIEW_WORDS and self.review is not None and self._last_events:
                     await self.show_review(self._last_events)
+                    continue
+                if word and word not in ("quit", "exit", "q"):  # a typo (or help) deals no hand: said, asked again
+                    self.say(t("table.ui.next_bad", self.lang, text=shown(line or "")))
                     continue
                 break
             if word in ("quit", "exit", "q"):

@@ -331,3 +331,18 @@ async def test_a_pipe_ends_at_its_first_end_of_input_a_terminal_at_two_in_a_row(
 
     assert await read_all(Pipe("5m\n")) == (["5m", None], True)
     assert await read_all(Tty()) == (["5m", None, "6m", None, None], True)
+
+
+def test_a_typo_after_a_result_deals_no_hand_it_is_said_and_asked_again(monkeypatch, capsys):
+    # anything but Enter, r, wall or quit dealt the next hand silently (a newcomer's `help` too)
+    _winning_deal(monkeypatch)
+    rc, out = run_play(monkeypatch, capsys, ["", "help", "xyz", "", "", "quit"], "--lang", "en", "--hands", "3")
+    assert rc == 0
+    assert "'help' is not one of the choices here: Enter deals the next hand." in out
+    assert "'xyz' is not one of the choices here: Enter deals the next hand." in out
+    pause = "Enter for the next hand (r = review, wall = see the wall, quit = leave) > "
+    assert out.count(pause) == 4  # asked again after each typo
+    assert "Hand 2 · " in out and "Hand 3 · " not in out and "== Match over (2 hands) ==" in out
+    _winning_deal(monkeypatch)
+    rc, out = run_play(monkeypatch, capsys, ["", "帮助", "quit"], "--lang", "zh", "--hands", "3")
+    assert rc == 0 and "“帮助”不是这里的选项：回车开始下一局。" in out and "== 牌局结束（1 局）==" in out
