@@ -20,7 +20,7 @@ from jxbot.rulesets import of_view
 
 from . import strings as _strings  # noqa: F401  (registers the strings)
 from .strings import error_text
-from .terminal_input import LineReader, pad, read_tile, shown, width  # noqa: F401  (part of this module's face)
+from .terminal_input import LineReader, named_actions, names_an_action, pad, read_tile, shown, width  # noqa: F401  (part of this module's face)
 
 HELP_WORDS = ("help", "?", "h", "帮助")
 HINT_WORDS = ("hint", "提示")
@@ -387,6 +387,9 @@ class TerminalSeat:
         s = line.strip()
         if s.isdecimal():
             return t("table.ui.no_option", self.lang, n=shown(s))
+        if names_an_action(s):  # 吃 with two chows offered; 胡 with no win on offer
+            key = "table.ui.which" if named_actions(s, view.get("actions", [])) else "table.ui.not_offered"
+            return t(key, self.lang, text=shown(s), enter=self.enter_text(view))
         k = read_tile(s)
         if k is not None:
             if view.get("phase") == "turn":
@@ -406,10 +409,9 @@ class TerminalSeat:
             if i == 0:
                 return self.default(view)
             return None
-        low = s.lower()
-        for a in view.get("actions", []):  # a word: 胡 / hu / peng / pass …
-            if low in (a["type"], t(f"table.act.{a['type']}", self.lang).lower()) and a.get("tile") is None:
-                return a
+        named = named_actions(s, view.get("actions", []))  # a word: 胡 / hu / 碰 / pung / pass …
+        if len(named) == 1:
+            return named[0]
         k = read_tile(s)
         if k is not None:
             for a in view.get("actions", []):

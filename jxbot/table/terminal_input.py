@@ -10,6 +10,7 @@ from typing import TextIO
 
 from wcwidth import wcswidth
 
+from jxbot.i18n import LANGS, t
 from jxbot.rules.tiles import parse_tile, tile_name
 
 _END = object()  # the reader thread's last word: no line will ever come again
@@ -123,6 +124,28 @@ def width(text: str) -> int:
 def pad(text: str, cols: int) -> str:
     """``text`` left-aligned in ``cols`` terminal columns (CJK-aware, unlike ``str.ljust``)."""
     return text + " " * max(0, cols - width(text))
+
+
+ACTION_KINDS = ("tsumo", "angang", "bugang", "hu", "peng", "gang", "chi", "pass", "persist", "give_up")
+ALSO = {"tsumo": "hu"}  # a self-draw win answers to 胡 / hu / win too
+
+
+def action_words(kind: str) -> set[str]:
+    """What a player may type for an action: its code (``peng``) and its name in either language (碰, pung)."""
+    words = {kind} | {t(f"table.act.{kind}", lang).lower() for lang in LANGS}
+    return words | (action_words(ALSO[kind]) if kind in ALSO else set())
+
+
+def named_actions(text: str, actions: list[dict]) -> list[dict]:
+    """The offered actions (discards aside) a typed word names: ``碰`` / ``pung`` / ``peng`` is the pung on offer,
+    whatever its tile; ``吃`` names every chow offered (then the number says which)."""
+    low = text.strip().lower()
+    return [a for a in actions if a["type"] in ACTION_KINDS and low in action_words(a["type"])]
+
+
+def names_an_action(text: str) -> bool:
+    low = text.strip().lower()
+    return any(low in action_words(kind) for kind in ACTION_KINDS)
 
 
 SHOWN_MAX = 40  # characters of a typed line quoted back in a message
