@@ -48,9 +48,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The command line, options anywhere: argparse alone gives up on ``store backup --db DB DEST`` (an optional
+    positional after an option: "unrecognized arguments", as README's upgrade step was written), so what it could
+    not place is parsed again by the command's own parser, intermixed."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args, extra = parser.parse_known_args(argv)
+    command = getattr(args, "command", None)
+    if extra and command and argv and argv[0] == command:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+        try:
+            return sub.parse_intermixed_args(argv[1:], argparse.Namespace(command=command))
+        except TypeError:  # a command with subcommands of its own (tournament simulate): argparse's message
+            pass
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(parser, argv)
     if not getattr(args, "command", None):
         parser.print_help()
         return 2

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from jxbot import i18n
 
 from . import common as C
+from . import fonts
 
 WIDTH = 720
 PAD = 24
@@ -137,7 +138,7 @@ def draw_rank(view: dict, lang: str = "zh") -> Image.Image:
     dr.line((0, 150, WIDTH, 150), fill=tier_colour(index), width=4)
     draw_badge(dr, PAD + 60, 75, 58, tier, index)
     tx = PAD + 140
-    name = C.fit(str(view.get("name") or ""), 30, WIDTH - tx - PAD)
+    name = C.fit(fonts.display_name(str(view.get("name") or ""), "—"), 30, WIDTH - tx - PAD)  # as the table draws it
     C.text(dr, (tx, 18), name, 30, C.TEXT, shadow=True)
     rating = float(view.get("rating") or 0.0)
     sigma = float(view.get("sigma") or 0.0)

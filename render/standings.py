@@ -10,6 +10,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from .common import GOLD, PANEL, PANEL_LINE, TEXT, TEXT_DIM, felt, fit, text
+from .fonts import display_name
 
 WIDTH = 720
 ROW = 44
@@ -18,8 +19,10 @@ HEAD = 96
 MAX_ROWS = 32
 
 LABELS = {
-    "zh": {"rank": "名次", "player": "选手", "points": "积分", "places": "各轮名次", "more": "另有 {n} 人"},
-    "en": {"rank": "#", "player": "Player", "points": "Points", "places": "Placements", "more": "{n} more"},
+    "zh": {"rank": "名次", "player": "选手", "points": "积分", "places": "各轮名次", "more": "另有 {n} 人",
+           "anon": "选手 {n}"},
+    "en": {"rank": "#", "player": "Player", "points": "Points", "places": "Placements", "more": "{n} more",
+           "anon": "Player {n}"},
 }
 
 
@@ -47,7 +50,9 @@ def draw_standings(view: dict, lang: str = "zh") -> Image.Image:
             dr.rectangle((12, y, WIDTH - 12, y + ROW - 4), fill=PANEL, outline=PANEL_LINE)
         rank = int(r.get("rank") or i + 1)
         text(dr, (cols[0] + 8, y + 8), str(rank), SIZE, GOLD if rank <= 3 else TEXT)
-        text(dr, (cols[1], y + 8), fit(str(r.get("name") or "?"), SIZE, cols[2] - cols[1] - 16), SIZE, TEXT)
+        # a name as every other picture draws it: characters the font lacks dropped, not "?" (docs/render.md)
+        name = display_name(str(r.get("name") or ""), lab["anon"].format(n=rank))
+        text(dr, (cols[1], y + 8), fit(name, SIZE, cols[2] - cols[1] - 16), SIZE, TEXT)
         text(dr, (cols[2], y + 8), _points(float(r.get("points") or 0)), SIZE, TEXT)
         places = " ".join(str(p) if p else "-" for p in r.get("placements") or []) or "-"  # 0: not placed
         text(dr, (cols[3], y + 8), fit(places, SIZE, WIDTH - cols[3] - 20), SIZE, TEXT)

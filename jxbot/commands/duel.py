@@ -98,10 +98,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     from .simulate import ProgressBar, bad_run_args
 
-    if args.hands >= 1 and args.jobs < 1:
-        sys.stderr.write("jxbot duel: --jobs must be at least 1\n")
-        return 2
-    if bad_run_args("duel", args.hands, args.ruleset):
+    if bad_run_args("duel", args.hands, args.ruleset, args.jobs, args.chunk):
         return 2
 
     bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None

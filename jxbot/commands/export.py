@@ -37,8 +37,11 @@ def run(args: argparse.Namespace) -> int:
         return fail("export", f"hand {replay.hand_id} cannot be exported: {exc}", 1)
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:  # a folder that does not exist, no permission, a full disk
+            return fail("export", f"cannot write {args.output} ({exc.strerror or type(exc).__name__})")
         print(f"wrote hand {replay.hand_id} to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)

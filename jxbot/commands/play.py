@@ -7,7 +7,14 @@ import asyncio
 import sys
 from typing import Any, TextIO
 
-from jxbot.i18n import add_lang_argument
+from jxbot.i18n import add_lang_argument, register, t
+
+register({
+    "cli.play.ruleset": {"zh": "没有「{name}」这个规则；可用的规则：{known}",
+                         "en": "unknown ruleset {name!r}; known: {known}"},
+    "cli.play.at_least": {"zh": "{opt} 至少是 {n}，不是 {value}", "en": "{opt} must be at least {n}, not {value}"},
+    "cli.play.positive": {"zh": "{opt} 必须大于 0 秒，不是 {value}", "en": "{opt} must be more than 0 seconds, not {value}"},
+})
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -49,17 +56,32 @@ def _seed(text: str | None) -> int | str | None:
         return text
 
 
+def args_problem(args: argparse.Namespace, lang: str) -> str | None:
+    """What is wrong with the command line, in the player's language (None: nothing). A match of no hand,
+    a stake of 0, a negative wallet or a clock of no time cannot be played."""
+    from jxbot import rulesets
+
+    if args.ruleset not in rulesets.names():
+        return t("cli.play.ruleset", lang, name=args.ruleset, known=", ".join(sorted(rulesets.names())))
+    for opt, value, least in (("--rounds", args.rounds, 1), ("--hands", args.hands, 1), ("--stake", args.stake, 1),
+                              ("--fee", args.fee, 0), ("--silver", args.silver, 0)):
+        if value is not None and value < least:
+            return t("cli.play.at_least", lang, opt=opt, n=least, value=value)
+    for opt, secs in (("--turn-seconds", args.turn_seconds), ("--claim-seconds", args.claim_seconds)):
+        if secs is not None and not secs > 0:  # also NaN
+            return t("cli.play.positive", lang, opt=opt, value=f"{secs:g}")
+    return None
+
+
 async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, clock: Any = None) -> int:
-    from jxbot.i18n import norm_lang, t
-    from jxbot.rules import get_ruleset
+    from jxbot.i18n import norm_lang
     from jxbot.table import RealClock, SeatInfo, TableConfig, TableRunner
     from jxbot.table.terminal import LineReader, TerminalSeat
 
     lang = norm_lang(args.lang)
-    try:
-        get_ruleset(args.ruleset)
-    except ValueError as exc:
-        stdout.write(f"{exc}\n")
+    problem = args_problem(args, lang)
+    if problem is not None:  # one line on stderr, exit 2, like every other command's refusal
+        sys.stderr.write(f"jxbot play: {problem}\n")
         return 2
     clock = clock or RealClock()
     reader = LineReader(stdin)
@@ -129,7 +151,6 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C: end the ^C line, say so in one short line, exit 130
         import contextlib
 
-        from jxbot.i18n import t
         from jxbot.table import strings  # noqa: F401  (registers table.ui.*)
 
         with contextlib.suppress(OSError, ValueError):

@@ -71,7 +71,13 @@ def _demo(out: Path, langs: list[str], phone: bool = False) -> list[Path]:
 def run(args: argparse.Namespace) -> int:
     langs = ["zh", "en"] if args.lang == "both" else [args.lang]
     if args.demo:
-        for path in _demo(Path(args.demo), langs, getattr(args, "phone", False)):
+        try:
+            written = _demo(Path(args.demo), langs, getattr(args, "phone", False))
+        except OSError as exc:  # a file in the way of the folder, no permission, a full disk
+            print(f"jxbot render: cannot write {exc.filename or args.demo} ({exc.strerror or type(exc).__name__})",
+                  file=sys.stderr)
+            return 2
+        for path in written:
             print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
         return 0
     if args.view:
@@ -91,7 +97,11 @@ def run(args: argparse.Namespace) -> int:
         except (KeyError, TypeError, ValueError) as exc:
             print(f"jxbot render: this is not a {args.kind} view ({exc!r}); see docs/views.md", file=sys.stderr)
             return 2
-        Path(args.out).write_bytes(data)
+        try:
+            Path(args.out).write_bytes(data)
+        except OSError as exc:
+            print(f"jxbot render: cannot write {args.out} ({exc.strerror or type(exc).__name__})", file=sys.stderr)
+            return 2
         print(f"wrote {args.out} ({len(data) // 1024} KB)")
         return 0
     print("jxbot render: give --demo DIR, or --view FILE --kind KIND -o OUT.png (see jxbot render -h)",

@@ -66,7 +66,23 @@ register({
     "cli.file.version": {"zh": "{path} 是第 {version} 版的牌局文件，这个 jxbot 只读第 {want} 版",
                            "en": "{path} is a hand file of version {version}; this jxbot reads version {want}"},
     "cli.file.damaged": {"zh": "{path} 里的牌局记录有误：{detail}", "en": "the hand in {path} is damaged: {detail}"},
+    "cli.file.cannot_write": {"zh": "写不了 {path}（{why}）", "en": "cannot write {path} ({why})"},
 })
+
+
+def why(exc: OSError) -> str:
+    """An OSError's reason without the path it names (the message names it)."""
+    return exc.strerror or type(exc).__name__
+
+
+def make_dir(cmd: str, path: str, lang: str) -> int | None:
+    """Create the folder pictures will be written into, before any work: None, or the exit code after one
+    line saying why it cannot be (a file in the way, no permission)."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        return fail(cmd, t("cli.file.cannot_write", lang, path=path, why=why(exc)))
+    return None
 
 
 def load_file(cmd: str, path: str, lang: str) -> Any:
@@ -146,6 +162,8 @@ def run(args: argparse.Namespace) -> int:
     steps = step_range(args.steps, len(replay))
     if steps is None:
         return fail("replay", f"--steps {args.steps!r}: give FROM:TO, e.g. 0:10")
+    if args.png and (code := make_dir("replay", args.png, lang)) is not None:
+        return code
     print(f"hand {replay.hand_id} · {len(replay)} steps · commitment {replay.commitment}")
     width = len(str(len(replay) - 1))
     for k in steps:
@@ -166,6 +184,15 @@ def write_pngs(replay: Any, out: str, seat: int | None, lang: str, steps: range)
         import render
     except ImportError:
         return fail("replay", "the render package is not installed: no pictures")
+    try:
+        n = _write_pngs(render, replay, out, seat, lang, steps)
+    except OSError as exc:  # the disk filled, a file in the way
+        return fail("replay", t("cli.file.cannot_write", lang, path=exc.filename or out, why=why(exc)))
+    print(f"wrote {n} pictures to {out}")
+    return 0
+
+
+def _write_pngs(render: Any, replay: Any, out: str, seat: int | None, lang: str, steps: range) -> int:
     os.makedirs(out, exist_ok=True)
     n = 0
     for k in steps:
@@ -182,5 +209,4 @@ def write_pngs(replay: Any, out: str, seat: int | None, lang: str, steps: range)
         with open(os.path.join(out, "result.png"), "wb") as f:
             f.write(render.render_result(rv, lang))
         n += 1
-    print(f"wrote {n} pictures to {out}")
-    return 0
+    return n

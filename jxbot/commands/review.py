@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from jxbot.commands.replay import fail, load_source
+from jxbot.commands.replay import fail, load_source, make_dir, why
 from jxbot.i18n import add_lang_argument, register, t
 
 register({
@@ -123,13 +123,16 @@ def write_pngs(review: Any, points: list[Any], who: str, lang: str, out: str) ->
     import render
     from jxbot.coach import views
 
-    os.makedirs(out, exist_ok=True)
     wc, badge = views.wildcard_of(points)
-    with open(os.path.join(out, "review.png"), "wb") as f:
-        f.write(render.render_review_summary(views.summary_view(review, who, lang, wildcard=wc, badge=badge), lang))
-    for p in points:
-        with open(os.path.join(out, f"decision-{p.n + 1:02d}.png"), "wb") as f:
-            f.write(render.render_review_decision(views.decision_view(review, p, who, lang), lang))
+    try:
+        os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, "review.png"), "wb") as f:
+            f.write(render.render_review_summary(views.summary_view(review, who, lang, wildcard=wc, badge=badge), lang))
+        for p in points:
+            with open(os.path.join(out, f"decision-{p.n + 1:02d}.png"), "wb") as f:
+                f.write(render.render_review_decision(views.decision_view(review, p, who, lang), lang))
+    except OSError as exc:  # the disk filled, a file in the way
+        return fail("review", t("cli.file.cannot_write", lang, path=exc.filename or out, why=why(exc)))
     print(f"wrote {len(points) + 1} pictures to {out}")
     return 0
 
@@ -161,6 +164,8 @@ def run(args: argparse.Namespace) -> int:
     why = unknown_ruleset(replay, args.lang)
     if why is not None:
         return fail("review", why, 1)
+    if args.png and (code := make_dir("review", args.png, args.lang)) is not None:
+        return code  # said before the review's seconds of work, not after
     seat = args.seat if args.seat is not None else default_seat(replay.computers)
     who = replay.who(seat, args.lang)
     t0 = time.process_time()

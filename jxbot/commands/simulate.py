@@ -171,9 +171,11 @@ def render(stats: dict, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def bad_run_args(command: str, hands: int, ruleset: str) -> bool:
-    """The checks ``jxbot simulate`` and ``jxbot duel`` share: says what is wrong on stderr (True) or nothing."""
-    problem = "--hands must be at least 1" if hands < 1 else None
+def bad_run_args(command: str, hands: int, ruleset: str, jobs: int = 1, chunk: int = 1) -> bool:
+    """The checks ``jxbot simulate`` and ``jxbot duel`` share: says what is wrong on stderr (True) or nothing.
+    A count below 1 is refused, never taken as 1 in silence."""
+    problem = next((f"{opt} must be at least 1" for opt, n in (("--hands", hands), ("--jobs", jobs), ("--chunk", chunk))
+                    if n < 1), None)
     if problem is None:
         from jxbot.rules import get_ruleset
 
@@ -192,10 +194,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         sys.stderr.write(f"jxbot simulate: {exc}\n")
         return 2
-    if bad_run_args("simulate", args.hands, args.ruleset):
+    if bad_run_args("simulate", args.hands, args.ruleset, args.jobs, args.chunk):
         return 2
     bar = ProgressBar(sys.stderr)
-    stats = run_sim(args.hands, players, str(args.seed), args.ruleset, jobs=max(1, args.jobs),
+    stats = run_sim(args.hands, players, str(args.seed), args.ruleset, jobs=args.jobs,
                     chunk=args.chunk, progress=bar)
     if args.json:
         sys.stdout.write(json.dumps(stats, ensure_ascii=False, sort_keys=True) + "\n")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 
@@ -28,16 +29,18 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "action", None) != "simulate":
-        print("usage: jxbot tournament simulate --players N --format swiss|duplicate|both --rounds R --seed S")
+        print("usage: jxbot tournament simulate --players N --format swiss|duplicate|both --rounds R --seed S",
+              file=sys.stderr)
         return 2
     if args.players < 4 or args.rounds < 1 or args.events < 1 or args.hands < 1:
-        print("jxbot tournament simulate: --players ≥ 4, --rounds, --events and --hands ≥ 1")
+        print("jxbot tournament simulate: --players ≥ 4, --rounds, --events and --hands ≥ 1", file=sys.stderr)
         return 2
     from jxbot.ai.strings import LEVEL_NAMES
 
     levels = tuple(x.strip() for x in str(args.levels).split(","))
     if len(levels) != 2 or not set(levels) <= set(LEVEL_NAMES) or levels[0] == levels[1]:
-        print(f"jxbot tournament simulate: --levels is two different levels of {', '.join(LEVEL_NAMES)}")
+        print(f"jxbot tournament simulate: --levels is two different levels of {', '.join(LEVEL_NAMES)}",
+              file=sys.stderr)
         return 2
     from jxbot.events.simulate import simulate
 
@@ -48,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out, ensure_ascii=False))
         return 0
     print(f"{args.players} players ({out['field']}), {args.rounds} rounds, "
-          f"{args.hands} hands a table, {args.events} events per format")
+          f"{args.hands} hand{'s' if args.hands != 1 else ''} a table, {args.events} events per format")
     for fmt in formats:
         top = ", ".join(f"{s['rank']}. {s['name']} {s['points']:+}" for s in out[fmt]["standings"][:4])
         lo, hi = out[fmt]["interval95"]

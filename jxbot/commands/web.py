@@ -14,13 +14,25 @@ import signal
 import sys
 
 
+def port(text: str) -> int:
+    """A TCP port, 0 (any free one) to 65535: another number was a traceback from bind() and a process that
+    did not exit (its database left open)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {n}")
+    return n
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("web", help="serve the read-only web pages (leaderboards, profiles, replays, live tables)",
                        description="Serve the web companion over the bot's database, read-only (docs/web.md). "
                        "Other settings (JXBOT_WEB_URL, JXBOT_WEB_SECRET, JXBOT_WATCH_DELAY, JXBOT_WEB_RATE) come "
                        "from --env-file and the environment.")
     p.add_argument("--db", default=None, help="SQLite file or postgresql:// address (default: JXBOT_DB)")
-    p.add_argument("--port", type=int, default=None, help="port to listen on (default: JXBOT_WEB_PORT, else 8080; "
+    p.add_argument("--port", type=port, default=None, help="port to listen on (default: JXBOT_WEB_PORT, else 8080; "
                    "0: any free port, printed)")
     p.add_argument("--host", default=None, help="address to bind (default: JXBOT_WEB_HOST, 127.0.0.1)")
     p.add_argument("--all-servers", action="store_true",
@@ -43,8 +55,8 @@ async def serve(args: argparse.Namespace, settings: object, stop: asyncio.Event 
     host = args.host or settings.web_host  # type: ignore[attr-defined]
     try:
         await server.start(host, port)
-    except OSError as exc:
-        print(f"jxbot web: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+    except (OSError, OverflowError) as exc:  # the port is taken, the address is not this machine's
+        print(f"jxbot web: cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
         await store.close()
         return 2
     assert server.address is not None

@@ -9,7 +9,7 @@ The picture's view is plain data for ``render.render_guide``: a title and rows o
 from __future__ import annotations
 
 from jxbot import rulesets
-from jxbot.i18n import t
+from jxbot.i18n import has, t
 from jxbot.rules import parse_tiles
 
 from . import texts as _texts  # noqa: F401 - registers the catalog
@@ -81,7 +81,8 @@ def page_view(page: Page, lang: str | None) -> dict:
 def guide_text(lang: str | None, ruleset: str = "jiaxing") -> str:
     """The whole guide as plain text (the terminal's ``rules``), example tiles in notation."""
     lang = _lang(lang)
-    out = [t("howto.terminal_head", lang), ""]
+    key = f"howto.name.{ruleset}"  # the table's own rules named, not Jiaxing's at a 財神 table
+    out = [t("howto.terminal_head", lang, name=t(key, lang) if has(key) else ruleset), ""]
     shown = pages(ruleset)
     if ruleset != "jiaxing":  # a 財神 table: the common pages (tiles, a turn, claims, fee), then its own
         shown = tuple(p for p in pages("jiaxing") if p.key in COMMON) + shown

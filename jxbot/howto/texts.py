@@ -11,7 +11,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "howto.next": {"zh": "下一页", "en": "Next"},
     "howto.terminal_hint": {"zh": "rules / 规则 = 怎么玩（牌、百搭、吃碰杠、胡牌牌型、算分、承包、台费）",
                             "en": "rules = how to play (tiles, wildcard, claims, winning patterns, scoring, contract, fee)"},
-    "howto.terminal_head": {"zh": "怎么玩（嘉兴麻将）", "en": "How to play (Jiaxing mahjong)"},
+    "howto.terminal_head": {"zh": "怎么玩（{name}）", "en": "How to play ({name})"},
+    "howto.name.jiaxing": {"zh": "嘉兴麻将", "en": "Jiaxing mahjong"},
+    "howto.name.caishen": {"zh": "财神麻将", "en": "Caishen mahjong"},
     # picture captions
     "howto.cap.man": {"zh": "万 1-9", "en": "Characters 1-9"},
     "howto.cap.pin": {"zh": "筒 1-9", "en": "Dots 1-9"},

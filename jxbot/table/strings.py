@@ -87,7 +87,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.not_discarding": {"zh": "现在不是你出牌：请从上面的选项里选（回车 = {enter}）。",
                                 "en": "You are not discarding now: pick one of the options above (Enter = {enter})."},
     "table.ui.no_option": {"zh": "没有第 {n} 项。", "en": "There is no option {n}."},
-    "table.ui.dropped": {"zh": "（还没轮到你时输入的“{text}”已忽略）", "en": "(ignored {text!r}: typed before your turn)"},
+    "table.ui.dropped": {"zh": "（还没轮到你时输入的“{text}”已忽略）", "en": "(ignored '{text}': typed before your turn)"},
     "table.ui.quit_confirm": {
         "zh": "现在离桌就是逃跑：电脑替你把这一局打完，你付服务费 {fee} 和这个座位输的分，赢了也不给你。"
               "确定离开？输入 y 确认，回车继续打。",
@@ -113,12 +113,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.why.robbed": {"zh": "  抢杠：补杠被抢，这一家付 ×3，别家不付",
                             "en": "  robbed: its added kong was robbed: it pays ×3 alone, the others pay nothing"},
     "table.ui.or_number": {"zh": "；或输入序号 {opts}", "en": "; or a number {opts}"},
-    "table.ui.bad_input": {"zh": "看不懂“{text}”。输入 help 查看帮助。", "en": "Cannot read {text!r}. Type help for help."},
+    "table.ui.bad_input": {"zh": "看不懂“{text}”。输入 help 查看帮助。", "en": "Cannot read '{text}'. Type help for help."},
     "table.ui.help": {"zh": "输入牌名出牌：5m/5p/5s（万/筒/条），1z-7z，或 5万、5筒、5条、东 南 西 北 白 发 中；"
-                            "数字选择操作，回车 = 默认，hint（提示）= 电脑的建议，auto = 托管开关，"
+                            "数字（或操作名：碰、吃、胡、过）选择操作，回车 = 默认，hint（提示）= 电脑的建议，auto = 托管开关，"
                             "autowin = 自动胡开关，quit = 离桌（逃跑），help（帮助）= 本帮助",
                       "en": "Type a tile to discard: 5m/5p/5s (characters/dots/bamboo), 1z-7z, or by name: East South "
-                            "West North White Green Red (Chinese names work too: 5万, 东, 白); a number picks an option, "
+                            "West North White Green Red (Chinese names work too: 5万, 东, 白); a number (or its word: pung, chow, win, pass) picks an option, "
                             "Enter = default, hint = the computer's advice, auto = auto-play on/off, "
                             "autowin = auto-win on/off, quit = leave (an escape), help = this help"},
     "table.ui.did": {"zh": "  {who}: {what}", "en": "  {who}: {what}"},
@@ -164,6 +164,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "table.ui.interrupted": {"zh": "已中断。", "en": "Interrupted."},
     "table.ui.next_hand_review": {"zh": "回车开始下一局（r = 复盘，wall = 看牌墙，quit = 离桌）> ",
                                   "en": "Enter for the next hand (r = review, wall = see the wall, quit = leave) > "},
+    "table.ui.which": {"zh": "有几个“{text}”可选：请输入它的编号。", "en": "More than one option is '{text}': type its number."},
+    "table.ui.not_offered": {"zh": "现在不能“{text}”：请从上面的选项里选（回车 = {enter}）。",
+                             "en": "'{text}' is not one of the options now: pick one above (Enter = {enter})."},
+    "table.ui.next_bad": {"zh": "“{text}”不是这里的选项：回车开始下一局。",
+                          "en": "'{text}' is not one of the choices here: Enter deals the next hand."},
     "table.ui.reviewing": {"zh": "复盘中…（与专家比较你的每个决定）", "en": "Reviewing… (each of your decisions against the expert's)"},
 }
 register(STRINGS)

@@ -20,7 +20,7 @@ from jxbot.rulesets import of_view
 
 from . import strings as _strings  # noqa: F401  (registers the strings)
 from .strings import error_text
-from .terminal_input import LineReader, pad, read_tile, width  # noqa: F401  (part of this module's face)
+from .terminal_input import LineReader, named_actions, names_an_action, pad, read_tile, shown, width  # noqa: F401  (part of this module's face)
 
 HELP_WORDS = ("help", "?", "h", "帮助")
 HINT_WORDS = ("hint", "提示")
@@ -142,9 +142,7 @@ class TerminalSeat:
     def clock_text(self, view: dict) -> str:
         """The start of the input line: the time left, or just the prompt mark."""
         secs = self.secs_left(view)
-        if secs is None:
-            return t("table.ui.input", self.lang)
-        return t("table.ui.clock", self.lang, secs=secs)
+        return t("table.ui.input", self.lang) if secs is None else t("table.ui.clock", self.lang, secs=secs)
 
     # ------------------------------------------------------------------ board
     def board(self, view: dict) -> None:
@@ -178,10 +176,8 @@ class TerminalSeat:
         if view.get("cumulative_queue"):  # RULES A7: the cumulative 番 the next winner takes
             self.say(t("table.ui.pending_fan", lang,
                        q=", ".join(t(f"item.{c}", lang) for c in view["cumulative_queue"])))
-        if self.learn:
-            ready = self.ready_text(view)
-            if ready:
-                self.say(ready)
+        if self.learn and (ready := self.ready_text(view)):
+            self.say(ready)
 
     # ------------------------------------------------------------------ learner mode
     def ready_text(self, view: dict) -> str:
@@ -389,31 +385,33 @@ class TerminalSeat:
     def why_not(self, view: dict, line: str) -> str:
         """Why a typed answer was not taken, in the player's terms."""
         s = line.strip()
-        if s.isdigit():
-            return t("table.ui.no_option", self.lang, n=s)
+        if s.isdecimal():
+            return t("table.ui.no_option", self.lang, n=shown(s))
+        if names_an_action(s):  # 吃 with two chows offered; 胡 with no win on offer
+            key = "table.ui.which" if named_actions(s, view.get("actions", [])) else "table.ui.not_offered"
+            return t(key, self.lang, text=shown(s), enter=self.enter_text(view))
         k = read_tile(s)
         if k is not None:
             if view.get("phase") == "turn":
                 return t("table.ui.not_held", self.lang, tile=self.tile(k, view.get("wildcard")))
             return t("table.ui.not_discarding", self.lang, enter=self.enter_text(view))
-        return t("table.ui.bad_input", self.lang, text=s)
+        return t("table.ui.bad_input", self.lang, text=shown(s))
 
     def parse(self, view: dict, line: str) -> dict | None:
         s = line.strip()
         if not s:
             return self.default(view)
         numbered = [o for o in self.options(view) if o["type"] != ActionType.PASS.value]
-        if s.isdigit():
-            i = int(s)
+        if s.isdecimal():  # not isdigit: int("²") raises (the prompt died); 4,300 digits and more too
+            i = int(s) if len(s) < 10 else -1
             if 1 <= i <= len(numbered):
                 return numbered[i - 1]
             if i == 0:
                 return self.default(view)
             return None
-        low = s.lower()
-        for a in view.get("actions", []):  # a word: 胡 / hu / peng / pass …
-            if low in (a["type"], t(f"table.act.{a['type']}", self.lang).lower()) and a.get("tile") is None:
-                return a
+        named = named_actions(s, view.get("actions", []))  # a word: 胡 / hu / 碰 / pung / pass …
+        if len(named) == 1:
+            return named[0]
         k = read_tile(s)
         if k is not None:
             for a in view.get("actions", []):
@@ -428,7 +426,7 @@ class TerminalSeat:
             return
         for line in self.reader.drain():
             if line.strip():
-                self.say(t("table.ui.dropped", self.lang, text=line.strip()))
+                self.say(t("table.ui.dropped", self.lang, text=shown(line)))
 
     async def _tick(self, view: dict) -> None:
         """The live countdown: rewrite the time at the start of the input line every second, leaving
@@ -483,8 +481,7 @@ class TerminalSeat:
                     self.say(self.prompt(view), end="")
                     continue
             if line is None:
-                self.say()
-                self.say(t("table.ui.eof", self.lang))
+                self.say("\n" + t("table.ui.eof", self.lang))
                 await self._call(self.runner.set_auto(self.seat, True))
                 return
             word = line.strip().lower()
@@ -623,6 +620,9 @@ class TerminalSeat:
                     continue
                 if word in REVIEW_WORDS and self.review is not None and self._last_events:
                     await self.show_review(self._last_events)
+                    continue
+                if word and word not in ("quit", "exit", "q"):  # a typo (or help) deals no hand: said, asked again
+                    self.say(t("table.ui.next_bad", self.lang, text=shown(line or "")))
                     continue
                 break
             if word in ("quit", "exit", "q"):

@@ -72,11 +72,24 @@ def test_progress_bar_on_a_terminal(monkeypatch, capsys):
     (["--field", "pro"], "unknown --field level 'pro'"),
     (["--hands", "0"], "--hands must be at least 1"),
     (["--jobs", "0"], "--jobs must be at least 1"),
+    (["--chunk", "0"], "--chunk must be at least 1"),
     (["--ruleset", "nope"], "nope"),
 ])
 def test_bad_input_gets_a_clear_message(argv, msg, capsys):
     assert cli.main(["duel", *argv]) == 2
     assert msg in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["--jobs", "-2"], "jxbot simulate: --jobs must be at least 1"),  # ran as 1 in silence
+    (["--jobs", "0"], "jxbot simulate: --jobs must be at least 1"),
+    (["--chunk", "-1"], "jxbot simulate: --chunk must be at least 1"),
+    (["--hands", "-5"], "jxbot simulate: --hands must be at least 1"),
+])
+def test_simulate_refuses_a_count_below_one(argv, msg, capsys):
+    assert cli.main(["simulate", "--hands", "3", *argv]) == 2
+    out = capsys.readouterr()
+    assert msg in out.err and out.out == ""
 
 
 def test_simulate_accepts_the_hard_level(capsys):

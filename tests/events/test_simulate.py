@@ -66,6 +66,11 @@ def test_the_command_prints_both_formats_with_intervals(capsys):
     text = capsys.readouterr().out
     assert "swiss" in text and "duplicate" in text and "95% interval" in text and "duplicate minus Swiss" in text
     assert main(["tournament", "simulate", "--levels", "hard,hard"]) == 2  # two different levels
+    refused = capsys.readouterr()  # said on stderr: stdout stays the (JSON) output a script reads
+    assert refused.out == "" and "--levels is two different levels" in refused.err
+    assert main(["tournament", "simulate", "--players", "-8", "--json"]) == 2
+    refused = capsys.readouterr()
+    assert refused.out == "" and "--players ≥ 4" in refused.err
 
 
 def test_a_field_not_a_multiple_of_four_is_filled():

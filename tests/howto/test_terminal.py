@@ -31,3 +31,11 @@ def test_rules_in_english(monkeypatch, capsys):
     assert rc == 0
     assert "How to play (Jiaxing mahjong)" in out
     assert "== All pungs (对对胡) ==" in out and "stake 2 × 3 tai × 2^2 = 24" in out
+
+
+def test_rules_at_a_caishen_table_are_headed_with_its_own_name(monkeypatch, capsys):
+    # the guide of a 財神 table was headed "How to play (Jiaxing mahjong)" above the caishen pages
+    for lang, head, wrong in (("en", "How to play (Caishen mahjong)", "Jiaxing mahjong"),
+                              ("zh", "怎么玩（财神麻将）", "嘉兴麻将")):
+        rc, out = run_play(monkeypatch, capsys, ["rules"], "--lang", lang, "--ruleset", "caishen")
+        assert rc == 0 and head in out and wrong not in out

@@ -160,3 +160,21 @@ async def test_store_info_lists_suspended_tables(tmp_path):
     assert info["suspended"][0]["table_id"] == "t1" and info["suspended"][0]["hand_id"] == "m-1"
     text = cli("store", "info", "--db", str(db), cwd=tmp_path).stdout
     assert "suspended table t1 (channel 5): TableError, hand m-1" in text
+
+
+def test_the_readme_upgrade_steps_backup_with_db_before_dest_works(tmp_path, capsys):
+    """README, "Upgrading": `jxbot store backup --db LIVE DEST` (the option before the file) was refused by
+    argparse ("unrecognized arguments"); options go anywhere, as with every other command."""
+    import pytest
+
+    db = tmp_path / "jx.sqlite3"
+    asyncio.run(build(str(db)))
+    dest = tmp_path / "before-upgrade.sqlite3"
+    assert main(["store", "backup", "--db", str(db), str(dest)]) == 0
+    assert dest.exists() and main(["store", "check", "--db", str(dest)]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:  # a word no command takes is still refused, by the command's parser
+        main(["store", "check", "--db", str(db), "what", "else", "more"])
+    assert exc.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "jxbot store backup --db /var/lib/jxbot/jxbot.sqlite3\n/var/lib/jxbot/before-upgrade.sqlite3" in readme

@@ -174,3 +174,34 @@ def test_export_of_a_void_hand_says_so_without_a_traceback(tmp_path, capsys):
     assert main(["export", hid, "--db", path]) == 1
     cap = capsys.readouterr()
     assert f"hand {hid} was void" in cap.err and "Traceback" not in cap.err and cap.out == ""
+
+
+def test_an_output_path_that_cannot_be_written_is_one_line_not_a_traceback(db, tmp_path, capsys, monkeypatch):
+    """export -o, replay --png, review --png and render --demo / -o into a path under a file (or with no
+    permission) were tracebacks; review's came after its seconds of work."""
+    import jxbot.commands.review as review_cmd
+
+    path, hand = db
+    f = tmp_path / "hand.json"
+    assert main(["export", hand.hand_id, "--db", path, "-o", str(f)]) == 0
+    capsys.readouterr()
+    blocker = tmp_path / "afile"
+    blocker.write_text("")
+    bad = str(blocker / "sub")
+
+    def no_review(*a, **k):  # the folder is refused before the review's work
+        raise AssertionError("the review ran although its pictures could not be written")
+
+    monkeypatch.setattr(review_cmd, "review_events", no_review)
+    for argv, words in (
+        (["export", hand.hand_id, "--db", path, "-o", bad + ".json"], f"jxbot export: cannot write {bad}.json (Not a directory)"),
+        (["replay", "--file", str(f), "--png", bad, "--lang", "en"], f"jxbot replay: cannot write {bad} (Not a directory)"),
+        (["replay", "--file", str(f), "--png", bad, "--lang", "zh"], f"jxbot replay: 写不了 {bad}（Not a directory）"),
+        (["review", str(f), "--png", bad, "--lang", "en"], f"jxbot review: cannot write {bad} (Not a directory)"),
+        (["render", "--demo", bad, "--lang", "en"], "jxbot render: cannot write "),
+    ):
+        rc = main(argv)
+        out, err = capsys.readouterr()
+        assert rc == 2, argv
+        assert words in err and "Traceback" not in err and err.count("\n") == 1, (argv, err)
+    assert not (blocker.parent / "afile" / "sub").exists()

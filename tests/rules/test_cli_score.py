@@ -117,3 +117,18 @@ def test_a_wrong_count_without_win_names_both_ways(capsys):
 def test_caishen_without_wildcard_names_the_flag(capsys):
     code, _, err = run(capsys, "123m456p789s1112z", "--win", "2z", "--ruleset", "caishen", "--lang", "en")
     assert code == 2 and "add --wildcard TILE" in err
+
+
+def test_the_readme_shows_what_the_calculator_prints(capsys, monkeypatch):
+    """README's `jxbot score` example is the command's whole output, as a newcomer who types it sees it (it
+    showed the items alone, without the hand, how it was read, the winds and the reading)."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```console\n\$ jxbot (score [^\n]+)\n(.*?)```", readme, re.S)
+    assert block
+    monkeypatch.delenv("JXBOT_LANG", raising=False)  # the README's is the default language's output
+    code, out, _ = run(capsys, *shlex.split(block.group(1))[1:])
+    assert code == 0 and out == block.group(2)

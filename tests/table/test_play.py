@@ -246,3 +246,103 @@ def test_every_string_the_terminal_uses_exists_once_it_is_imported():
                             "from jxbot.rules.ruleset import get_ruleset\nget_ruleset('caishen')\n"
                             "print(' '.join(k for k in sys.argv[1:] if not has(k)))", *keys)
     assert missing.split() == []
+
+
+def test_arguments_no_match_can_be_played_with_are_refused_in_one_localized_line(monkeypatch, capsys):
+    # a newcomer's typos: each was a traceback (--rounds 0, --stake 0, --fee -3, --silver -10), an empty
+    # "match over (0 hands)" (--hands 0), a match whose every prompt timed out at once (--turn-seconds 0), or an
+    # unlocalized line on stdout (--ruleset)
+    import pytest
+
+    cases = [
+        (["--rounds", "0"], "--rounds must be at least 1, not 0", "--rounds 至少是 1，不是 0"),
+        (["--hands", "-1"], "--hands must be at least 1, not -1", "--hands 至少是 1，不是 -1"),
+        (["--stake", "0"], "--stake must be at least 1, not 0", "--stake 至少是 1，不是 0"),
+        (["--fee", "-3"], "--fee must be at least 0, not -3", "--fee 至少是 0，不是 -3"),
+        (["--silver", "-10"], "--silver must be at least 0, not -10", "--silver 至少是 0，不是 -10"),
+        (["--turn-seconds", "0"], "--turn-seconds must be more than 0 seconds, not 0", "--turn-seconds 必须大于 0 秒"),
+        (["--claim-seconds", "-1"], "--claim-seconds must be more than 0 seconds, not -1", "--claim-seconds 必须大于 0 秒"),
+        (["--ruleset", "nope"], "unknown ruleset 'nope'; known: caishen, jiaxing", "没有「nope」这个规则；可用的规则："),
+    ]
+    for extra, en, zh in cases:
+        for lang, words in (("en", en), ("zh", zh)):
+            monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+            rc = main(["play", "--lang", lang, "--delay", "0", *extra])
+            out, err = capsys.readouterr()
+            assert rc == 2, (extra, lang)
+            assert err.startswith("jxbot play: ") and words in err and err.count("\n") == 1, (extra, err)
+            assert "Traceback" not in err and out == ""  # refused before any table is dealt
+    with pytest.raises(SystemExit):  # the lowest values that make a match are still played
+        main(["play", "--rounds", "x"])
+    capsys.readouterr()
+    rc, out = run_play(monkeypatch, capsys, [], "--lang", "en", "--fee", "0", "--silver", "0", "--stake", "1",
+                       "--rounds", "1", "--turn-seconds", "0.5", "--claim-seconds", "0.5")
+    assert rc == 0 and "== Match over (1 hand) ==" in out
+
+
+class _Terminal(io.StringIO):
+    """stdin at a terminal: Ctrl-D reads as an empty line, and the person can type on after it."""
+
+    def isatty(self):
+        return True
+
+
+def test_ctrl_d_at_a_terminal_is_auto_play_the_player_can_take_back(monkeypatch, capsys):
+    # Ctrl-D ended the input for good: the match played itself to the end and a typed `auto` was ignored
+    lines = ["", "auto\n", "", ""]  # Ctrl-D, auto, then Ctrl-D twice: the end for good
+
+    class Keys(_Terminal):
+        def readline(self):
+            return lines.pop(0) if lines else ""
+
+    monkeypatch.setattr(sys, "stdin", Keys())
+    rc = main(["play", "--seed", "7", "--hands", "1", "--delay", "0", "--lang", "en"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "== Match over (1 hand) ==" in out
+    first = out.index("(end of input: auto-play on)")
+    assert out.index("(on auto-play: type auto to take your seat back)") > first
+    assert out.index("you: auto-play off.") > first  # the typed `auto` took the seat back
+    assert out.count("(end of input: auto-play on)") == 2  # and the second end of input is the end
+
+
+async def test_a_pipe_ends_at_its_first_end_of_input_a_terminal_at_two_in_a_row():
+    from jxbot.table.terminal import LineReader
+
+    async def read_all(stream):
+        reader = LineReader(stream)
+        reader.start()
+        got = []
+        for _ in range(6):
+            got.append(await reader.get())
+            if reader.eof:
+                break
+        return got, reader.eof
+
+    class Pipe(io.StringIO):
+        pass
+
+    class Tty(_Terminal):
+        def __init__(self):
+            super().__init__()
+            self.lines = ["5m\n", "", "6m\n", "", ""]
+
+        def readline(self):
+            return self.lines.pop(0) if self.lines else ""
+
+    assert await read_all(Pipe("5m\n")) == (["5m", None], True)
+    assert await read_all(Tty()) == (["5m", None, "6m", None, None], True)
+
+
+def test_a_typo_after_a_result_deals_no_hand_it_is_said_and_asked_again(monkeypatch, capsys):
+    # anything but Enter, r, wall or quit dealt the next hand silently (a newcomer's `help` too)
+    _winning_deal(monkeypatch)
+    rc, out = run_play(monkeypatch, capsys, ["", "help", "xyz", "", "", "quit"], "--lang", "en", "--hands", "3")
+    assert rc == 0
+    assert "'help' is not one of the choices here: Enter deals the next hand." in out
+    assert "'xyz' is not one of the choices here: Enter deals the next hand." in out
+    pause = "Enter for the next hand (r = review, wall = see the wall, quit = leave) > "
+    assert out.count(pause) == 4  # asked again after each typo
+    assert "Hand 2 · " in out and "Hand 3 · " not in out and "== Match over (2 hands) ==" in out
+    _winning_deal(monkeypatch)
+    rc, out = run_play(monkeypatch, capsys, ["", "帮助", "quit"], "--lang", "zh", "--hands", "3")
+    assert rc == 0 and "“帮助”不是这里的选项：回车开始下一局。" in out and "== 牌局结束（1 局）==" in out

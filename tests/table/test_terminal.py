@@ -294,3 +294,51 @@ async def test_the_result_says_why_payments_differ_from_the_formula():
     from jxbot.table.terminal import width
 
     assert len(rows) == 4 and len({width(line[:line.index("合计")]) for line in rows}) == 1  # columns line up
+
+
+async def test_odd_typing_is_answered_at_the_prompt_and_quoted_back_short_and_harmless():
+    """A superscript digit (isdigit but no int) killed the prompt: nothing answered any more until the clock ran
+    out; a pasted page was quoted back whole; an arrow key's escape sequence was written raw into the zh message
+    (moving the cursor)."""
+    from jxbot.table.clock import settle
+
+    for lang, bad in (("en", "Cannot read '{}'. Type help for help."), ("zh", "看不懂“{}”。输入 help 查看帮助。")):
+        ts, clock, reader = tty_seat(lang)
+        v = seat_view("claim", [a("peng"), a("pass")], last_discard={"seat": 3, "tile": 2})
+        task = asyncio.create_task(ts._ask(v))
+        await settle()
+        for typed in ("²", "①", "9" * 5000, "x" * 5000, "\x1b[A", "😀🀄"):
+            reader.queue.put_nowait(typed)
+            await settle()
+            assert not task.done(), (lang, typed[:5])  # still asking
+        text = ts.out.getvalue()
+        assert bad.format("²") in text and bad.format("①") in text and bad.format("😀🀄") in text
+        assert bad.format("x" * 40 + "…") in text and "x" * 41 not in text
+        assert "9" * 41 not in text and ("There is no option " + "9" * 40 + "…" in text or "没有第 " + "9" * 40 + "… 项" in text)
+        assert "\x1b[A" not in text and bad.format("\\x1b[A") in text
+        reader.queue.put_nowait("1")  # the prompt still takes an answer
+        await settle()
+        assert task.done() and ts.runner.submitted[-1].type.value == "peng"
+
+
+def test_a_claim_is_named_by_its_word_in_either_language_as_the_game_offers_it():
+    """The game offers 碰 / 杠 / 吃 with their tile; a typed 碰 / pung / peng matched only tile-less actions, so it
+    was "Cannot read 'pung'" at the very prompt that offered "[1] pung 8p" — and 胡 with no win on offer too."""
+    for lang in ("en", "zh"):
+        ts, _ = make(lang)
+        pung = seat_view("claim", [a("peng", 16), a("pass")], last_discard={"seat": 1, "tile": 16})
+        for word in ("pung", "peng", "碰", "PUNG"):
+            assert ts.parse(pung, word) == a("peng", 16), (lang, word)
+        assert ts.parse(pung, "过") == a("pass") and ts.parse(pung, "pass") == a("pass")
+        assert ts.parse(pung, "胡") is None
+        assert ts.why_not(pung, "hu") == ("'hu' is not one of the options now: pick one above (Enter = pass)."
+                                          if lang == "en" else "现在不能“hu”：请从上面的选项里选（回车 = 过）。")
+        chows = seat_view("claim", [a("chi", 14), a("chi", 15), a("pass")], last_discard={"seat": 3, "tile": 16})
+        assert ts.parse(chows, "吃") is None and ts.parse(chows, "2") == a("chi", 15)
+        assert ts.why_not(chows, "chow") == ("More than one option is 'chow': type its number." if lang == "en"
+                                             else "有几个“chow”可选：请输入它的编号。")
+        one = seat_view("claim", [a("chi", 14), a("pass")], last_discard={"seat": 3, "tile": 16})
+        assert ts.parse(one, "chow") == a("chi", 14) and ts.parse(one, "吃") == a("chi", 14)
+        turn = seat_view("turn", [a("discard", 0), a("tsumo")], drawn=0)
+        assert ts.parse(turn, "胡") == a("tsumo") and ts.parse(turn, "win") == a("tsumo")
+        assert ts.why_not(turn, "xyz").startswith("Cannot read" if lang == "en" else "看不懂")

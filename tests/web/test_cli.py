@@ -52,3 +52,18 @@ async def test_jxbot_web_over_a_copy_of_a_played_database(tmp_path):
         assert proc.wait(30) == 0
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest  # read-only: nothing written
     assert not (ROOT / "jxbot.sqlite3").exists()
+
+
+async def test_a_port_out_of_range_is_one_clear_refusal_and_the_process_ends(tmp_path):
+    """--port 99999 was a traceback from bind() and a process that never exited (its database left open)."""
+    db = tmp_path / "copy.sqlite3"
+    store = await played_store(str(db))
+    await store.close()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("JXBOT_WEB_PORT", None)
+    for bad, words in (("99999", "a port is 0 to 65535, not 99999"), ("-5", "a port is 0 to 65535, not -5"),
+                       ("web", "not a port number: 'web'")):
+        proc = subprocess.run([sys.executable, "-m", "jxbot.cli", "web", "--db", str(db), "--port", bad,
+                               "--env-file", str(tmp_path / "none.env")],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2 and words in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
