@@ -440,6 +440,18 @@ async def store(tmp_path):
 
 
 @pytest.fixture
+async def game(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, store: Any):
+    """A bot on the store with a fake clock, no computer delay and a fixed seed (a module may define its own)."""
+    from jxbot.table import FakeClock
+
+    bot = await make_bot(fake, monkeypatch, store=store)
+    cog = bot.get_cog("TablesCog")
+    cog.clock, cog.computer_delay, cog.seed = FakeClock(), 0.0, 7
+    yield Harness(bot, fake)
+    await _shutdown(bot)
+
+
+@pytest.fixture
 async def harness(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, store: Any):
     bot = await make_bot(fake, monkeypatch, store=store)
     yield Harness(bot, fake)

@@ -6,34 +6,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
-import pytest
-
-from jxbot.table import FakeClock
-from tests.bot.conftest import CHANNEL, GUILD, FakeDiscord, Harness, _shutdown, make_bot
+from tests.bot.conftest import CHANNEL, GUILD
 from tests.bot.test_play import BOB, start_table
-
-
-@pytest.fixture
-def fake() -> FakeDiscord:
-    return FakeDiscord()
-
-
-@pytest.fixture
-async def store(tmp_path):
-    from jxbot.store import Store
-
-    st = await Store.open(str(tmp_path / "bot.sqlite3"))
-    yield st
-    await st.close()
-
-
-@pytest.fixture
-async def game(fake, monkeypatch, store):
-    bot = await make_bot(fake, monkeypatch, store=store)
-    cog = bot.get_cog("TablesCog")
-    cog.clock, cog.computer_delay, cog.seed = FakeClock(), 0.0, 7
-    yield Harness(bot, fake)
-    await _shutdown(bot)
 
 
 async def test_a_cancelled_event_s_table_is_stopped_even_when_the_other_scheduled_work_fails(game, monkeypatch):

@@ -4,6 +4,7 @@ from collections.abc import AsyncIterator
 
 import pytest_asyncio
 
+from tests.bot.conftest import fake, game, store  # noqa: F401  (the bot tests' fixtures: a bot on a store)
 from tests.pgdb import drop_database, fresh_database
 
 

@@ -6,37 +6,11 @@ store, raw payloads); the cluster cog's lease side is what these scenarios need 
 
 from __future__ import annotations
 
-import pytest
-
 from cogs.cluster import ClusterCog
-from jxbot.table import FakeClock
-from tests.bot.conftest import CHANNEL, GUILD, FakeDiscord, Harness, UserRef, _shutdown, make_bot
+from tests.bot.conftest import CHANNEL, GUILD, Harness, UserRef
 from tests.bot.test_play import ALICE, BOB, MALLORY, start_table
 
 OTHER_CHANNEL = CHANNEL + 1
-
-
-@pytest.fixture
-def fake() -> FakeDiscord:
-    return FakeDiscord()
-
-
-@pytest.fixture
-async def store(tmp_path):
-    from jxbot.store import Store
-
-    st = await Store.open(str(tmp_path / "bot.sqlite3"))
-    yield st
-    await st.close()
-
-
-@pytest.fixture
-async def game(fake, monkeypatch, store):
-    bot = await make_bot(fake, monkeypatch, store=store)
-    cog = bot.get_cog("TablesCog")
-    cog.clock, cog.computer_delay, cog.seed = FakeClock(), 0.0, 7
-    yield Harness(bot, fake)
-    await _shutdown(bot)
 
 
 class OtherOwner:

@@ -12,8 +12,7 @@ import pytest
 
 import jxbot.interactions
 from cogs.cluster import ClusterCog
-from jxbot.table import FakeClock
-from tests.bot.conftest import ALL_PERMS, CHANNEL, FakeDiscord, Harness, _shutdown, make_bot
+from tests.bot.conftest import ALL_PERMS, CHANNEL, Harness
 from tests.bot.test_play import ALICE, BOB, start_table
 
 ELSEWHERE = "t-elsewhere"  # the running table another process runs, where Alice sits
@@ -31,29 +30,6 @@ class Queue:
 
     async def wait_taken(self, press_id: int) -> bool:
         return True
-
-
-@pytest.fixture
-def fake() -> FakeDiscord:
-    return FakeDiscord()
-
-
-@pytest.fixture
-async def store(tmp_path):
-    from jxbot.store import Store
-
-    st = await Store.open(str(tmp_path / "bot.sqlite3"))
-    yield st
-    await st.close()
-
-
-@pytest.fixture
-async def game(fake, monkeypatch, store):
-    bot = await make_bot(fake, monkeypatch, store=store)
-    cog = bot.get_cog("TablesCog")
-    cog.clock, cog.computer_delay, cog.seed = FakeClock(), 0.0, 7
-    yield Harness(bot, fake)
-    await _shutdown(bot)
 
 
 def clustered(h: Harness, monkeypatch, *, lookup_seconds: float = 0.0) -> Queue:

@@ -21,7 +21,9 @@ from tests.pgdb import fresh_database
 pytestmark = pytest.mark.e2e
 
 
-async def test_a_global_event_s_tables_end_in_two_processes_and_it_ends_once(double, start_bot):
+async def two_servers(double, start_bot, **env: str):
+    """Server a (shard 0's process) with ann, bo, eve and an admin; server b (shard 1's) with cy and di; both
+    processes on one fresh PostgreSQL store, ready. Returns (dsn, bots, cha, b_people, people, admin)."""
     dsn = await fresh_database()
     double.shard_count = 2
     ga, gb = double.add_guild("server a", shard=0), double.add_guild("server b", shard=1)
@@ -29,18 +31,23 @@ async def test_a_global_event_s_tables_end_in_two_processes_and_it_ends_once(dou
     a_people = [Player.join(double, n, ga, cha) for n in ("ann", "bo", "eve")]
     b_people = [Player.join(double, n, gb, chb) for n in ("cy", "di")]
     people = a_people + b_people
-    cy = b_people[0]
     admin = Player.join(double, "admin", ga, cha)
     role = st.Role(st.snowflake(), "admins", MANAGE_GUILD, 2)
     ga.roles[role.id] = role
     ga.members[admin.id].roles.append(role.id)
     # several processes keep silver per server (cogs/cluster.py): a points-only global event needs only the shared store
-    env = fast_env(dsn, JXBOT_COMPUTER_DELAY="0.05")
+    env = fast_env(dsn, **env)
     bots = [await start_bot([*BOT_ARGV, "--shards", str(i), "--shard-count", "2"], env=env) for i in range(2)]
     await double.wait_for(lambda: len(double.gateway.live_sessions()) == 2, 40, "both processes' shards")
     await double.wait_commands(timeout=40)
     for bot in bots:
         await bot.wait_log("ready: every table resumed", timeout=40)
+    return dsn, bots, cha, b_people, people, admin
+
+
+async def test_a_global_event_s_tables_end_in_two_processes_and_it_ends_once(double, start_bot):
+    dsn, bots, cha, b_people, people, admin = await two_servers(double, start_bot, JXBOT_COMPUTER_DELAY="0.05")
+    cy = b_people[0]
 
     staked = await admin.slash("tournament create", name="duo", stake=5, scope="global")
     assert "SILVER_SCOPE=global" in await said(staked)  # for silver: one wallet everywhere is needed
@@ -87,24 +94,9 @@ async def test_a_global_event_cancelled_in_one_process_stops_its_table_in_the_ot
     (process 0). Process 0 stopped only its own tables and cy's played on for an event that was gone. Now
     process 1 sees the cancel at its next tick: cy's table is stopped, its hand void, cy told; the other table
     stopped at once."""
-    dsn = await fresh_database()
-    double.shard_count = 2
-    ga, gb = double.add_guild("server a", shard=0), double.add_guild("server b", shard=1)
-    cha, chb = double.add_text_channel(ga, "mahjong"), double.add_text_channel(gb, "mahjong")
-    a_people = [Player.join(double, n, ga, cha) for n in ("ann", "bo", "eve")]
-    b_people = [Player.join(double, n, gb, chb) for n in ("cy", "di")]
-    people = a_people + b_people
+    dsn, bots, cha, b_people, people, admin = await two_servers(double, start_bot, JXBOT_COMPUTER_DELAY="0.3",
+                                                                 JXBOT_EVENT_TICK="1", JXBOT_TURN_SECONDS="60")
     cy = b_people[0]
-    admin = Player.join(double, "admin", ga, cha)
-    role = st.Role(st.snowflake(), "admins", MANAGE_GUILD, 2)
-    ga.roles[role.id] = role
-    ga.members[admin.id].roles.append(role.id)
-    env = fast_env(dsn, JXBOT_COMPUTER_DELAY="0.3", JXBOT_EVENT_TICK="1", JXBOT_TURN_SECONDS="60")
-    bots = [await start_bot([*BOT_ARGV, "--shards", str(i), "--shard-count", "2"], env=env) for i in range(2)]
-    await double.wait_for(lambda: len(double.gateway.live_sessions()) == 2, 40, "both processes' shards")
-    await double.wait_commands(timeout=40)
-    for bot in bots:
-        await bot.wait_log("ready: every table resumed", timeout=40)
     act = await admin.slash("tournament create", name="duo", rounds=1, hands=4, checkin=30, substitute=False,
                             scope="global")
     await act.settled()
