@@ -75,7 +75,12 @@ async def test_web_pages_beside_the_bot(double, start_bot, tmp_path):
         assert (await http.get(live_link["url"])).status == 200
         ap = AutoPlayer(alice, Style()).start()
         texts, shown, refused = [], set(), 0
-        for _ in range(60):
+        # poll until the page has followed several moves or the table ended; the time limit is generous
+        # because under a loaded CI machine (-n 4 on 2 cores) the computers' moves come slowly
+        deadline = asyncio.get_running_loop().time() + 90
+        polls = 0
+        while asyncio.get_running_loop().time() < deadline and (polls < 60 or len(shown) < 3 or refused < 3):
+            polls += 1
             r = await http.get(f"{base}/api/t/{table_id}?lang=zh")
             if r.status != 200:
                 break  # the table ended
