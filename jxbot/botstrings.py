@@ -230,7 +230,7 @@ STRINGS.update({
               "海底留 10 对不摸；杠牌从其前面最后一对的下面一张补，上面一张作废（亮出，不能吃碰）；摸完无人胡即流局（庄家付每家 2 点并连庄）。"
               "四组一对或七对子可胡，且须二倍以上：平胡自摸 ×2，七对子 ×2、自摸 ×4；财神头 ×4、单钓财神头 ×8、财神会 ×4 都是总倍数，自摸不再翻倍；"
               "多种牌型取最大再每种 ×2，杠底再翻倍。打出财神（漂财）后，在打出别的牌之前，漂财者不能吃碰杠、只能自摸："
-              "漂财一次 ×8、连漂 ×16。庄家连胡底数 2、3、4…；放铳者多付一份。详见 docs/caishen.md。",
+              "漂财一次 ×8、连漂 ×16。庄家连胡底数 2、3、4…；放铳者多付一份。",
         "en": "**Caishen Mahjong**: the dealer rolls and a tile counted from the tail is flipped; its kind is the "
               "caishen (wild for winning) and White plays as the caishen's own face (in chows, pungs, kongs and "
               "wins). 20 tiles stay back; a kong takes the lower tile of the last pair in front of them and the "

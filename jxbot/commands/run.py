@@ -14,10 +14,14 @@ MALFORMED_TOKEN = ("jxbot: DISCORD_TOKEN is malformed (a bot token is parts join
 HOW_TO_GET_A_TOKEN = """\
 jxbot: no Discord bot token (DISCORD_TOKEN is not set).
 
-To get one, follow "Running the bot on Discord" in docs/bot.md:
-  1. https://discord.com/developers/applications → New Application → Bot → Reset Token.
+To get one (everything needed is here; docs/bot.md of the source tells more):
+  1. https://discord.com/developers/applications → New Application → Bot → Reset Token, copy it.
+     Leave the three Privileged Gateway Intents off: jxbot needs none of them.
   2. `jxbot init` writes a commented .env here; put the token in it:  DISCORD_TOKEN=...
-  3. Invite the bot with the link in docs/bot.md ("3. Invite the bot"), then run `jxbot run` again.
+     (while testing, DEV_GUILD_ID=<your server id> makes the commands appear there at once).
+  3. Invite the bot: open this link with APPLICATION_ID (General Information tab) filled in —
+     https://discord.com/oauth2/authorize?client_id=APPLICATION_ID&scope=bot+applications.commands&permissions=117760
+     (jxbot also prints its own link when it logs in). Then run `jxbot run` again.
 
 No token at hand? Play a full match in the terminal against three computer players:
   jxbot play

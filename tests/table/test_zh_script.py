@@ -34,3 +34,12 @@ def test_caishen_terms_read_simplified() -> None:
     assert i18n.t("bot.choice.ruleset.caishen", "zh") == "财神"
     assert i18n.t("table.ui.wword.caishen", "zh") == "财神"
     assert "财神" in i18n.t("bot.rules.summary_caishen", "zh")
+
+
+def test_no_player_text_sends_them_to_a_file_in_the_repository() -> None:
+    """A player in Discord or at `jxbot play` has no docs/ folder (pip install ships none): no catalog
+    entry, in either language, points there."""
+    _load_all()
+    bad = {(k, lang): text for k, v in i18n._CATALOG.items() for lang, text in v.items()
+           if "docs/" in text or ".md" in text}
+    assert bad == {}
