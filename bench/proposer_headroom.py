@@ -167,11 +167,11 @@ def _as_hard(level: str, tb: Any) -> dict | None:
 VARIANTS: dict[str, tuple[tuple[Any, str, Any], ...]] = {
     "same": (),  # the harness: must score exactly 0
     # value against speed (STOP_VALUE is what a win is worth beyond its own score: it stops the others)
-    "stop1": ((hard, "STOP_VALUE", 1.0),),  # value weighs more
-    "stop6": ((hard, "STOP_VALUE", 6.0),),  # speed weighs more
-    "stop12": ((hard, "STOP_VALUE", 12.0),),
+    "stop1": ((HardPlayer, "stop_value", 1.0),),  # value weighs more
+    "stop6": ((HardPlayer, "stop_value", 6.0),),  # speed weighs more
+    "stop12": ((HardPlayer, "stop_value", 12.0),),
     "value2": ((HardPlayer, "_value", _value_scaled(2.0)),),
-    "stop24": ((hard, "STOP_VALUE", 24.0),),  # nearly speed alone: useful draws pick among equal shanten
+    "stop24": ((HardPlayer, "stop_value", 24.0),),  # nearly speed alone: useful draws pick among equal shanten
     "flush6": ((hard, "PURE_FLUSH", 6.0),),  # chase 清一色 harder
     "sticky0": ((hard, "STICKY_SHANTEN", 0.0), (players, "STICKY", 0.0)),  # never favour the current target
     "sticky1": ((hard, "STICKY_SHANTEN", 1.0), (players, "STICKY", 1.0)),  # keep the target through a step
@@ -186,10 +186,10 @@ VARIANTS: dict[str, tuple[tuple[Any, str, Any], ...]] = {
     "claimnear": ((players.NormalPlayer, "_claim_value", _claim_only_near),),
     "nokong": ((hard, "ANGANG", "-"), (hard, "BUGANG", "-")),  # never declare a concealed / added kong
     # contracts (承包)
-    "contract0": ((hard, "CONTRACT_COST", 0.0),),  # no contract defence at all
-    "contract4": ((hard, "CONTRACT_COST", 4.0),),
-    "contract8": ((hard, "CONTRACT_COST", 8.0),),
-    "contract30": ((hard, "CONTRACT_COST", 30.0),),
+    "contract0": ((HardPlayer, "contract_cost", 0.0),),  # no contract defence at all
+    "contract4": ((HardPlayer, "contract_cost", 4.0),),
+    "contract8": ((HardPlayer, "contract_cost", 8.0),),
+    "contract30": ((HardPlayer, "contract_cost", 30.0),),
     "nobind": ((HardPlayer, "_binding_value", staticmethod(_no_bind)),),
     "persist_more": ((HardPlayer, "_contract", _contract_factor(0.5)),),
     "persist_less": ((HardPlayer, "_contract", _contract_factor(2.0)),),

@@ -132,6 +132,8 @@ class HardPlayer(NormalPlayer):
     """Expected-silver play: value, table reading, defence (see the module docstring)."""
 
     level = "hard"
+    stop_value = STOP_VALUE  # per class, so the expert's proposer (jxbot.ai.expert) can weigh speed differently
+    contract_cost = CONTRACT_COST
 
     # -- the table -------------------------------------------------------------------------------
     def _read(self, tb: _Table) -> tuple[list[_Seat], int]:
@@ -192,7 +194,7 @@ class HardPlayer(NormalPlayer):
                     continue
                 p = win_chance(s, draws)
                 v = self._value(tb, c, melds, t, pung_s <= s)
-                ev = p * (win_mult * v + STOP_VALUE)
+                ev = p * (win_mult * v + self.stop_value)
                 k = (s - STICKY_SHANTEN if t == target else float(s), -ev, s, t)
                 if k < best:
                     best = k
@@ -254,7 +256,7 @@ class HardPlayer(NormalPlayer):
         if not live:
             return 0.0
         f = max(UKEIRE_RANGE[0], min(UKEIRE_RANGE[1], live / _TYPICAL_UKEIRE[0])) ** 0.5
-        return win_chance(0, draws) * f * (win_mult * total / live + STOP_VALUE)
+        return win_chance(0, draws) * f * (win_mult * total / live + self.stop_value)
 
     def _danger_cost(self, tb: _Table, candidates: list[int], seats: list[_Seat], ev: dict[int, float],
                      un: list[int]) -> tuple[dict[int, float], dict[int, float]]:
@@ -286,7 +288,7 @@ class HardPlayer(NormalPlayer):
                         pc *= 0.15  # a flush seat rarely wants it
                     else:
                         pc *= CLAIM_SKEW
-                    cost += min(1.0, pc) * max(0.0, CONTRACT_COST - 4 * mine / 3)
+                    cost += min(1.0, pc) * max(0.0, self.contract_cost - 4 * mine / 3)
             if cost:
                 out[d] = cost
             if risk:
@@ -343,7 +345,7 @@ class HardPlayer(NormalPlayer):
             p = win_chance(s, draws)
             if p <= 0:
                 continue
-            ev = p * (mult * self._value(tb, tb.counts, tb.melds, t, pung_s <= s) + STOP_VALUE)
+            ev = p * (mult * self._value(tb, tb.counts, tb.melds, t, pung_s <= s) + self.stop_value)
             if t == self.target:
                 ev *= STICKY
             best = max(best, ev)
