@@ -413,11 +413,14 @@ class ReplayCog(commands.Cog):
             await reply(interaction, event_text, allowed_mentions=none)
             return
         hand_id = typed_hand_id(hand_id)
-        if self.bot.store is None or interaction.guild_id is None:
+        store = self.bot.store
+        rec = await store.get_hand(hand_id) if store is not None else None
+        # in a DM: a hand of a table played in its players' DMs (a global or duplicate event's), to its players
+        mine = interaction.guild_id is None and store is not None and await dm_hand_of(store, rec, interaction.user.id)
+        if store is None or (interaction.guild_id is None and not mine):
             await self._hand_for(interaction, hand_id)  # says why
             return
-        rec = await self.bot.store.get_hand(hand_id)
-        if rec is None or rec.guild_id != interaction.guild_id:
+        if rec is None or (rec.guild_id != interaction.guild_id and not mine):
             await reply(interaction, t("bot.replay.unknown", lang, hand=hand_id.replace("`", "'")), allowed_mentions=none)
             return
         if rec.status != "settled":  # the commitment only: the wall is secret until the hand ends

@@ -44,6 +44,13 @@ class EventConfig:
             self.lang = norm_lang(self.lang)
 
     @property
+    def in_dms(self) -> bool:
+        """Its tables are played in the players' DMs: a global event's (the one place players of several servers
+        share) and a duplicate event's (every table of a round plays the same walls, so a table's public thread
+        — its discards live, its result picture — would show the others the wall they are playing)."""
+        return self.scope == "global" or self.format == "duplicate"
+
+    @property
     def checkin_opens(self) -> float | None:
         """When check-in opens (unix time): ``checkin_minutes`` before a scheduled start; None: from registration
         on (no window, or no scheduled start to count back from)."""

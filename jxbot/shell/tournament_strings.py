@@ -133,6 +133,9 @@ register({
     "tour.announce.global": {"zh": "🌐 全服比赛：任何服务器的玩家都可以用 `/比赛 报名 比赛:{id}` 报名；牌桌在私信里进行。",
                              "en": "🌐 Global event: players on any server register with `/tournament join event:{id}`; "
                                    "the tables are played in DMs."},
+    "tour.announce.dm": {"zh": "🔒 复式赛：同一轮的每一桌摸的是同一副牌墙，所以牌桌在私信里进行，各桌互相看不到。",
+                         "en": "🔒 Duplicate: every table of a round plays the same walls, so the tables are played "
+                               "in DMs, out of each other's sight."},
     "tour.err.global_store": {"zh": "全服比赛需要各服务器共用的数据库（PostgreSQL，或 SILVER_SCOPE=global）；"
                                     "本机器人的银子按服务器分开存在 SQLite 里，只能创建本服务器的比赛。",
                               "en": "A global event needs the servers' shared store (a PostgreSQL database, or "
@@ -147,11 +150,11 @@ register({
                                     "server manager may create a points-only global event."},
     "tour.err.own_server": {"zh": "这场全服比赛只能在创建它的服务器里开始或取消。",
                             "en": "This global event is started or cancelled on the server that created it."},
-    "tour.err.dm_closed": {"zh": "全服比赛的牌桌在私信里进行，但我无法私信你。请允许服务器成员私信你，然后再报名。",
-                           "en": "A global event's tables are played in DMs, and I cannot DM you: allow direct messages "
+    "tour.err.dm_closed": {"zh": "这场比赛的牌桌在私信里进行，但我无法私信你。请允许服务器成员私信你，然后再报名。",
+                           "en": "This event's tables are played in DMs, and I cannot DM you: allow direct messages "
                                  "from server members, then register again."},
-    "tour.dm.registered": {"zh": "你已报名 **{name}**（编号 `{id}`）。全服比赛的牌桌在私信里进行，每轮开始时我会在这里告诉你。",
-                           "en": "You are registered for **{name}** (id `{id}`). A global event's tables are played "
+    "tour.dm.registered": {"zh": "你已报名 **{name}**（编号 `{id}`）。这场比赛的牌桌在私信里进行，每轮开始时我会在这里告诉你。",
+                           "en": "You are registered for **{name}** (id `{id}`). This event's tables are played "
                                  "in DMs; I will tell you here when each round begins."},
     "tour.dm.round": {"zh": "**{name}** 第 {r} 轮开始：你在第 {table} 桌（{seats}），牌桌在私信里进行。",
                       "en": "**{name}**: round {r} begins. You are at table {table} ({seats}), played in DMs."},

@@ -199,8 +199,8 @@ async def test_a_duplicate_wall_is_not_shown_while_another_table_still_plays_it(
     assert len(fast) == 4 and len(slow) == 4
     aps = [AutoPlayer(p, Style()).start() for p in fast]  # table 1 plays its wall; table 2's people think
 
-    def fair_button():
-        for m in double.messages.values():
+    def fair_button(p=None):
+        for m in (p.dm_messages() if p is not None else double.messages.values()):
             for b in m.buttons():
                 if str(b.get("custom_id", "")).startswith("mj:fair:"):
                     return m, b["custom_id"]
@@ -209,10 +209,17 @@ async def test_a_duplicate_wall_is_not_shown_while_another_table_still_plays_it(
     result, fair_id = await double.wait_for(fair_button, 120, "table 1's result with its Fair deal button")
     for ap in aps:
         await ap.stop()
-    peek = await said(await slow[0].click(result, custom_id=fair_id), timeout=10)
-    assert "Salt" not in peek and "another table" in peek and not peek_files(slow[0]), peek
+    # the tables play in their players' DMs: the other table sees neither its discards nor its result picture
+    assert f"event {event_id}: round 1 table 0 is table" in bot.log() and "(in DMs)" in bot.log()
+    assert not [c for c in double.channels.values() if c.parent_id == ch.id]  # no thread opened
+    with pytest.raises(PermissionError):
+        await slow[0].click(result, custom_id=fair_id)
+    # and a player of the finished table cannot hand the wall over: his own Fair deal and Replay are refused
+    result, fair_id = await double.wait_for(lambda: fair_button(fast[1]), 30, "fast[1]'s own result")
+    peek = await said(await fast[1].click(result, custom_id=fair_id), timeout=10)
+    assert "Salt" not in peek and "another table" in peek and not peek_files(fast[1]), peek
     replay_id = next(b["custom_id"] for b in result.buttons() if str(b.get("custom_id", "")).startswith("mj:replay:"))
-    peek = await said(await slow[1].click(result, custom_id=replay_id), timeout=10)
+    peek = await said(await fast[1].click(result, custom_id=replay_id), timeout=10)
     assert "another table" in peek, peek
     import sqlite3
 
@@ -221,19 +228,20 @@ async def test_a_duplicate_wall_is_not_shown_while_another_table_still_plays_it(
         (hid,) = con.execute("SELECT hand_id FROM hands WHERE status = 'settled'").fetchone()
     finally:
         con.close()
-    peek = await said(await slow[2].slash("mahjong replay", hand=hid), timeout=10)
+    peek = await said(await slow[2].slash("mahjong replay", hand=hid), timeout=10)  # the id passed on
     assert "another table" in peek, peek
     # a player of the finished table reviews his own seat meanwhile (what he saw as he played it)
     review_id = next(b["custom_id"] for b in result.buttons() if str(b.get("custom_id", "")).startswith("mj:review:"))
-    mine = await said(await fast[0].click(result, custom_id=review_id), timeout=10)
+    mine = await said(await fast[1].click(result, custom_id=review_id), timeout=10)
     assert mine and "another table" not in mine and "Only the players" not in mine, mine
     # the round over, the wall is everyone's to check
     aps = [AutoPlayer(p, Style()).start() for p in slow]
     await admin.wait_message(lambda m: "is over!" in m.content, ch, timeout=150)
     for ap in aps:
         await ap.stop()
-    shown = await said(await slow[0].click(result, custom_id=fair_id), timeout=10)
-    assert "Salt" in shown and peek_files(slow[0]), shown
+    # (pressed in his DM: before, the bot answered nothing there once the hand could be shown)
+    shown = await said(await fast[1].click(result, custom_id=fair_id), timeout=15)
+    assert "Salt" in shown and peek_files(fast[1]), shown
     assert "Traceback" not in bot.log(), bot.tail()
 
 
