@@ -88,7 +88,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
             thread=f"{c.name} · R{plan.round} · T{plan.table_no + 1}", lang=self._lang(ev), level=c.level,
             data={"event": ev.event_id, "round": plan.round, "table": plan.table_no, "players": plan.players},
             duplicate=c.format == "duplicate",
-            dm=c.scope == "global")  # players of several servers: the one place the four share is their DMs
+            dm=c.in_dms)  # global: the one place the four share; duplicate: out of the other tables' sight
         try:
             try:
                 table_id = await arranged.open_table(self.bot, spec)
@@ -159,12 +159,12 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 await ch.send(standings_text(ev, rows, lang), files=files, allowed_mentions=NONE)
         except discord.HTTPException:
             log.warning("could not tell event %s's channel (%s)", ev.event_id, what)
-        if ev.config.scope == "global":
-            await self._tell_players(ev, what)
+        await self._tell_players(ev, what)
 
     async def _tell_players(self, ev: Event, what: str) -> None:
-        """A global event: each human player is told by DM too (their table at a round's start, the final
-        standings at the end); nobody pinged. A closed DM is skipped."""
+        """An event played in DMs (global, duplicate): each human player told by DM too; a closed DM skipped."""
+        if not ev.config.in_dms:  # (a server's Swiss event: its channel says it all)
+            return
         players = {p.pid: p for p in ev.players()}
         texts: dict[int, Callable[[str], str]] = {}  # user -> the text in a language
         absent = ev.substitutes(ev.round)
@@ -184,9 +184,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                 return head + "\n" + standings_text(ev, rows, lang, limit=2000 - len(head) - 1)
 
             texts = {p.pid: ended for p in players.values() if not p.is_computer}
-        elif what == "cancelled":  # the players of other servers do not see the event's channel
-            texts = {p.pid: functools.partial(t, "tour.cancelled", name=md(ev.name)) for p in players.values()
-                     if not p.is_computer}
+        elif what in ("cancelled", "not_started") and self.service is not None:  # (other servers: no channel)
+            texts = {pid: functools.partial(t, f"tour.{what}", name=md(ev.name)) for pid in await self.service.people(ev)}
 
         async def tell(uid: int, text: Callable[[str], str]) -> None:
             try:
@@ -237,8 +236,8 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         stake = t("tour.points_only", lang) if c.stake <= 0 else t("tour.staked", lang, stake=c.stake)
         text = t("tour.announce", lang, name=md(c.name), id=ev.event_id, fmt=t(f"tour.choice.{c.format}", lang),
                  rounds=c.rounds, hands=c.hands or "-", stake=stake, c=ev.commitment)
-        if c.scope == "global":
-            text += "\n" + t("tour.announce.global", lang, id=ev.event_id)
+        if c.in_dms:
+            text += "\n" + t("tour.announce.global" if c.scope == "global" else "tour.announce.dm", lang, id=ev.event_id)
         if c.start_at:
             text += "\n" + t("tour.starts_at", lang, at=int(c.start_at))
         if c.checkin_opens is not None:
@@ -294,10 +293,10 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         if not name.strip():  # "   " passes the option's length: the announcement would read "🏆 ****"
             await reply(interaction, t("tour.err.no_name", lang))
             return
-        # the announcement, the standings pictures, and (a server's event) its tables' threads: refused here
-        # rather than an event announced nowhere ("Event created." and nothing) or whose tables cannot open
+        # the announcement, the standings pictures, and (a server's Swiss event) its tables' threads: refused here
+        threads = scope == "guild" and format != "duplicate"  # rather than an event announced nowhere / stuck
         missing = missing_permissions(interaction.app_permissions) + (
-            [p for p in THREAD_PERMS if not getattr(interaction.app_permissions, p)] if scope != "global" else [])
+            [p for p in THREAD_PERMS if not getattr(interaction.app_permissions, p)] if threads else [])
         if missing:
             await reply(interaction, t("tour.err.missing_perms", lang,
                                        perms=", ".join(t(f"bot.perm.{p}", lang) for p in missing)))
@@ -355,7 +354,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         except EventError as err:
             await reply(interaction, t(f"tour.err.{err.code}", lang))
             return
-        if ev.config.scope == "global" and not await self._dm_works(interaction, ev):
+        if ev.config.in_dms and not await self._dm_works(interaction, ev):
             with contextlib.suppress(EventError):  # its tables are in DMs: no registration without them
                 await self.service.leave(ev.event_id, interaction.user.id)
             await reply(interaction, t("tour.err.dm_closed", lang))
@@ -531,8 +530,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
         # nobody plays on for an event that is gone (a table still being opened stops itself: _open_table)
         await self._stop_tables(ev, interaction.user.id, lang)
         await self._tell_channel(ev, "tour.cancelled")
-        if ev.config.scope == "global":
-            await self._tell_players(ev, "cancelled")
+        await self._tell_players(ev, "cancelled")
         await self._refresh_announcement(ev, "cancelled")
 
     # ------------------------------------------------------------------ restart, scheduled starts
@@ -598,6 +596,7 @@ class TournamentCog(commands.GroupCog, group_name=ls("tour.cmd.name"),  # type: 
                     ev = await self.service.start_due(event_id)
                     if ev is not None and ev.status == "cancelled":  # its time came with nobody to play
                         await self._tell_channel(ev, "tour.not_started")
+                        await self._tell_players(ev, "not_started")
                         await self._refresh_announcement(ev, "cancelled")
                 elif row["status"] == "running" and row["state"].get("wait_until") is not None:
                     late = await self.service.expire_waits(event_id)

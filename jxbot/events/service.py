@@ -263,6 +263,13 @@ class EventService:
                 continue
         raise EventError("not_open")
 
+    async def people(self, ev: Event) -> list[int]:
+        """The event's human players: its field once it started, else everyone registered (an event cancelled
+        before its start has no field, and its players are still owed the news)."""
+        if ev.state.get("players"):
+            return [p.pid for p in ev.players() if not p.is_computer]
+        return [int(r["user_id"]) for r in await self.store.event_players(ev.event_id)]
+
     async def start_due(self, event_id: str) -> Event | None:
         """A scheduled start whose time has come: the event starts — or, with nobody to play (nobody registered,
         or nobody checked in), it is cancelled and returned so (status "cancelled"): before, the start was tried

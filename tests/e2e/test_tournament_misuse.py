@@ -130,7 +130,7 @@ async def test_a_player_registering_for_an_event_with_check_in_is_told_to_check_
     assert "报名成功" in told and "/比赛 签到" in told and "现在就可以签到" in told, told
     assert "Checked in" in await said(await ann.slash("tournament checkin"))
 
-    await said(await admin.slash("tournament create", name="scheduled", checkin=30, start_in=120))
+    await said(await admin.slash("tournament create", name="scheduled", checkin=30, start_in=120, format="duplicate"))
     scheduled = await admin.wait_message(lambda m: "scheduled" in m.content, ch)
     told = await said(await ann.click(scheduled, label="Register"))
     assert "/tournament checkin" in told and "it opens <t:" in told, told
@@ -150,3 +150,5 @@ async def test_a_player_registering_for_an_event_with_check_in_is_told_to_check_
     assert scheduled.buttons() == []
     await asyncio.sleep(2.5)  # two more ticks: said once
     assert len([m for m in ch.messages if "did not start" in m.content]) == 1
+    # a duplicate event plays in DMs: its registered players are told there too, once
+    assert len([m for m in ann.dm_messages() if "did not start" in m.content and "**scheduled**" in m.content]) == 1
