@@ -18,6 +18,7 @@ from jxbot.i18n import register, t
 from jxbot.rules.tiles import sort_hand
 
 from . import common as C
+from . import fonts
 from .tiles import geometry, sprite
 
 WIDTH = 720
@@ -84,7 +85,14 @@ def silver(x: float, sign: bool = False) -> str:
     return s.replace("-", "−")
 
 
+def drawable_title(title: str) -> str:
+    """The title as the bundled font can draw it: a player's name in it may hold characters it lacks (an emoji,
+    a fancy script), which are folded or dropped rather than drawn as "?" (``fonts.display_name``)."""
+    return fonts.display_name(title, title)
+
+
 def _header(img: Image.Image, dr: ImageDraw.ImageDraw, title: str, subtitle: str) -> None:
+    title = drawable_title(title)
     dr.rectangle((0, 0, WIDTH, HEADER_H), fill=(10, 30, 24))
     dr.line((0, HEADER_H, WIDTH, HEADER_H), fill=C.GOLD, width=3)
     C.text(dr, (PAD, 8), C.fit(title, TITLE, WIDTH - 2 * PAD), TITLE, C.GOLD, shadow=True)
