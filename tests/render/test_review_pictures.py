@@ -86,8 +86,8 @@ def test_a_hand_with_no_decision_shows_a_dash_not_100_percent() -> None:
 
 def test_a_name_the_font_cannot_draw_is_folded_or_dropped_in_the_title() -> None:
     """A player called "𝓐𝓵𝓲𝓬𝓮🀄" or "꧁Ｋｉｍ꧂" sees his name in the review's title, not question marks."""
-    from render.fonts import missing_chars
     from jxbot.i18n import t
+    from render.fonts import missing_chars
     from render.review import drawable_title
 
     for raw, name in (("𝓐𝓵𝓲𝓬𝓮🀄", "Alice"), ("꧁༺Ｋｉｍ༻꧂", "Kim"), ("小林", "小林")):
