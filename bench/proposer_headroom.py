@@ -41,6 +41,7 @@ from jxbot.ai.evaluate import TARGETS, HandShape  # noqa: E402
 from jxbot.ai.hard import HardPlayer  # noqa: E402
 from jxbot.ai.seatview import CHI, GANG, GIVE_UP, PENG, PERSIST  # noqa: E402
 from jxbot.rules.melds import Meld  # noqa: E402
+from jxbot.rules.shape import shanten  # noqa: E402
 from jxbot.rules.tiles import WHITE  # noqa: E402
 from jxbot.rulesets.caishen import ai as cs_ai  # noqa: E402
 from jxbot.rulesets.caishen import ai_hard as cs_hard  # noqa: E402
@@ -317,6 +318,110 @@ def _cs_beigen_turn(tb: Any) -> dict:
     return _cs_single_turn(tb)
 
 
+def _cs_head_shanten(faced13: list[int]) -> int:
+    """Caishen: steps from a 財神頭 wait (0: a 財神 and X pair off and the rest is three sets and a partial),
+    read as the ordinary shanten with one 財神 swapped for a pair of a phantom honour held nowhere: 99
+    without a 財神 (or with no honour kind free)."""
+    if WILD not in faced13:
+        return 99
+    free = [k for k in range(27, 34) if k != WILD and k not in faced13]
+    if not free:
+        return 99
+    rest = list(faced13)
+    rest.remove(WILD)
+    return shanten([*rest, free[0], free[0]], (), WILD)
+
+
+def _cs_head_turn(first: bool) -> Callable[[Any], dict]:
+    """Caishen turn: ``ai_hard._turn`` with one more key among discards equally near ready: the steps from a
+    財神頭 wait (``_cs_head_shanten``), before the useful draws (``first``) or after them. A 財神頭 wait wins
+    on a discard (×4) and its completion is four sets, a 財神 and X (cs_single: ×8 on every tile). After a
+    claim that left four sets, a 財神 and X it discards X (``_cs_single_turn``)."""
+
+    def _turn(tb: Any) -> dict:
+        bt = tb.by_type
+        cs = tb.wild
+        discards = {a["tile"]: a for a in bt["discard"]}
+        plain = [d for d in _cs_single_head_discards(tb) if d != cs and d in discards]
+        if plain:
+            return discards[plain[0]]
+        if cs not in tb.hand:
+            return _CsHardTurn(tb)
+        _tile, _s0, floats = cs_ai.best_discard(tb, sorted(discards))
+        if floats or bt.get("angang") or bt.get("bugang"):
+            return _CsHardTurn(tb)
+        risk = cs_hard._dabao_risk(tb)
+        melds_n = len(tb.melds)
+        faced = [face(t, cs) for t in tb.hand]
+        rows = []
+        for d in sorted(discards):
+            if d == cs and len(discards) > 1:
+                continue
+            rest = list(faced)
+            rest.remove(face(d, cs))
+            sh, kind = cs_ai.hand_shanten(rest, melds_n)
+            rows.append([sh + (cs_hard.DABAO_STEP if d in risk else 0.0), -kind, d, rest, sh])
+        top = min((r[0], r[1]) for r in rows)
+        tied = [r for r in rows if (r[0], r[1]) == top]
+        if len(tied) < 2 or tied[0][4] == 0:
+            return _CsHardTurn(tb)
+
+        def uk(r: list[Any]) -> int:
+            if r[4] <= cs_ai.UKEIRE_MAX_SHANTEN:
+                return int(cs_ai._ukeire(r[3], melds_n, r[4], tb.unseen, cs))
+            return 0
+
+        c = tb.counts
+        keyed = []
+        for r in tied:
+            hs = _cs_head_shanten(r[3])
+            u = uk(r)
+            keyed.append(((hs, -u) if first else (-u, hs), cs_ai._keep_value(c, r[2]), r[2]))
+        return discards[min(keyed)[2]]
+
+    return _turn
+
+
+def _cs_claim_head(tb: Any, *, on_pairs: bool) -> dict:
+    """Caishen: 碰/吃/杠 a discard (not offered as a win) when the hand holds a 財神, is not a 財神頭 wait now and
+    the claim with its best discard makes one on at least 2 unseen tiles (a 財神頭 wait wins on a discard, ×4);
+    else the shipped claim."""
+    cs = tb.wild
+    ld = tb.view.get("last_discard") or {}
+    if cs is None or cs not in tb.hand or ld.get("tile") is None or not tb.by_type.get("pass") \
+            or tb.view.get("wall_remaining", 0) < 8:
+        return _CsClaim(tb, on_pairs=on_pairs)
+    faced = cs_ai._faced(tb.hand, cs)
+    if _cs_head_shanten(faced) == 0:
+        return _CsClaim(tb, on_pairs=on_pairs)
+    un = tb.unseen
+
+    def head(o: ClaimOption) -> tuple[int, None] | None:
+        if o.type == GANG:
+            return None
+        tiles = o.tiles()
+        melds = [Meld.from_json(m) for m in tb.view["seats"][tb.me]["melds"]]
+        best = 0
+        for e in sorted(set(tiles)):
+            if e == cs:
+                continue
+            rest = list(tiles)
+            rest.remove(e)
+            if _cs_head_shanten(cs_ai._faced(rest, cs)) != 0:
+                continue
+            n = 0
+            for k in range(34):
+                if un[k]:
+                    _m, _i, pats, ok = analyse(rest, k, melds, caishen=cs, self_draw=False)
+                    if ok and ("caishen_head" in pats or "single_caishen_head" in pats):
+                        n += un[k]
+            best = max(best, n)
+        return (-best, None) if best >= 2 else None
+
+    got = best_claim(tb, head, face=lambda k: WHITE if k == cs else k)
+    return got[0].action if got is not None else _CsClaim(tb, on_pairs=on_pairs)
+
+
 def _as_hard(level: str, tb: Any) -> dict | None:
     return _RulesetDecision("hard", tb)  # the ruleset plays this level as it plays hard
 
@@ -375,6 +480,9 @@ VARIANTS: dict[str, tuple[tuple[Any, str, Any], ...]] = {
     "cs_decline4w16": ((cs_ai, "_float_instead", _cs_single_head(True, min_wall=16, decline_head=4)),),
     "cs_decline4w0": ((cs_ai, "_float_instead", _cs_single_head(True, min_wall=0, decline_head=4)),),
     "cs_beigen": ((cs_hard, "_turn", _cs_beigen_turn),),  # follow the dealer's first tile (被跟)
+    "cs_headfirst": ((cs_hard, "_turn", _cs_head_turn(True)),),  # nearer a 財神頭 wait before useful draws
+    "cs_headafter": ((cs_hard, "_turn", _cs_head_turn(False)),),  # … after them
+    "cs_claimhead": ((cs_ai, "claim", _cs_claim_head),),  # claim to a 財神頭 wait
     "cs_head2": ((cs_hard, "_ready_value", _cs_ready_value_head(2)),),  # a 財神頭 wait counts ×2 more
     "cs_head4": ((cs_hard, "_ready_value", _cs_ready_value_head(4)),),
     "cs_singleclaim": ((cs_ai, "_float_instead", _cs_single_head(True)), (cs_ai, "decide", _cs_single_claim_decide),
@@ -411,13 +519,17 @@ class HardX(HardPlayer):
                 setattr(obj, attr, val)
 
 
-def run(variant: str, walls: int, seed: str, ruleset: str) -> dict[str, Any]:
+def run(variant: str, walls: int, seed: str, ruleset: str, walls_out: str | None = None) -> dict[str, Any]:
     _ACTIVE[0] = _combo(variant)
     t0 = time.process_time()
     res = duel("hardx", "hard", range(walls), seed, ruleset)
     out = {"bench": "proposer_headroom", "variant": variant, "ruleset": ruleset, "seed": seed,
            **summary(res), "cpu_seconds": round(time.process_time() - t0, 1),
            "load": os.getloadavg()[0], "utc": time.strftime("%H:%M", time.gmtime())}
+    if walls_out:
+        with open(walls_out, "a") as f:  # each wall's total, for paired differences between variants
+            f.write(json.dumps({"variant": variant, "seed": seed, "ruleset": ruleset,
+                                "wall_silver": res["wall_silver"]}) + "\n")
     return out
 
 
@@ -428,13 +540,14 @@ def main() -> None:
     ap.add_argument("--seed", default="hx-screen")
     ap.add_argument("--ruleset", default="jiaxing")
     ap.add_argument("--out", default=None, help="append each JSON line to this file too")
+    ap.add_argument("--walls-out", default=None, help="append each variant's per-wall totals to this file")
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args()
     if args.list:
         print("\n".join(VARIANTS))
         return
     for v in args.variants.split(","):
-        line = json.dumps(run(v, args.walls, args.seed, args.ruleset))
+        line = json.dumps(run(v, args.walls, args.seed, args.ruleset, args.walls_out))
         print(line, flush=True)
         if args.out:
             with open(args.out, "a") as f:
