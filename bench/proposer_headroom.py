@@ -426,6 +426,10 @@ def _as_hard(level: str, tb: Any) -> dict | None:
     return _RulesetDecision("hard", tb)  # the ruleset plays this level as it plays hard
 
 
+def _as_expert(level: str, tb: Any) -> dict | None:
+    return _RulesetDecision("expert", tb)  # the shipped expert proposer's play (caishen: ai_expert)
+
+
 # name → ((module or class, attribute, value), ...): what the variant changes, and why it was tried
 VARIANTS: dict[str, tuple[tuple[Any, str, Any], ...]] = {
     "same": (),  # the harness: must score exactly 0
@@ -487,6 +491,9 @@ VARIANTS: dict[str, tuple[tuple[Any, str, Any], ...]] = {
     "cs_head4": ((cs_hard, "_ready_value", _cs_ready_value_head(4)),),
     "cs_singleclaim": ((cs_ai, "_float_instead", _cs_single_head(True)), (cs_ai, "decide", _cs_single_claim_decide),
                        (cs_hard, "_turn", _cs_single_turn)),
+    # the shipped play of the expert's proposer (jxbot/rulesets/caishen/ai_expert.py): must score exactly as
+    # cs_singleclaim+cs_decline2+cs_headfirst+cs_claimhead, which it writes out as plain code
+    "cs_expert": ((players, "ruleset_decision", _as_expert),),
 }
 
 _ACTIVE: list[tuple[tuple[Any, str, Any], ...]] = [()]
