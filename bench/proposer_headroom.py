@@ -40,15 +40,21 @@ from jxbot.ai.duel import duel, summary  # noqa: E402
 from jxbot.ai.evaluate import TARGETS, HandShape  # noqa: E402
 from jxbot.ai.hard import HardPlayer  # noqa: E402
 from jxbot.ai.seatview import CHI, GANG, GIVE_UP, PENG, PERSIST  # noqa: E402
+from jxbot.rules.melds import Meld  # noqa: E402
+from jxbot.rules.shape import shanten  # noqa: E402
 from jxbot.rules.tiles import WHITE  # noqa: E402
 from jxbot.rulesets.caishen import ai as cs_ai  # noqa: E402
 from jxbot.rulesets.caishen import ai_hard as cs_hard  # noqa: E402
+from jxbot.rulesets.caishen.rules import WILD, _sets_only, analyse, face  # noqa: E402
 
 _NormalClaimValue = players.NormalPlayer._claim_value
 _HardContract = HardPlayer._contract
 _HardValue = HardPlayer._value
 _CsClaim = cs_ai.claim
 _CsHandShanten = cs_ai.hand_shanten
+_CsFloatInstead = cs_ai._float_instead
+_CsDecide = cs_ai.decide
+_CsHardTurn = cs_hard._turn
 _RulesetDecision = players.ruleset_decision
 
 
@@ -159,8 +165,269 @@ def _cs_ordinary_ties(faced: list[int], open_melds: int) -> tuple[int, int]:
     return s, 0
 
 
+def _cs_single_head_discards(tb: Any) -> list[int]:
+    """Caishen: the discards after which the hand is four sets and a lone 財神 (單釣財神頭: every tile but a
+    float wins it, ×8 on a discard or a self-draw; a floated 財神 makes it 單釣漂財, ×16 on the next draw)."""
+    cs = tb.wild
+    faced = cs_ai._faced(tb.hand, cs)
+    out = []
+    for d in sorted(set(tb.hand)):
+        rest = list(faced)
+        rest.remove(face(d, cs))
+        if WILD not in rest:
+            continue
+        rest.remove(WILD)
+        if _sets_only(rest):
+            out.append(d)
+    return out
+
+
+def _cs_single_head(float_too: bool, min_wall: int = 8, decline_head: int = 0) -> Callable[[Any], dict | None]:
+    """Caishen: decline a self-draw worth less than 單釣財神頭 (a 財神頭 win, ×4, is always four sets and 財神 + X)
+    when a discard leaves four sets and a lone 財神: discard X and every tile wins ×8; with ``float_too``, when
+    the second 財神 is that X, float it (單釣漂財: the next draw wins ×16, whatever it is)."""
+
+    def _float_instead(tb: Any) -> dict | None:
+        cs = tb.wild
+        if cs is None or tb.drawn is None or tb.view.get("wall_remaining", 0) < min_wall:
+            return _CsFloatInstead(tb)
+        melds = [Meld.from_json(m) for m in tb.view["seats"][tb.me]["melds"]]
+        before = list(tb.hand)
+        before.remove(tb.drawn)
+        mult, _items, _p, ok = analyse(before, tb.drawn, melds, caishen=cs, self_draw=True)
+        opts = _cs_single_head_discards(tb)
+        acts = {a["tile"]: a for a in tb.by_type.get("discard", [])}
+        if float_too and cs in opts and cs in acts and mult < 16:
+            return acts[cs]
+        plain = [d for d in opts if d != cs and d in acts]
+        if plain and mult < 8:
+            return acts[plain[0]]
+        if decline_head and ok and mult <= 2 and cs in tb.hand:
+            d = _cs_best_head_wait(tb, melds, acts, decline_head)
+            if d is not None:
+                return acts[d]
+        return _CsFloatInstead(tb)
+
+    return _float_instead
+
+
+def _cs_best_head_wait(tb: Any, melds: list[Any], acts: dict, need: int) -> int | None:
+    """The discard (not a 財神) leaving the most unseen tiles that win as 財神頭 (on a discard too), when at
+    least ``need``; else None."""
+    cs = tb.wild
+    un = tb.unseen
+    best: tuple[int, int] | None = None
+    for d in sorted(set(tb.hand)):
+        if d == cs or d not in acts:
+            continue
+        rest = list(tb.hand)
+        rest.remove(d)
+        n = 0
+        for k in range(34):
+            if un[k]:
+                _m, _i, pats, ok = analyse(rest, k, melds, caishen=cs, self_draw=False)
+                if ok and ("caishen_head" in pats or "single_caishen_head" in pats):
+                    n += un[k]
+        if n >= need and (best is None or n > best[0]):
+            best = (n, d)
+    return None if best is None else best[1]
+
+
+def _cs_single_turn(tb: Any) -> dict:
+    """Caishen turn: after a claim that left four sets, a 財神 and X, discard X (every tile wins ×8); the
+    shipped player would float the 財神 (漂財 on X alone)."""
+    acts = {a["tile"]: a for a in tb.by_type.get("discard", [])}
+    plain = [d for d in _cs_single_head_discards(tb) if d != tb.wild and d in acts]
+    return acts[plain[0]] if plain else _CsHardTurn(tb)
+
+
+def _cs_single_claim_decide(tb: Any) -> dict:
+    """Caishen: offered a 胡 on a discard worth less than ×8, 碰/吃/杠 it instead when the hand is then four
+    sets, a 財神 and X (discard X: every tile wins ×8, 單釣財神頭)."""
+    bt = tb.by_type
+    cs = tb.wild
+    if cs is None or "hu" not in bt or tb.view.get("wall_remaining", 0) < 8:
+        return _CsDecide(tb)
+    ld = tb.view.get("last_discard") or {}
+    melds = [Meld.from_json(m) for m in tb.view["seats"][tb.me]["melds"]]
+    mult, _i, _p, ok = analyse(tb.hand, ld["tile"], melds, caishen=cs, self_draw=False)
+    if ok and mult >= 8:
+        return _CsDecide(tb)
+
+    def single(o: ClaimOption) -> tuple[int, None] | None:
+        faced = cs_ai._faced(o.tiles(), cs)
+        if WILD not in faced:
+            return None
+        for x in set(faced):
+            r = list(faced)
+            r.remove(x)
+            if WILD not in r:
+                continue
+            r.remove(WILD)
+            if x != WILD and _sets_only(r):
+                return (0, None)
+        return None
+
+    best = best_claim(tb, single, face=lambda k: WHITE if k == cs else k)
+    return best[0].action if best is not None else _CsDecide(tb)
+
+
+def _cs_ready_value_head(f: int) -> Callable[[Any, list[int], list[Any]], int]:
+    """Caishen: ``ai_hard._ready_value`` with a 財神頭 wait worth ×``f`` more (its completion is four sets, a
+    財神 and X: declined for 單釣財神頭, it is worth ×8 on any tile, cs_single)."""
+
+    def _ready_value(tb: Any, rest: list[int], melds: list[Any]) -> int:
+        cs = tb.wild
+        un = tb.unseen
+        total = 0
+        for k in range(34):
+            if not un[k]:
+                continue
+            for sd, wt in ((True, 1), (False, cs_hard.RON_WEIGHT)):
+                mult, _items, pats, ok = analyse(rest, k, melds, caishen=cs, self_draw=sd)
+                if ok and mult >= 2:
+                    total += wt * un[k] * mult * (f if "caishen_head" in pats else 1)
+        return total
+
+    return _ready_value
+
+
+def _cs_beigen_turn(tb: Any) -> dict:
+    """Caishen 被跟 (RULES B7): in the first go-round, when every discard so far is the dealer's first tile T and
+    this seat holds T, discard T (the dealer pays each other seat 2 if all three follow) unless that puts the
+    hand further from ready than its best discard."""
+    v = tb.view
+    dealer = v.get("dealer", 0)
+    cs = tb.wild
+    seats = v["seats"]
+    acts = {a["tile"]: a for a in tb.by_type.get("discard", [])}
+    if tb.me != dealer and cs is not None and not any(s["melds"] for s in seats) and not seats[tb.me]["discards"]:
+        first = seats[dealer]["discards"]
+        before = [(dealer + i) % 4 for i in range(1, (tb.me - dealer) % 4)]
+        if len(first) == 1 and not first[0]["claimed"]:
+            t = first[0]["tile"]
+            if t != cs and t in acts and all(len(seats[s]["discards"]) == 1 and seats[s]["discards"][0]["tile"] == t
+                                              and not seats[s]["discards"][0]["claimed"] for s in before):
+                faced = cs_ai._faced(tb.hand, cs)
+                best = min(cs_ai.hand_shanten([*faced[:i], *faced[i + 1:]], 0)[0] for i in range(len(faced))
+                           if faced[i] != WILD)
+                rest = list(faced)
+                rest.remove(face(t, cs))
+                if cs_ai.hand_shanten(rest, 0)[0] <= best:
+                    return acts[t]
+    return _cs_single_turn(tb)
+
+
+def _cs_head_shanten(faced13: list[int]) -> int:
+    """Caishen: steps from a 財神頭 wait (0: a 財神 and X pair off and the rest is three sets and a partial),
+    read as the ordinary shanten with one 財神 swapped for a pair of a phantom honour held nowhere: 99
+    without a 財神 (or with no honour kind free)."""
+    if WILD not in faced13:
+        return 99
+    free = [k for k in range(27, 34) if k != WILD and k not in faced13]
+    if not free:
+        return 99
+    rest = list(faced13)
+    rest.remove(WILD)
+    return shanten([*rest, free[0], free[0]], (), WILD)
+
+
+def _cs_head_turn(first: bool) -> Callable[[Any], dict]:
+    """Caishen turn: ``ai_hard._turn`` with one more key among discards equally near ready: the steps from a
+    財神頭 wait (``_cs_head_shanten``), before the useful draws (``first``) or after them. A 財神頭 wait wins
+    on a discard (×4) and its completion is four sets, a 財神 and X (cs_single: ×8 on every tile). After a
+    claim that left four sets, a 財神 and X it discards X (``_cs_single_turn``)."""
+
+    def _turn(tb: Any) -> dict:
+        bt = tb.by_type
+        cs = tb.wild
+        discards = {a["tile"]: a for a in bt["discard"]}
+        plain = [d for d in _cs_single_head_discards(tb) if d != cs and d in discards]
+        if plain:
+            return discards[plain[0]]
+        if cs not in tb.hand:
+            return _CsHardTurn(tb)
+        _tile, _s0, floats = cs_ai.best_discard(tb, sorted(discards))
+        if floats or bt.get("angang") or bt.get("bugang"):
+            return _CsHardTurn(tb)
+        risk = cs_hard._dabao_risk(tb)
+        melds_n = len(tb.melds)
+        faced = [face(t, cs) for t in tb.hand]
+        rows = []
+        for d in sorted(discards):
+            if d == cs and len(discards) > 1:
+                continue
+            rest = list(faced)
+            rest.remove(face(d, cs))
+            sh, kind = cs_ai.hand_shanten(rest, melds_n)
+            rows.append([sh + (cs_hard.DABAO_STEP if d in risk else 0.0), -kind, d, rest, sh])
+        top = min((r[0], r[1]) for r in rows)
+        tied = [r for r in rows if (r[0], r[1]) == top]
+        if len(tied) < 2 or tied[0][4] == 0:
+            return _CsHardTurn(tb)
+
+        def uk(r: list[Any]) -> int:
+            if r[4] <= cs_ai.UKEIRE_MAX_SHANTEN:
+                return int(cs_ai._ukeire(r[3], melds_n, r[4], tb.unseen, cs))
+            return 0
+
+        c = tb.counts
+        keyed = []
+        for r in tied:
+            hs = _cs_head_shanten(r[3])
+            u = uk(r)
+            keyed.append(((hs, -u) if first else (-u, hs), cs_ai._keep_value(c, r[2]), r[2]))
+        return discards[min(keyed)[2]]
+
+    return _turn
+
+
+def _cs_claim_head(tb: Any, *, on_pairs: bool) -> dict:
+    """Caishen: 碰/吃/杠 a discard (not offered as a win) when the hand holds a 財神, is not a 財神頭 wait now and
+    the claim with its best discard makes one on at least 2 unseen tiles (a 財神頭 wait wins on a discard, ×4);
+    else the shipped claim."""
+    cs = tb.wild
+    ld = tb.view.get("last_discard") or {}
+    if cs is None or cs not in tb.hand or ld.get("tile") is None or not tb.by_type.get("pass") \
+            or tb.view.get("wall_remaining", 0) < 8:
+        return _CsClaim(tb, on_pairs=on_pairs)
+    faced = cs_ai._faced(tb.hand, cs)
+    if _cs_head_shanten(faced) == 0:
+        return _CsClaim(tb, on_pairs=on_pairs)
+    un = tb.unseen
+
+    def head(o: ClaimOption) -> tuple[int, None] | None:
+        if o.type == GANG:
+            return None
+        tiles = o.tiles()
+        melds = [Meld.from_json(m) for m in tb.view["seats"][tb.me]["melds"]]
+        best = 0
+        for e in sorted(set(tiles)):
+            if e == cs:
+                continue
+            rest = list(tiles)
+            rest.remove(e)
+            if _cs_head_shanten(cs_ai._faced(rest, cs)) != 0:
+                continue
+            n = 0
+            for k in range(34):
+                if un[k]:
+                    _m, _i, pats, ok = analyse(rest, k, melds, caishen=cs, self_draw=False)
+                    if ok and ("caishen_head" in pats or "single_caishen_head" in pats):
+                        n += un[k]
+            best = max(best, n)
+        return (-best, None) if best >= 2 else None
+
+    got = best_claim(tb, head, face=lambda k: WHITE if k == cs else k)
+    return got[0].action if got is not None else _CsClaim(tb, on_pairs=on_pairs)
+
+
 def _as_hard(level: str, tb: Any) -> dict | None:
     return _RulesetDecision("hard", tb)  # the ruleset plays this level as it plays hard
+
+
+def _as_expert(level: str, tb: Any) -> dict | None:
+    return _RulesetDecision("expert", tb)  # the shipped expert proposer's play (caishen: ai_expert)
 
 
 # name → ((module or class, attribute, value), ...): what the variant changes, and why it was tried
@@ -204,6 +471,29 @@ VARIANTS: dict[str, tuple[tuple[Any, str, Any], ...]] = {
     "cs_uk3": ((cs_ai, "UKEIRE_MAX_SHANTEN", 3),),
     "cs_float20": ((cs_ai, "FLOAT_MIN_SHARE", 0.20),),
     "cs_ordties": ((cs_ai, "hand_shanten", _cs_ordinary_ties),),
+    # 單釣財神頭: decline a 財神頭 self-draw (×4) for four sets and a lone 財神 (every tile wins ×8) ...
+    "cs_single": ((cs_ai, "_float_instead", _cs_single_head(False)),),
+    # ... and float a second 財神 for 單釣漂財 (×16 on the next draw, any tile)
+    "cs_singlefloat": ((cs_ai, "_float_instead", _cs_single_head(True)),),
+    # ... and on a 財神頭 win on a discard (×4) claim the tile instead, then discard X (×8 on any tile)
+    # decline a plain self-draw (×2) with a 財神 in hand for a 財神頭 wait on at least N unseen tiles
+    "cs_decline4": ((cs_ai, "_float_instead", _cs_single_head(True, decline_head=4)),),
+    "cs_decline8": ((cs_ai, "_float_instead", _cs_single_head(True, decline_head=8)),),
+    "cs_decline1": ((cs_ai, "_float_instead", _cs_single_head(True, decline_head=1)),),
+    "cs_decline2": ((cs_ai, "_float_instead", _cs_single_head(True, decline_head=2)),),
+    "cs_decline4w16": ((cs_ai, "_float_instead", _cs_single_head(True, min_wall=16, decline_head=4)),),
+    "cs_decline4w0": ((cs_ai, "_float_instead", _cs_single_head(True, min_wall=0, decline_head=4)),),
+    "cs_beigen": ((cs_hard, "_turn", _cs_beigen_turn),),  # follow the dealer's first tile (被跟)
+    "cs_headfirst": ((cs_hard, "_turn", _cs_head_turn(True)),),  # nearer a 財神頭 wait before useful draws
+    "cs_headafter": ((cs_hard, "_turn", _cs_head_turn(False)),),  # … after them
+    "cs_claimhead": ((cs_ai, "claim", _cs_claim_head),),  # claim to a 財神頭 wait
+    "cs_head2": ((cs_hard, "_ready_value", _cs_ready_value_head(2)),),  # a 財神頭 wait counts ×2 more
+    "cs_head4": ((cs_hard, "_ready_value", _cs_ready_value_head(4)),),
+    "cs_singleclaim": ((cs_ai, "_float_instead", _cs_single_head(True)), (cs_ai, "decide", _cs_single_claim_decide),
+                       (cs_hard, "_turn", _cs_single_turn)),
+    # the shipped play of the expert's proposer (jxbot/rulesets/caishen/ai_expert.py): must score exactly as
+    # cs_singleclaim+cs_decline2+cs_headfirst+cs_claimhead, which it writes out as plain code
+    "cs_expert": ((players, "ruleset_decision", _as_expert),),
 }
 
 _ACTIVE: list[tuple[tuple[Any, str, Any], ...]] = [()]
@@ -236,13 +526,17 @@ class HardX(HardPlayer):
                 setattr(obj, attr, val)
 
 
-def run(variant: str, walls: int, seed: str, ruleset: str) -> dict[str, Any]:
+def run(variant: str, walls: int, seed: str, ruleset: str, walls_out: str | None = None) -> dict[str, Any]:
     _ACTIVE[0] = _combo(variant)
     t0 = time.process_time()
     res = duel("hardx", "hard", range(walls), seed, ruleset)
     out = {"bench": "proposer_headroom", "variant": variant, "ruleset": ruleset, "seed": seed,
            **summary(res), "cpu_seconds": round(time.process_time() - t0, 1),
            "load": os.getloadavg()[0], "utc": time.strftime("%H:%M", time.gmtime())}
+    if walls_out:
+        with open(walls_out, "a") as f:  # each wall's total, for paired differences between variants
+            f.write(json.dumps({"variant": variant, "seed": seed, "ruleset": ruleset,
+                                "wall_silver": res["wall_silver"]}) + "\n")
     return out
 
 
@@ -253,13 +547,14 @@ def main() -> None:
     ap.add_argument("--seed", default="hx-screen")
     ap.add_argument("--ruleset", default="jiaxing")
     ap.add_argument("--out", default=None, help="append each JSON line to this file too")
+    ap.add_argument("--walls-out", default=None, help="append each variant's per-wall totals to this file")
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args()
     if args.list:
         print("\n".join(VARIANTS))
         return
     for v in args.variants.split(","):
-        line = json.dumps(run(v, args.walls, args.seed, args.ruleset))
+        line = json.dumps(run(v, args.walls, args.seed, args.ruleset, args.walls_out))
         print(line, flush=True)
         if args.out:
             with open(args.out, "a") as f:

@@ -43,9 +43,12 @@ SALT = "expert/1"  # the playouts' seed: this salt and the view
 class Proposer(HardPlayer):
     """The hard player as the expert's proposer, with the speed and contract weights the duel measured best
     (docs/ai.md "Headroom above the hard player"): a win's worth beyond its own score ``stop_value`` 24 instead
-    of 2.7 (speed before a bigger hand), and a contract fed to a seat costs 4 silver instead of 16. Not a level
-    of its own: at a caishen table it plays as the hard player does (the plug-in is asked for ``"hard"``)."""
+    of 2.7 (speed before a bigger hand), and a contract fed to a seat costs 4 silver instead of 16. Not a
+    registered level: its ``level`` is what the ruleset plug-in is asked for. At a caishen table that is the
+    hard play for 單釣財神頭 (``jxbot.rulesets.caishen.ai_expert``: +2.2 silver a hand against hard players);
+    the Jiaxing plug-in answers None for every level, so there it is the hard player with the weights above."""
 
+    level = "expert"
     stop_value = 24.0
     contract_cost = 4.0
 

@@ -15,6 +15,7 @@ Deterministic: ties go to the tile least worth keeping, then the lowest kind.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from jxbot.ai import caishen_shanten
@@ -108,13 +109,14 @@ def best_discard(tb: _Table, candidates: list[int]) -> tuple[int, int, bool]:
     return pick[0], pick[1], False
 
 
-def decide(tb: _Table) -> dict:
-    """The action of a ``normal`` player at a caishen table (``tb.actions`` are the legal ones)."""
+def decide(tb: _Table, float_instead: Callable[[_Table], dict | None] | None = None) -> dict:
+    """The action of a ``normal`` player at a caishen table (``tb.actions`` are the legal ones).
+    ``float_instead`` replaces ``_float_instead`` (what declines a self-draw: the expert's, ``ai_expert``)."""
     bt = tb.by_type
     if tb.wild is None:  # no 財神 (a custom ruleset): play like a beginner that still wins
         return bt.get("tsumo", bt.get("hu", bt.get("discard", bt.get("pass", tb.actions))))[0]
     if "tsumo" in bt:
-        return _float_instead(tb) or bt["tsumo"][0]
+        return (float_instead or _float_instead)(tb) or bt["tsumo"][0]
     if "hu" in bt:
         return bt["hu"][0]
     if "persist" in bt:

@@ -149,6 +149,10 @@ class Caishen(Jiaxing):
         return rs.cs_rounds_per_ban  # RULES B11: seats are redrawn after each 版
 
     def decide(self, level: str, table: Any) -> dict | None:
+        if level == "expert":  # the expert's proposer: the hard play for 單釣財神頭 (ai_expert)
+            from . import ai_expert
+
+            return ai_expert.decide(table)
         if level == "hard":
             from . import ai_hard
 
