@@ -422,6 +422,109 @@ def _cs_claim_head(tb: Any, *, on_pairs: bool) -> dict:
     return got[0].action if got is not None else _CsClaim(tb, on_pairs=on_pairs)
 
 
+def _cs_head_key_turn(mode: str) -> Callable[[Any], dict]:
+    """Caishen turn with a 財神 in hand: the steps from a 財神頭 wait (``_cs_head_shanten``) weigh before the
+    steps from any ready hand (``mode`` "key": head steps first, then the shipped shanten; "sum": their sum
+    first). Among equals: the ready hand's worth (``ai_hard._ready_value``) when ready, else useful draws,
+    then the tile least worth keeping. With a claim's four sets, a 財神 and X: X (``_cs_single_turn``)."""
+
+    def _turn(tb: Any) -> dict:
+        bt = tb.by_type
+        cs = tb.wild
+        discards = {a["tile"]: a for a in bt["discard"]}
+        plain = [d for d in _cs_single_head_discards(tb) if d != cs and d in discards]
+        if plain:
+            return discards[plain[0]]
+        if cs not in tb.hand:
+            return _CsHardTurn(tb)
+        _tile, _s0, floats = cs_ai.best_discard(tb, sorted(discards))
+        if floats or bt.get("angang") or bt.get("bugang"):
+            return _CsHardTurn(tb)
+        risk = cs_hard._dabao_risk(tb)
+        melds_n = len(tb.melds)
+        faced = [face(t, cs) for t in tb.hand]
+        rows = []
+        for d in sorted(discards):
+            if d == cs:
+                continue
+            rest = list(faced)
+            rest.remove(face(d, cs))
+            sh, _kind = cs_ai.hand_shanten(rest, melds_n)
+            sh2 = sh + (cs_hard.DABAO_STEP if d in risk else 0.0)
+            hs = min(_cs_head_shanten(rest), 9)
+            rows.append(((hs, sh2) if mode == "key" else (hs + sh2, sh2), d, rest, sh))
+        if not rows:
+            return _CsHardTurn(tb)
+        top = min(r[0] for r in rows)
+        tied = [r for r in rows if r[0] == top]
+        c = tb.counts
+        if len(tied) > 1:
+            if all(r[3] == 0 for r in tied):
+                melds = [Meld.from_json(m) for m in tb.view["seats"][tb.me]["melds"]]
+                vals = []
+                for r in tied:
+                    real = list(tb.hand)
+                    real.remove(r[1])
+                    vals.append(cs_hard._ready_value(tb, real, melds))
+            elif tied[0][3] <= cs_ai.UKEIRE_MAX_SHANTEN:
+                vals = [int(cs_ai._ukeire(r[2], melds_n, r[3], tb.unseen, cs)) for r in tied]
+            else:
+                vals = [0] * len(tied)
+            most = max(vals)
+            tied = [r for v, r in zip(vals, tied, strict=True) if v == most]
+        pick = min(tied, key=lambda r: (cs_ai._keep_value(c, r[1]), r[1]))
+        return discards[pick[1]]
+
+    return _turn
+
+
+def _cs_danger(t: int, un: list[int]) -> int:
+    """How many ways a pattern hand (財神頭, seven pairs: the hands that win on a discard) could wait on ``t``: a
+    pair of it unseen (a pung or pair wait), plus the unseen pairs of neighbours that it would complete."""
+    d = 1 if un[t] >= 2 else 0
+    if t < 27:
+        r = t % 9
+        for a, b in ((-2, -1), (-1, 1), (1, 2)):
+            if 0 <= r + a <= 8 and 0 <= r + b <= 8:
+                d += min(un[t + a], un[t + b])
+    return d
+
+
+def _cs_defend_turn(inner: Callable[[Any], dict], wall: int) -> Callable[[Any], dict]:
+    """Caishen turn: when the hand is two or more steps from ready and at most ``wall`` tiles are left, the
+    least dangerous (``_cs_danger``) of the discards equally near ready; else ``inner``."""
+
+    def _turn(tb: Any) -> dict:
+        pick = inner(tb)
+        cs = tb.wild
+        if pick.get("type") != "discard" or tb.view.get("wall_remaining", 99) > wall:
+            return pick
+        discards = {a["tile"]: a for a in tb.by_type["discard"]}
+        faced = cs_ai._faced(tb.hand, cs)
+        rows = []
+        for d in sorted(discards):
+            if d == cs:
+                continue
+            rest = list(faced)
+            rest.remove(face(d, cs))
+            rows.append((cs_ai.hand_shanten(rest, len(tb.melds)), d))
+        if not rows:
+            return pick
+        top = min(r[0] for r in rows)
+        if top[0] < 2:
+            return pick
+        un = tb.unseen
+        tied = [r[1] for r in rows if r[0] == top]
+        low = min(_cs_danger(d, un) for d in tied)
+        if pick["tile"] in tied and _cs_danger(pick["tile"], un) == low:
+            return pick
+        c = tb.counts
+        best = min((d for d in tied if _cs_danger(d, un) == low), key=lambda d: (cs_ai._keep_value(c, d), d))
+        return discards[best]
+
+    return _turn
+
+
 def _as_hard(level: str, tb: Any) -> dict | None:
     return _RulesetDecision("hard", tb)  # the ruleset plays this level as it plays hard
 
@@ -481,6 +584,10 @@ VARIANTS: dict[str, tuple[tuple[Any, str, Any], ...]] = {
     "cs_decline4w0": ((cs_ai, "_float_instead", _cs_single_head(True, min_wall=0, decline_head=4)),),
     "cs_beigen": ((cs_hard, "_turn", _cs_beigen_turn),),  # follow the dealer's first tile (被跟)
     "cs_headfirst": ((cs_hard, "_turn", _cs_head_turn(True)),),  # nearer a 財神頭 wait before useful draws
+    "cs_headdef40": ((cs_hard, "_turn", _cs_defend_turn(_cs_head_turn(True), 40)),),  # … and defend late
+    "cs_headdef99": ((cs_hard, "_turn", _cs_defend_turn(_cs_head_turn(True), 99)),),  # … and defend always
+    "cs_headkey": ((cs_hard, "_turn", _cs_head_key_turn("key")),),  # 財神頭 steps before shanten
+    "cs_headsum": ((cs_hard, "_turn", _cs_head_key_turn("sum")),),  # 財神頭 steps + shanten
     "cs_headafter": ((cs_hard, "_turn", _cs_head_turn(False)),),  # … after them
     "cs_claimhead": ((cs_ai, "claim", _cs_claim_head),),  # claim to a 財神頭 wait
     "cs_head2": ((cs_hard, "_ready_value", _cs_ready_value_head(2)),),  # a 財神頭 wait counts ×2 more
