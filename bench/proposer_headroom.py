@@ -525,6 +525,84 @@ def _cs_defend_turn(inner: Callable[[Any], dict], wall: int) -> Callable[[Any], 
     return _turn
 
 
+def _cs_budai_kept(faced: list[int]) -> int:
+    """Tiles of a faced hand that fit one 正規不搭 (distinct honours; per suit the most ranks three apart),
+    plus its 財神."""
+    kept = faced.count(WILD)
+    for s in range(3):
+        mask = 0
+        for t in faced:
+            if s * 9 <= t < s * 9 + 9:
+                mask |= 1 << (t - s * 9)
+        kept += _BUDAI_SUIT[mask]
+    return kept + len({t for t in faced if t >= 27 and t != WILD})
+
+
+def _budai_ranks_ok(v: int) -> bool:
+    ranks = [r for r in range(9) if v >> r & 1]
+    return all(b - a >= 3 for a, b in zip(ranks, ranks[1:], strict=False))
+
+
+# for a suit's ranks held (a 9-bit mask): the most of them one 不搭 can use (ranks pairwise 3 apart)
+_BUDAI_SUIT = [max(bin(m & v).count("1") for v in range(512) if _budai_ranks_ok(v)) for m in range(512)]
+
+
+def _cs_budai_turn(inner: Callable[[Any], dict], margin: int) -> Callable[[Any], dict]:
+    """Caishen turn: play for 正規不搭 (×4, a total: it wins on a discard too) when, with no meld, its steps
+    from ready (13 − fitting tiles) are at least ``margin`` fewer than the shipped shanten's: the discard
+    keeping most fitting tiles, then the most unseen tiles that would fit; else ``inner``."""
+
+    def _turn(tb: Any) -> dict:
+        cs = tb.wild
+        if tb.melds or cs is None:
+            return inner(tb)
+        discards = {a["tile"]: a for a in tb.by_type["discard"]}
+        if tb.by_type.get("angang") or tb.by_type.get("bugang"):
+            return inner(tb)
+        faced = cs_ai._faced(tb.hand, cs)
+        rows = []
+        for d in sorted(discards):
+            if d == cs:
+                continue
+            rest = list(faced)
+            rest.remove(face(d, cs))
+            rows.append((13 - _cs_budai_kept(rest), d, rest))
+        if not rows:
+            return inner(tb)
+        bs = min(r[0] for r in rows)
+        s_best = min(cs_ai.hand_shanten(r[2], 0)[0] for r in rows)
+        if bs > s_best - margin:
+            return inner(tb)
+        un = tb.unseen
+        best = None
+        for b, d, rest in rows:
+            if b != bs:
+                continue
+            kept = 13 - b
+            outs = sum(un[k] for k in range(34) if un[k] and _cs_budai_kept([*rest, face(k, cs)]) > kept)
+            key = (-outs, cs_ai._keep_value(tb.counts, d), d)
+            if best is None or key < best[0]:
+                best = (key, d)
+        assert best is not None
+        return discards[best[1]]
+
+    return _turn
+
+
+def _cs_budai_claim(margin: int, inner: Callable[..., dict]) -> Callable[..., dict]:
+    """Caishen: no 碰/吃/杠 while 正規不搭 is the target (``_cs_budai_turn``); else ``inner``."""
+
+    def claim(tb: Any, *, on_pairs: bool) -> dict:
+        cs = tb.wild
+        if cs is not None and not tb.melds:
+            faced = cs_ai._faced(tb.hand, cs)
+            if 13 - _cs_budai_kept(faced) <= cs_ai.hand_shanten(faced, 0)[0] - margin:
+                return tb.pass_action()
+        return inner(tb, on_pairs=on_pairs)
+
+    return claim
+
+
 def _as_hard(level: str, tb: Any) -> dict | None:
     return _RulesetDecision("hard", tb)  # the ruleset plays this level as it plays hard
 
@@ -586,6 +664,14 @@ VARIANTS: dict[str, tuple[tuple[Any, str, Any], ...]] = {
     "cs_headfirst": ((cs_hard, "_turn", _cs_head_turn(True)),),  # nearer a 財神頭 wait before useful draws
     "cs_headdef40": ((cs_hard, "_turn", _cs_defend_turn(_cs_head_turn(True), 40)),),  # … and defend late
     "cs_headdef99": ((cs_hard, "_turn", _cs_defend_turn(_cs_head_turn(True), 99)),),  # … and defend always
+    # 正規不搭 as a third target (the shipped player plays ordinary hands and seven pairs only), on top of
+    # headfirst+claimhead (their turn and claim are the fall-backs)
+    "cs_budai1": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), 1)),
+                  (cs_ai, "claim", _cs_budai_claim(1, _cs_claim_head))),
+    "cs_budai0": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), 0)),
+                  (cs_ai, "claim", _cs_budai_claim(0, _cs_claim_head))),
+    "cs_budai2": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), 2)),
+                  (cs_ai, "claim", _cs_budai_claim(2, _cs_claim_head))),
     "cs_headkey": ((cs_hard, "_turn", _cs_head_key_turn("key")),),  # 財神頭 steps before shanten
     "cs_headsum": ((cs_hard, "_turn", _cs_head_key_turn("sum")),),  # 財神頭 steps + shanten
     "cs_headafter": ((cs_hard, "_turn", _cs_head_turn(False)),),  # … after them
