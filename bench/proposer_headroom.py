@@ -670,6 +670,8 @@ VARIANTS: dict[str, tuple[tuple[Any, str, Any], ...]] = {
                   (cs_ai, "claim", _cs_budai_claim(1, _cs_claim_head))),
     "cs_budai0": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), 0)),
                   (cs_ai, "claim", _cs_budai_claim(0, _cs_claim_head))),
+    "cs_budaim1": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), -1)),
+                   (cs_ai, "claim", _cs_budai_claim(-1, _cs_claim_head))),
     "cs_budai2": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), 2)),
                   (cs_ai, "claim", _cs_budai_claim(2, _cs_claim_head))),
     "cs_headkey": ((cs_hard, "_turn", _cs_head_key_turn("key")),),  # 財神頭 steps before shanten
