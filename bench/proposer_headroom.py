@@ -43,6 +43,7 @@ from proposer_headroom_cs import (  # noqa: E402  (bench/, the script's own fold
     _cs_defend_turn,
     _cs_head_key_turn,
     _cs_head_turn,
+    _cs_pairs_bias,
     _cs_ready_value_head,
     _cs_single_claim_decide,
     _cs_single_head,
@@ -245,6 +246,7 @@ VARIANTS: dict[str, tuple[tuple[Any, str, Any], ...]] = {
                   (cs_ai, "claim", _cs_budai_claim(0, _cs_claim_head))),
     "cs_budaim1": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), -1)),
                    (cs_ai, "claim", _cs_budai_claim(-1, _cs_claim_head))),
+    "cs_pairs1": ((cs_ai, "hand_shanten", _cs_pairs_bias(1)),),  # seven pairs up to a step slower
     "cs_budai2": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), 2)),
                   (cs_ai, "claim", _cs_budai_claim(2, _cs_claim_head))),
     "cs_headkey": ((cs_hard, "_turn", _cs_head_key_turn("key")),),  # 財神頭 steps before shanten

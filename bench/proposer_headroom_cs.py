@@ -462,3 +462,21 @@ def _cs_budai_claim(margin: int, inner: Callable[..., dict]) -> Callable[..., di
         return inner(tb, on_pairs=on_pairs)
 
     return claim
+
+
+_CsHandShanten = cs_ai.hand_shanten
+
+
+def _cs_pairs_bias(bias: int) -> Callable[[list[int], int], tuple[int, int]]:
+    """Caishen ``ai.hand_shanten`` that reads a concealed hand as seven pairs also when that is up to ``bias``
+    steps further than the ordinary hand: seven pairs win on a discard (×2, the discarder paying twice; ×4
+    self-drawn), a plain hand only by self-draw (×2)."""
+
+    def hand_shanten(faced: list[int], open_melds: int) -> tuple[int, int]:
+        s, kind = _CsHandShanten(faced, open_melds)
+        if kind == 1 or open_melds:
+            return s, kind
+        p = cs_ai.pairs_shanten(list(faced), open_melds)
+        return (p, 1) if p <= s + bias else (s, kind)
+
+    return hand_shanten
