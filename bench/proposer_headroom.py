@@ -246,6 +246,11 @@ VARIANTS: dict[str, tuple[tuple[Any, str, Any], ...]] = {
                   (cs_ai, "claim", _cs_budai_claim(0, _cs_claim_head))),
     "cs_budaim1": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), -1)),
                    (cs_ai, "claim", _cs_budai_claim(-1, _cs_claim_head))),
+    # budai0, and defend late: around the 不搭 choice (it overrides 不搭 discards: −1.16) / inside it
+    "cs_budai0def40": ((cs_hard, "_turn", _cs_defend_turn(_cs_budai_turn(_cs_head_turn(True), 0), 40)),
+                       (cs_ai, "claim", _cs_budai_claim(0, _cs_claim_head))),
+    "cs_budai0def40in": ((cs_hard, "_turn", _cs_budai_turn(_cs_defend_turn(_cs_head_turn(True), 40), 0)),
+                         (cs_ai, "claim", _cs_budai_claim(0, _cs_claim_head))),
     "cs_pairs1": ((cs_ai, "hand_shanten", _cs_pairs_bias(1)),),  # seven pairs up to a step slower
     "cs_budai2": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), 2)),
                   (cs_ai, "claim", _cs_budai_claim(2, _cs_claim_head))),
