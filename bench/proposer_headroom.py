@@ -16,7 +16,10 @@ runs), figures by ``summary`` (the 95 % interval clustered by wall).
     python bench/proposer_headroom.py --variants stop1,deal2 --walls 1000 --seed hx-screen [--ruleset caishen]
     python bench/proposer_headroom.py --list
 
-One JSON line per variant (``--out`` appends them to a file as well). ``same`` (no change) must score exactly 0.
+One JSON line per variant (``--out`` appends them to a file as well; ``--walls-out`` each wall's total, to pair two
+variants wall by wall). ``same`` (no change) must score exactly 0. The ``cs_*`` pattern-play variants (單釣財神頭,
+claim instead of a 財神頭 胡, decline a plain self-draw, 正規不搭) are described in docs/ai.md "Caishen: the patterns
+that win on a discard".
 """
 
 from __future__ import annotations
@@ -32,6 +35,21 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from proposer_headroom_cs import (  # noqa: E402  (bench/, the script's own folder)
+    _cs_beigen_turn,
+    _cs_budai_claim,
+    _cs_budai_turn,
+    _cs_claim_head,
+    _cs_defend_turn,
+    _cs_head_key_turn,
+    _cs_head_turn,
+    _cs_pairs_bias,
+    _cs_ready_value_head,
+    _cs_single_claim_decide,
+    _cs_single_head,
+    _cs_single_turn,
+)
+
 import jxbot.ai  # noqa: E402,F401  (registers the shipped levels)
 from jxbot.ai import hard, players  # noqa: E402
 from jxbot.ai.base import register  # noqa: E402
@@ -40,21 +58,15 @@ from jxbot.ai.duel import duel, summary  # noqa: E402
 from jxbot.ai.evaluate import TARGETS, HandShape  # noqa: E402
 from jxbot.ai.hard import HardPlayer  # noqa: E402
 from jxbot.ai.seatview import CHI, GANG, GIVE_UP, PENG, PERSIST  # noqa: E402
-from jxbot.rules.melds import Meld  # noqa: E402
-from jxbot.rules.shape import shanten  # noqa: E402
 from jxbot.rules.tiles import WHITE  # noqa: E402
 from jxbot.rulesets.caishen import ai as cs_ai  # noqa: E402
 from jxbot.rulesets.caishen import ai_hard as cs_hard  # noqa: E402
-from jxbot.rulesets.caishen.rules import WILD, _sets_only, analyse, face  # noqa: E402
 
 _NormalClaimValue = players.NormalPlayer._claim_value
 _HardContract = HardPlayer._contract
 _HardValue = HardPlayer._value
 _CsClaim = cs_ai.claim
 _CsHandShanten = cs_ai.hand_shanten
-_CsFloatInstead = cs_ai._float_instead
-_CsDecide = cs_ai.decide
-_CsHardTurn = cs_hard._turn
 _RulesetDecision = players.ruleset_decision
 
 
@@ -165,263 +177,6 @@ def _cs_ordinary_ties(faced: list[int], open_melds: int) -> tuple[int, int]:
     return s, 0
 
 
-def _cs_single_head_discards(tb: Any) -> list[int]:
-    """Caishen: the discards after which the hand is four sets and a lone 財神 (單釣財神頭: every tile but a
-    float wins it, ×8 on a discard or a self-draw; a floated 財神 makes it 單釣漂財, ×16 on the next draw)."""
-    cs = tb.wild
-    faced = cs_ai._faced(tb.hand, cs)
-    out = []
-    for d in sorted(set(tb.hand)):
-        rest = list(faced)
-        rest.remove(face(d, cs))
-        if WILD not in rest:
-            continue
-        rest.remove(WILD)
-        if _sets_only(rest):
-            out.append(d)
-    return out
-
-
-def _cs_single_head(float_too: bool, min_wall: int = 8, decline_head: int = 0) -> Callable[[Any], dict | None]:
-    """Caishen: decline a self-draw worth less than 單釣財神頭 (a 財神頭 win, ×4, is always four sets and 財神 + X)
-    when a discard leaves four sets and a lone 財神: discard X and every tile wins ×8; with ``float_too``, when
-    the second 財神 is that X, float it (單釣漂財: the next draw wins ×16, whatever it is)."""
-
-    def _float_instead(tb: Any) -> dict | None:
-        cs = tb.wild
-        if cs is None or tb.drawn is None or tb.view.get("wall_remaining", 0) < min_wall:
-            return _CsFloatInstead(tb)
-        melds = [Meld.from_json(m) for m in tb.view["seats"][tb.me]["melds"]]
-        before = list(tb.hand)
-        before.remove(tb.drawn)
-        mult, _items, _p, ok = analyse(before, tb.drawn, melds, caishen=cs, self_draw=True)
-        opts = _cs_single_head_discards(tb)
-        acts = {a["tile"]: a for a in tb.by_type.get("discard", [])}
-        if float_too and cs in opts and cs in acts and mult < 16:
-            return acts[cs]
-        plain = [d for d in opts if d != cs and d in acts]
-        if plain and mult < 8:
-            return acts[plain[0]]
-        if decline_head and ok and mult <= 2 and cs in tb.hand:
-            d = _cs_best_head_wait(tb, melds, acts, decline_head)
-            if d is not None:
-                return acts[d]
-        return _CsFloatInstead(tb)
-
-    return _float_instead
-
-
-def _cs_best_head_wait(tb: Any, melds: list[Any], acts: dict, need: int) -> int | None:
-    """The discard (not a 財神) leaving the most unseen tiles that win as 財神頭 (on a discard too), when at
-    least ``need``; else None."""
-    cs = tb.wild
-    un = tb.unseen
-    best: tuple[int, int] | None = None
-    for d in sorted(set(tb.hand)):
-        if d == cs or d not in acts:
-            continue
-        rest = list(tb.hand)
-        rest.remove(d)
-        n = 0
-        for k in range(34):
-            if un[k]:
-                _m, _i, pats, ok = analyse(rest, k, melds, caishen=cs, self_draw=False)
-                if ok and ("caishen_head" in pats or "single_caishen_head" in pats):
-                    n += un[k]
-        if n >= need and (best is None or n > best[0]):
-            best = (n, d)
-    return None if best is None else best[1]
-
-
-def _cs_single_turn(tb: Any) -> dict:
-    """Caishen turn: after a claim that left four sets, a 財神 and X, discard X (every tile wins ×8); the
-    shipped player would float the 財神 (漂財 on X alone)."""
-    acts = {a["tile"]: a for a in tb.by_type.get("discard", [])}
-    plain = [d for d in _cs_single_head_discards(tb) if d != tb.wild and d in acts]
-    return acts[plain[0]] if plain else _CsHardTurn(tb)
-
-
-def _cs_single_claim_decide(tb: Any) -> dict:
-    """Caishen: offered a 胡 on a discard worth less than ×8, 碰/吃/杠 it instead when the hand is then four
-    sets, a 財神 and X (discard X: every tile wins ×8, 單釣財神頭)."""
-    bt = tb.by_type
-    cs = tb.wild
-    if cs is None or "hu" not in bt or tb.view.get("wall_remaining", 0) < 8:
-        return _CsDecide(tb)
-    ld = tb.view.get("last_discard") or {}
-    melds = [Meld.from_json(m) for m in tb.view["seats"][tb.me]["melds"]]
-    mult, _i, _p, ok = analyse(tb.hand, ld["tile"], melds, caishen=cs, self_draw=False)
-    if ok and mult >= 8:
-        return _CsDecide(tb)
-
-    def single(o: ClaimOption) -> tuple[int, None] | None:
-        faced = cs_ai._faced(o.tiles(), cs)
-        if WILD not in faced:
-            return None
-        for x in set(faced):
-            r = list(faced)
-            r.remove(x)
-            if WILD not in r:
-                continue
-            r.remove(WILD)
-            if x != WILD and _sets_only(r):
-                return (0, None)
-        return None
-
-    best = best_claim(tb, single, face=lambda k: WHITE if k == cs else k)
-    return best[0].action if best is not None else _CsDecide(tb)
-
-
-def _cs_ready_value_head(f: int) -> Callable[[Any, list[int], list[Any]], int]:
-    """Caishen: ``ai_hard._ready_value`` with a 財神頭 wait worth ×``f`` more (its completion is four sets, a
-    財神 and X: declined for 單釣財神頭, it is worth ×8 on any tile, cs_single)."""
-
-    def _ready_value(tb: Any, rest: list[int], melds: list[Any]) -> int:
-        cs = tb.wild
-        un = tb.unseen
-        total = 0
-        for k in range(34):
-            if not un[k]:
-                continue
-            for sd, wt in ((True, 1), (False, cs_hard.RON_WEIGHT)):
-                mult, _items, pats, ok = analyse(rest, k, melds, caishen=cs, self_draw=sd)
-                if ok and mult >= 2:
-                    total += wt * un[k] * mult * (f if "caishen_head" in pats else 1)
-        return total
-
-    return _ready_value
-
-
-def _cs_beigen_turn(tb: Any) -> dict:
-    """Caishen 被跟 (RULES B7): in the first go-round, when every discard so far is the dealer's first tile T and
-    this seat holds T, discard T (the dealer pays each other seat 2 if all three follow) unless that puts the
-    hand further from ready than its best discard."""
-    v = tb.view
-    dealer = v.get("dealer", 0)
-    cs = tb.wild
-    seats = v["seats"]
-    acts = {a["tile"]: a for a in tb.by_type.get("discard", [])}
-    if tb.me != dealer and cs is not None and not any(s["melds"] for s in seats) and not seats[tb.me]["discards"]:
-        first = seats[dealer]["discards"]
-        before = [(dealer + i) % 4 for i in range(1, (tb.me - dealer) % 4)]
-        if len(first) == 1 and not first[0]["claimed"]:
-            t = first[0]["tile"]
-            if t != cs and t in acts and all(len(seats[s]["discards"]) == 1 and seats[s]["discards"][0]["tile"] == t
-                                              and not seats[s]["discards"][0]["claimed"] for s in before):
-                faced = cs_ai._faced(tb.hand, cs)
-                best = min(cs_ai.hand_shanten([*faced[:i], *faced[i + 1:]], 0)[0] for i in range(len(faced))
-                           if faced[i] != WILD)
-                rest = list(faced)
-                rest.remove(face(t, cs))
-                if cs_ai.hand_shanten(rest, 0)[0] <= best:
-                    return acts[t]
-    return _cs_single_turn(tb)
-
-
-def _cs_head_shanten(faced13: list[int]) -> int:
-    """Caishen: steps from a 財神頭 wait (0: a 財神 and X pair off and the rest is three sets and a partial),
-    read as the ordinary shanten with one 財神 swapped for a pair of a phantom honour held nowhere: 99
-    without a 財神 (or with no honour kind free)."""
-    if WILD not in faced13:
-        return 99
-    free = [k for k in range(27, 34) if k != WILD and k not in faced13]
-    if not free:
-        return 99
-    rest = list(faced13)
-    rest.remove(WILD)
-    return shanten([*rest, free[0], free[0]], (), WILD)
-
-
-def _cs_head_turn(first: bool) -> Callable[[Any], dict]:
-    """Caishen turn: ``ai_hard._turn`` with one more key among discards equally near ready: the steps from a
-    財神頭 wait (``_cs_head_shanten``), before the useful draws (``first``) or after them. A 財神頭 wait wins
-    on a discard (×4) and its completion is four sets, a 財神 and X (cs_single: ×8 on every tile). After a
-    claim that left four sets, a 財神 and X it discards X (``_cs_single_turn``)."""
-
-    def _turn(tb: Any) -> dict:
-        bt = tb.by_type
-        cs = tb.wild
-        discards = {a["tile"]: a for a in bt["discard"]}
-        plain = [d for d in _cs_single_head_discards(tb) if d != cs and d in discards]
-        if plain:
-            return discards[plain[0]]
-        if cs not in tb.hand:
-            return _CsHardTurn(tb)
-        _tile, _s0, floats = cs_ai.best_discard(tb, sorted(discards))
-        if floats or bt.get("angang") or bt.get("bugang"):
-            return _CsHardTurn(tb)
-        risk = cs_hard._dabao_risk(tb)
-        melds_n = len(tb.melds)
-        faced = [face(t, cs) for t in tb.hand]
-        rows = []
-        for d in sorted(discards):
-            if d == cs and len(discards) > 1:
-                continue
-            rest = list(faced)
-            rest.remove(face(d, cs))
-            sh, kind = cs_ai.hand_shanten(rest, melds_n)
-            rows.append([sh + (cs_hard.DABAO_STEP if d in risk else 0.0), -kind, d, rest, sh])
-        top = min((r[0], r[1]) for r in rows)
-        tied = [r for r in rows if (r[0], r[1]) == top]
-        if len(tied) < 2 or tied[0][4] == 0:
-            return _CsHardTurn(tb)
-
-        def uk(r: list[Any]) -> int:
-            if r[4] <= cs_ai.UKEIRE_MAX_SHANTEN:
-                return int(cs_ai._ukeire(r[3], melds_n, r[4], tb.unseen, cs))
-            return 0
-
-        c = tb.counts
-        keyed = []
-        for r in tied:
-            hs = _cs_head_shanten(r[3])
-            u = uk(r)
-            keyed.append(((hs, -u) if first else (-u, hs), cs_ai._keep_value(c, r[2]), r[2]))
-        return discards[min(keyed)[2]]
-
-    return _turn
-
-
-def _cs_claim_head(tb: Any, *, on_pairs: bool) -> dict:
-    """Caishen: 碰/吃/杠 a discard (not offered as a win) when the hand holds a 財神, is not a 財神頭 wait now and
-    the claim with its best discard makes one on at least 2 unseen tiles (a 財神頭 wait wins on a discard, ×4);
-    else the shipped claim."""
-    cs = tb.wild
-    ld = tb.view.get("last_discard") or {}
-    if cs is None or cs not in tb.hand or ld.get("tile") is None or not tb.by_type.get("pass") \
-            or tb.view.get("wall_remaining", 0) < 8:
-        return _CsClaim(tb, on_pairs=on_pairs)
-    faced = cs_ai._faced(tb.hand, cs)
-    if _cs_head_shanten(faced) == 0:
-        return _CsClaim(tb, on_pairs=on_pairs)
-    un = tb.unseen
-
-    def head(o: ClaimOption) -> tuple[int, None] | None:
-        if o.type == GANG:
-            return None
-        tiles = o.tiles()
-        melds = [Meld.from_json(m) for m in tb.view["seats"][tb.me]["melds"]]
-        best = 0
-        for e in sorted(set(tiles)):
-            if e == cs:
-                continue
-            rest = list(tiles)
-            rest.remove(e)
-            if _cs_head_shanten(cs_ai._faced(rest, cs)) != 0:
-                continue
-            n = 0
-            for k in range(34):
-                if un[k]:
-                    _m, _i, pats, ok = analyse(rest, k, melds, caishen=cs, self_draw=False)
-                    if ok and ("caishen_head" in pats or "single_caishen_head" in pats):
-                        n += un[k]
-            best = max(best, n)
-        return (-best, None) if best >= 2 else None
-
-    got = best_claim(tb, head, face=lambda k: WHITE if k == cs else k)
-    return got[0].action if got is not None else _CsClaim(tb, on_pairs=on_pairs)
-
-
 def _as_hard(level: str, tb: Any) -> dict | None:
     return _RulesetDecision("hard", tb)  # the ruleset plays this level as it plays hard
 
@@ -485,6 +240,26 @@ VARIANTS: dict[str, tuple[tuple[Any, str, Any], ...]] = {
     "cs_decline4w0": ((cs_ai, "_float_instead", _cs_single_head(True, min_wall=0, decline_head=4)),),
     "cs_beigen": ((cs_hard, "_turn", _cs_beigen_turn),),  # follow the dealer's first tile (被跟)
     "cs_headfirst": ((cs_hard, "_turn", _cs_head_turn(True)),),  # nearer a 財神頭 wait before useful draws
+    "cs_headdef40": ((cs_hard, "_turn", _cs_defend_turn(_cs_head_turn(True), 40)),),  # … and defend late
+    "cs_headdef99": ((cs_hard, "_turn", _cs_defend_turn(_cs_head_turn(True), 99)),),  # … and defend always
+    # 正規不搭 as a third target (the shipped player plays ordinary hands and seven pairs only), on top of
+    # headfirst+claimhead (their turn and claim are the fall-backs)
+    "cs_budai1": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), 1)),
+                  (cs_ai, "claim", _cs_budai_claim(1, _cs_claim_head))),
+    "cs_budai0": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), 0)),
+                  (cs_ai, "claim", _cs_budai_claim(0, _cs_claim_head))),
+    "cs_budaim1": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), -1)),
+                   (cs_ai, "claim", _cs_budai_claim(-1, _cs_claim_head))),
+    # budai0, and defend late: around the 不搭 choice (it overrides 不搭 discards: −1.16) / inside it
+    "cs_budai0def40": ((cs_hard, "_turn", _cs_defend_turn(_cs_budai_turn(_cs_head_turn(True), 0), 40)),
+                       (cs_ai, "claim", _cs_budai_claim(0, _cs_claim_head))),
+    "cs_budai0def40in": ((cs_hard, "_turn", _cs_budai_turn(_cs_defend_turn(_cs_head_turn(True), 40), 0)),
+                         (cs_ai, "claim", _cs_budai_claim(0, _cs_claim_head))),
+    "cs_pairs1": ((cs_ai, "hand_shanten", _cs_pairs_bias(1)),),  # seven pairs up to a step slower
+    "cs_budai2": ((cs_hard, "_turn", _cs_budai_turn(_cs_head_turn(True), 2)),
+                  (cs_ai, "claim", _cs_budai_claim(2, _cs_claim_head))),
+    "cs_headkey": ((cs_hard, "_turn", _cs_head_key_turn("key")),),  # 財神頭 steps before shanten
+    "cs_headsum": ((cs_hard, "_turn", _cs_head_key_turn("sum")),),  # 財神頭 steps + shanten
     "cs_headafter": ((cs_hard, "_turn", _cs_head_turn(False)),),  # … after them
     "cs_claimhead": ((cs_ai, "claim", _cs_claim_head),),  # claim to a 財神頭 wait
     "cs_head2": ((cs_hard, "_ready_value", _cs_ready_value_head(2)),),  # a 財神頭 wait counts ×2 more
