@@ -33,7 +33,7 @@ from .seatview import HU, TSUMO, Table
 PLAYOUTS = 28  # playouts per decision (split between the candidates; ~0.12 per CPU ms on one core)
 MIN_WORLDS = 4
 MAX_DISCARDS = 4  # discards played out: the hard player's and the three nearest by shape
-MARGIN = 0.3  # silver an alternative must gain over the hard player's proposal
+MARGIN = 0.3  # silver an alternative must gain over the proposer's proposal
 Z = 1.5  # and by this many standard errors of the paired difference
 MAX_STEPS = 2400  # no new world once the playouts have played this many steps (~6 per CPU ms on one core)
 BUDGET_MS = 900.0  # last-resort CPU net per decision (the step cap ends a decision well before it)
@@ -87,7 +87,7 @@ class ExpertPlayer(ComputerPlayer):
         self.last: list[Estimate] = []  # the estimates of the last evaluated decision (tests, bench)
 
     def quick_choose(self, view: dict) -> Action:
-        """The hard player's proposal, unchecked: what the expert plays when its worker is too busy to think
+        """The proposer's move, unchecked: what the expert plays when its worker is too busy to think
         (jxbot.ai.offload: a table of experts never stalls behind the others)."""
         self._quick = True
         try:

@@ -25,7 +25,7 @@ _POOL: ProcessPoolExecutor | None = None
 log = logging.getLogger(__name__)
 
 # Decisions the worker may have queued before a slow player answers at once with its quick choice (the expert:
-# the hard player's proposal, unchecked). One core answers ~5 expert decisions a second: 100 tables of experts
+# the proposer's move, unchecked). One core answers ~5 expert decisions a second: 100 tables of experts
 # would queue a decision for a minute, and every table of experts would crawl. At 4 the wait stays about a
 # second — what a person waits for a computer anyway. The bot sets it from JXBOT_EXPERT_QUEUE (0: never wait).
 QUEUE_LIMIT = 4
