@@ -33,8 +33,8 @@ from .seatview import HU, TSUMO, Table
 PLAYOUTS = 28  # playouts per decision (split between the candidates; ~0.12 per CPU ms on one core)
 MIN_WORLDS = 4
 MAX_DISCARDS = 4  # discards played out: the hard player's and the three nearest by shape
-MARGIN = 0.3  # silver an alternative must gain over the proposer's proposal
-Z = 1.5  # and by this many standard errors of the paired difference
+MARGIN = 1.0  # silver an alternative must gain over the proposer's proposal (0.3 lost to the proposer: docs/ai.md)
+Z = 3.0  # and by this many standard errors of the paired difference (1.5 before)
 MAX_STEPS = 2400  # no new world once the playouts have played this many steps (~6 per CPU ms on one core)
 BUDGET_MS = 900.0  # last-resort CPU net per decision (the step cap ends a decision well before it)
 SALT = "expert/1"  # the playouts' seed: this salt and the view

@@ -30,8 +30,8 @@ VERSION = 3  # of the stored review's shape and of the judging; a cached review 
 SHOWN = 2  # of the shown win chances (the calibration map, winning actions at the rules' chance): a cached
 # review of an older one is computed again when it is opened, so nobody is shown the old map's chances; its
 # agreement and loss come out the same, so /stats (counting VERSION) is unchanged by it. 1: before issue 30's refit.
-TIE = 0.3  # silver: a played action this close to the expert's agrees with it (the expert's own MARGIN)
-Z = 1.5  # … or not this many standard errors of the paired difference below it (the expert's own Z)
+TIE = 0.3  # silver: a played action this close to the expert's agrees with it (the expert's own check asks
+Z = 1.5  # … or not this many standard errors of the paired difference below it   more: MARGIN 1.0, Z 3.0)
 COSTLIEST = 3
 BUDGET_HAND_MS = 15_000  # the whole hand's evaluation budget; with the expert's own choices ≤ 20 s of worker CPU
 BUDGET_MIN_MS, BUDGET_MAX_MS = 20, 900  # one decision's
