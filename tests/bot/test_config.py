@@ -56,4 +56,4 @@ def test_run_without_token_explains_and_exits_2(tmp_path):
     p = subprocess.run([sys.executable, "-m", "jxbot.cli", "run", "--env-file", str(tmp_path / "none")],
                        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
     assert p.returncode == 2
-    assert "DISCORD_TOKEN" in p.stderr and "Running the bot on Discord" in p.stderr and "jxbot play" in p.stderr
+    assert "DISCORD_TOKEN" in p.stderr and "Reset Token" in p.stderr and "jxbot play" in p.stderr
