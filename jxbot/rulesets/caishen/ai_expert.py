@@ -191,19 +191,8 @@ def _turn(tb: _Table) -> dict:
     _tile, _s0, floats = caishen.best_discard(tb, sorted(discards))
     if floats or bt.get("angang") or bt.get("bugang"):
         return ai_hard._turn(tb)
-    risk = ai_hard._dabao_risk(tb)
     melds_n = len(tb.melds)
-    faced = [face(t, cs) for t in tb.hand]
-    rows = []
-    for d in sorted(discards):
-        if d == cs and len(discards) > 1:
-            continue
-        rest = list(faced)
-        rest.remove(face(d, cs))
-        sh, kind = caishen.hand_shanten(rest, melds_n)
-        rows.append((sh + (ai_hard.DABAO_STEP if d in risk else 0.0), -kind, d, rest, sh))
-    top = min((r[0], r[1]) for r in rows)
-    tied = [r for r in rows if (r[0], r[1]) == top]
+    tied = ai_hard.fastest(tb, discards)
     if len(tied) < 2 or tied[0][4] == 0:
         return ai_hard._turn(tb)  # one fastest discard, or ready: the waits' worth decides
     c = tb.counts

@@ -80,14 +80,11 @@ def _ready_value(tb: _Table, rest: list[int], melds: list[Meld]) -> int:
     return total
 
 
-def _turn(tb: _Table) -> dict:
-    bt = tb.by_type
+def fastest(tb: _Table, discards: dict[int, dict]) -> list[list]:
+    """The discards nearest to ready (a 財神 only when nothing else can go; a 大包 risk costs ``DABAO_STEP``),
+    ties of an ordinary hand before seven pairs: rows [steps, -kind, tile, the faced rest, shanten]."""
     cs = tb.wild
     assert cs is not None
-    discards = {a["tile"]: a for a in bt["discard"]}
-    tile, s0, floats = caishen.best_discard(tb, sorted(discards))
-    if floats or bt.get("angang") or bt.get("bugang"):
-        return caishen._turn(tb)  # floats and kongs as the normal player
     risk = _dabao_risk(tb)
     melds_n = len(tb.melds)
     faced = [face(t, cs) for t in tb.hand]
@@ -100,9 +97,23 @@ def _turn(tb: _Table) -> dict:
         s, kind = caishen.hand_shanten(rest, melds_n)
         rows.append([s + (DABAO_STEP if d in risk else 0.0), -kind, d, rest, s])
     if not rows:
-        return discards[tile]
+        return []
     top = min((r[0], r[1]) for r in rows)
-    tied = [r for r in rows if (r[0], r[1]) == top]
+    return [r for r in rows if (r[0], r[1]) == top]
+
+
+def _turn(tb: _Table) -> dict:
+    bt = tb.by_type
+    cs = tb.wild
+    assert cs is not None
+    discards = {a["tile"]: a for a in bt["discard"]}
+    tile, s0, floats = caishen.best_discard(tb, sorted(discards))
+    if floats or bt.get("angang") or bt.get("bugang"):
+        return caishen._turn(tb)  # floats and kongs as the normal player
+    melds_n = len(tb.melds)
+    tied = fastest(tb, discards)
+    if not tied:
+        return discards[tile]
     if len(tied) > 1:
         if tied[0][4] == 0:  # ready: the waits' worth
             melds = [Meld.from_json(m) for m in tb.view["seats"][tb.me]["melds"]]
