@@ -2,8 +2,8 @@
 (``jxbot.ai.montecarlo``).
 
 At every decision with a real choice the proposer (the hard player with other weights; at a caishen table
-``jxbot.rulesets.caishen.ai_expert``) proposes an action; the evaluator plays the hand out from the seat's view (the unseen tiles sampled, never read) for the proposal and the few most
-promising alternatives, all on the same sampled walls. The expert leaves the proposal only for an
+``jxbot.rulesets.caishen.ai_expert``) proposes an action; the evaluator plays the hand out from the seat's
+view (the unseen tiles sampled, never read) for the proposal and the few most promising alternatives, all on the same sampled walls. The expert leaves the proposal only for an
 alternative that did better by ``MARGIN`` silver and by ``Z`` standard errors of the paired differences
 (the same worlds, so the difference is measured, not guessed from two noisy means). A win the proposer
 takes is taken unchecked; one it declines (caishen: for 單釣財神頭) is checked like any other move.
